@@ -1,0 +1,39 @@
+// The shape of report.json: the one document every other report file is rendered from.
+import type { CheckResult, Level, Profile } from '../checks/types.ts'
+
+export type Verdict = 'compliant' | 'partial' | 'non-compliant'
+
+export interface StatusCounts {
+  passed: number
+  failed: number
+  skipped: number
+  errored: number
+}
+
+export interface RunReport {
+  tool: { name: 'crm-conformance'; version: string }
+  /** SHA-256 (hex) of spec/crm-api-spec.md, the spec text the suite was built from. */
+  spec: { digest: string; file: string }
+  target: { baseUrl: string; embedded: boolean; variant?: string; faults?: string[] }
+  profile: Profile
+  seed: number
+  runId: string
+  startedAt: string
+  finishedAt: string
+  durationMs: number
+  /** The resolved configuration with every secret replaced by the name of its variable. */
+  config: Record<string, unknown>
+  /** compliant: no MUST failed, errored or skipped; partial: a MUST errored or was skipped; non-compliant: a MUST failed. */
+  verdict: Verdict
+  /** Why the verdict is not compliant: the MUST checks that failed, errored or were skipped, with reasons. */
+  verdictReasons: string[]
+  summary: StatusCounts & { total: number; waived: number; byLevel: Record<Level, StatusCounts> }
+  requests: { total: number; byArea: Record<string, number>; byKey: Record<string, number>; rateLimited: Record<string, number> }
+  /** What the server chose where the spec leaves the choice open, merged from the checks' observations. */
+  capabilities: Record<string, unknown>
+  /** Records the run created and could not remove through the API. */
+  leftovers: { resource: string; id: string; reason: string }[]
+  /** Command that replays the whole run. */
+  replay: string
+  checks: CheckResult[]
+}
