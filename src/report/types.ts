@@ -5,9 +5,16 @@ export type Verdict = 'compliant' | 'partial' | 'non-compliant'
 
 export interface StatusCounts {
   passed: number
+  /** Failed without a waiver; a waived failure counts under `waived` instead. */
   failed: number
   skipped: number
   errored: number
+}
+
+/** The counts of one level: the status counts plus its waived failures and its total. */
+export interface LevelCounts extends StatusCounts {
+  waived: number
+  total: number
 }
 
 export interface RunReport {
@@ -27,7 +34,7 @@ export interface RunReport {
   verdict: Verdict
   /** Why the verdict is not compliant: the MUST checks that failed, errored or were skipped, with reasons. */
   verdictReasons: string[]
-  summary: StatusCounts & { total: number; waived: number; byLevel: Record<Level, StatusCounts> }
+  summary: StatusCounts & { total: number; waived: number; byLevel: Record<Level, LevelCounts> }
   requests: { total: number; byArea: Record<string, number>; byKey: Record<string, number>; rateLimited: Record<string, number> }
   /** What the server chose where the spec leaves the choice open, merged from the checks' observations. */
   capabilities: Record<string, unknown>
