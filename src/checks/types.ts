@@ -32,6 +32,8 @@ export interface CheckDefinition {
   keys?: KeyRole[]
   /** Needs the webhook sink (CRM_WEBHOOK_SECRET). */
   webhooks?: boolean
+  /** `last`: runs after every other check (the run-wide invariants read the whole run's exchanges). */
+  phase?: 'last'
   /** Upper bound on the check's own time, deliberate waits included. Default 30 s. */
   timeoutMs?: number
   run(ctx: CheckContext): Promise<void>

@@ -1,0 +1,130 @@
+// The crm-conformance command line. Each command is a thin shell over a module that does the work.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import type { Profile } from '../checks/types.ts'
+import { TOOL_VERSION } from '../version.ts'
+
+const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)]
+
+function integer(name: string, min: number, max: number) {
+  return (value: string) => {
+    const n = Number(value)
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}`)
+    return n
+  }
+}
+
+export function buildProgram(setExit: (code: number) => void): Command {
+  const program = new Command()
+    .name('crm-conformance')
+    .description('Conformance test suite for the CRM REST API (spec/crm-api-spec.md)')
+    .version(TOOL_VERSION)
+    .showHelpAfterError()
+    .exitOverride()
+
+  program
+    .command('run', { isDefault: true })
+    .description('run the conformance suites against CRM_BASE_URL, or against the embedded reference server when it is unset')
+    .option('--base-url <url>', 'base address including /v1 (overrides CRM_BASE_URL)')
+    .addOption(new Option('--profile <profile>', 'full | safe | read-only (default: full embedded, safe against CRM_BASE_URL)').choices(['full', 'safe', 'read-only']))
+    .option('--only <ids>', 'run only these checks: id, id prefix, area or clause (repeatable, comma-separated)', collect)
+    .option('--skip <ids>', 'skip these checks: id, id prefix, area or clause (repeatable, comma-separated)', collect)
+    .option('--seed <n>', 'seed of the generated data; replays a run exactly', integer('--seed', 0, 2 ** 31 - 1))
+    .option('--report-dir <dir>', 'where to write the reports (default reports/<run id>/, copied to reports/latest/)')
+    .option('--strict', 'SHOULD failures also fail the run')
+    .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
+    .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
+    .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
+    .option('--quiet', 'print only the summary')
+    .action(async (opts) => {
+      const { runCommand } = await import('./run-command.ts')
+      const outcome = await runCommand({
+        baseUrl: opts.baseUrl,
+        profile: opts.profile as Profile | undefined,
+        only: opts.only,
+        skip: opts.skip,
+        seed: opts.seed,
+        reportDir: opts.reportDir,
+        strict: opts.strict,
+        variant: opts.variant,
+        faults: opts.fault,
+        rateLimit: opts.rateLimit,
+        quiet: opts.quiet,
+      })
+      setExit(outcome.exitCode)
+    })
+
+  program
+    .command('list')
+    .description('list every check: id, level, clauses, title')
+    .option('--json', 'as JSON')
+    .action(async (opts) => {
+      const { catalogue } = await import('../../suites/index.ts')
+      if (opts.json) process.stdout.write(`${JSON.stringify(catalogue.map(({ run: _run, ...c }) => c), null, 2)}\n`)
+      else for (const c of catalogue) process.stdout.write(`${c.id.padEnd(48)} ${c.level.padEnd(6)} ${c.clauses.join(',').padEnd(14)} ${c.title}\n`)
+    })
+
+  program
+    .command('serve')
+    .description('run the embedded reference server; prints its base URL and a ready-to-paste .env block')
+    .option('--port <n>', 'port (default 8080)', integer('--port', 0, 65535), 8080)
+    .option('--host <host>', 'host', '127.0.0.1')
+    .addOption(new Option('--base-path <path>', 'advertised base path').choices(['/v1', '/api/v1']).default('/v1'))
+    .option('--variant <name>', 'a legal variant where the spec says "not shown"')
+    .option('--fault <id>', 'inject a named fault (repeatable)', collect)
+    .action(async (opts) => {
+      const { runServeCommand } = await import('../reference/serve-command.ts')
+      await runServeCommand({ port: opts.port, host: opts.host, basePath: opts.basePath, variant: opts.variant, faults: opts.fault })
+    })
+
+  program
+    .command('sink')
+    .description('receive and verify webhook deliveries (§6); prints each one and appends it to a JSON Lines log')
+    .option('--host <host>', 'host (default CRM_WEBHOOK_SINK_HOST or 127.0.0.1)')
+    .option('--port <n>', 'port (default CRM_WEBHOOK_SINK_PORT or 8787)', integer('--port', 0, 65535))
+    .option('--secret <whsec>', 'the endpoint\'s signing secret (default CRM_WEBHOOK_SECRET)')
+    .addOption(new Option('--tls <mode>', 'serve HTTPS with a self-signed certificate').choices(['self-signed']))
+    .option('--cert <file>', 'certificate (PEM) for HTTPS')
+    .option('--key <file>', 'private key (PEM) for HTTPS')
+    .option('--log <file>', 'JSON Lines log', 'webhook-deliveries.jsonl')
+    .action(async (opts) => {
+      const { loadConfig } = await import('../config/config.ts')
+      const { runSinkCommand } = await import('../webhooks/sink-command.ts')
+      const config = loadConfig()
+      const secret = opts.secret ?? config.webhookSecret
+      if (!secret) throw new InvalidArgumentError('--secret or CRM_WEBHOOK_SECRET is required')
+      await runSinkCommand({
+        host: opts.host ?? config.sinkHost,
+        port: opts.port ?? config.sinkPort,
+        secret,
+        tls: opts.tls,
+        cert: opts.cert,
+        key: opts.key,
+        logFile: opts.log,
+      } as never)
+    })
+
+  program
+    .command('openapi')
+    .description('write an OpenAPI 3.1 document assembled from schemas/')
+    .option('--out <file>', 'output file', 'crm-api.openapi.json')
+    .action(async (opts) => {
+      const { writeOpenApi } = await import('../openapi/build.ts')
+      await writeOpenApi(opts.out)
+      process.stdout.write(`wrote ${opts.out}\n`)
+    })
+
+  return program
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0
+  const program = buildProgram((code) => (exitCode = code))
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
+    process.stderr.write(`${(error as Error).message}\n`)
+    return 2
+  }
+  return exitCode
+}

@@ -1,0 +1,200 @@
+// `crm-conformance run`: resolve the configuration, drive the suites through vitest, clean up, and write
+// the reports. Exit codes: 0 no MUST check failed, 1 one did, 2 the run could not start.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { startVitest } from 'vitest/node'
+import type { Profile } from '../checks/types.ts'
+import { describeMissingOptionals, KEY_VARIABLES, loadConfig, redactedConfig, type KeyRole, type ResolvedConfig } from '../config/config.ts'
+import { cleanUpJournal } from '../engine/cleanup.ts'
+import { ResultCollector } from '../engine/collector.ts'
+import type { Leftover } from '../engine/ledger.ts'
+import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from '../engine/run-options.ts'
+import { CrmConfError } from '../errors.ts'
+import { Redactor } from '../http/redact.ts'
+import { Transport } from '../http/transport.ts'
+import { buildRunReport, exitCodeFor } from '../report/build.ts'
+import type { RunReport } from '../report/types.ts'
+import { copyToLatest, writeReportFiles } from '../report/write.ts'
+import { specDigest } from '../spec/spec-text.ts'
+import { PROJECT_ROOT, TOOL_VERSION } from '../version.ts'
+
+export interface RunCommandOptions {
+  baseUrl?: string
+  profile?: Profile
+  only?: string[]
+  skip?: string[]
+  seed?: number
+  reportDir?: string
+  strict?: boolean
+  /** Embedded reference server only: a legal variant, faults to inject, the main key's per-minute limit. */
+  variant?: string
+  faults?: string[]
+  rateLimit?: number
+  quiet?: boolean
+  env?: NodeJS.ProcessEnv
+  write?: (text: string) => void
+}
+
+export interface RunOutcome {
+  exitCode: number
+  report?: RunReport
+  reportDir?: string
+  files?: string[]
+}
+
+/** The embedded server's main key gets a high limit so a local run is not paced; `--rate-limit 600` restores the spec's default. */
+export const EMBEDDED_RATE_LIMIT = 100_000
+
+export function newRunId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}-${randomBytes(3).toString('hex')}`
+}
+
+export async function runCommand(options: RunCommandOptions): Promise<RunOutcome> {
+  const write = options.write ?? ((text: string) => process.stdout.write(text))
+  let config: ResolvedConfig
+  try {
+    config = loadConfig(options.env ?? process.env, { baseUrl: options.baseUrl, profile: options.profile, seed: options.seed })
+  } catch (error) {
+    write(`${(error as Error).message}\n`)
+    return { exitCode: 2 }
+  }
+  const embedded = config.baseUrl === undefined
+  if (!embedded && (options.variant || options.faults?.length)) {
+    write('--variant and --fault apply to the embedded reference server only (unset CRM_BASE_URL)\n')
+    return { exitCode: 2 }
+  }
+  const startedAt = new Date()
+  const runId = newRunId(startedAt)
+  const reportDir = resolve(options.reportDir ?? join('reports', runId))
+  const journalDir = join(reportDir, '.journal')
+  mkdirSync(journalDir, { recursive: true })
+
+  write(`crm-conformance ${TOOL_VERSION}: ${embedded ? 'embedded reference server' : config.baseUrl}, profile ${config.profile}, seed ${config.seed}\n`)
+  for (const line of embedded ? [] : describeMissingOptionals(config)) write(`  ${line}\n`)
+
+  if (!embedded) {
+    const unreachable = await probeTarget(config)
+    if (unreachable) {
+      write(`${unreachable}\n`)
+      return { exitCode: 2 }
+    }
+  }
+
+  const suiteOptions: SuiteRunOptions = {
+    config,
+    runId,
+    only: options.only ?? [],
+    skip: options.skip ?? [],
+    journalDir,
+    embedded: embedded ? { variant: options.variant, faults: options.faults, rateLimitPerMinute: options.rateLimit ?? EMBEDDED_RATE_LIMIT } : undefined,
+  }
+  const collector = new ResultCollector({ quiet: options.quiet, write })
+  let interrupted = false
+  const onSignal = () => {
+    interrupted = true
+    write('\ninterrupted: stopping the checks and cleaning up…\n')
+    void vitest?.cancelCurrentRun('keyboard-input')
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  let vitest: Awaited<ReturnType<typeof startVitest>> | undefined
+  try {
+    vitest = await startVitest('test', [], {
+      config: join(PROJECT_ROOT, 'vitest.suites.config.ts'),
+      root: PROJECT_ROOT,
+      watch: false,
+      reporters: [collector, ['junit', { outputFile: join(reportDir, 'junit.xml'), suiteName: 'crm-conformance' }]],
+      provide: { crmconf: suiteOptions },
+    } as never)
+  } finally {
+    await vitest?.close()
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+
+  const statsFile = join(journalDir, JOURNAL_FILES.stats)
+  const stats: Partial<WorkerStats> = existsSync(statsFile) ? JSON.parse(readFileSync(statsFile, 'utf8')) : {}
+  let leftovers: Leftover[] = stats.leftovers ?? []
+  if (!embedded && (!existsSync(statsFile) || interrupted)) {
+    // The worker did not finish its own clean-up: do it from the journal.
+    leftovers = await cleanUpFromJournal(config, join(journalDir, JOURNAL_FILES.ledger))
+  }
+
+  const results = [...collector.results]
+  const finishedAt = new Date()
+  const report = buildRunReport({
+    results,
+    tool: { name: 'crm-conformance', version: TOOL_VERSION },
+    spec: { digest: specDigest(), file: 'spec/crm-api-spec.md' },
+    target: { baseUrl: stats.baseUrl ?? config.baseUrl ?? 'embedded', embedded, variant: options.variant, faults: options.faults },
+    profile: config.profile,
+    seed: config.seed,
+    runId,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    config: redactedConfig(config),
+    requests: { total: stats.total ?? 0, byArea: stats.byArea ?? {}, byKey: stats.byKey ?? {}, rateLimited: stats.rateLimited ?? {} },
+    leftovers,
+    capabilities: stats.capabilities,
+    replay: replayRun(config, options, embedded),
+  })
+  const redactor = new Redactor(
+    (Object.entries(config.keys) as [KeyRole, string][]).map(([role, value]) => ({ name: KEY_VARIABLES[role], value })),
+  )
+  if (config.webhookSecret) redactor.add({ name: 'CRM_WEBHOOK_SECRET', value: config.webhookSecret })
+  const files = await writeReportFiles(report, reportDir)
+  if (!options.reportDir) copyToLatest(reportDir, resolve('reports', 'latest'))
+
+  for (const problem of collector.unhandled) write(`harness error: ${redactor.string(problem)}\n`)
+  const s = report.summary
+  write(`\n${report.verdict.toUpperCase()}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests)\n`)
+  for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)
+  write(`reports: ${reportDir}\n`)
+  const exitCode = interrupted ? 1 : collector.unhandled.length > 0 && results.length === 0 ? 2 : exitCodeFor(report, { strict: options.strict ?? false })
+  return { exitCode, report, reportDir, files }
+}
+
+async function probeTarget(config: ResolvedConfig): Promise<string | undefined> {
+  const transport = transportFor(config)
+  try {
+    const exchange = await transport.send({ method: 'GET', path: '/me' }, 'main', 'probe')
+    if (!exchange.response) return `${new CrmConfError('CRMCONF_TARGET_UNREACHABLE', '').code}: ${config.baseUrl} did not answer (${exchange.error?.message})`
+    return undefined
+  } finally {
+    await transport.close()
+  }
+}
+
+async function cleanUpFromJournal(config: ResolvedConfig, journalFile: string): Promise<Leftover[]> {
+  const transport = transportFor(config)
+  try {
+    return await cleanUpJournal(journalFile, transport)
+  } finally {
+    await transport.close()
+  }
+}
+
+export function transportFor(config: ResolvedConfig): Transport {
+  const redactor = new Redactor()
+  return new Transport({
+    baseUrl: config.baseUrl!,
+    keys: config.keys,
+    redactor,
+    timeoutMs: config.requestTimeoutMs,
+    maxResponseBytes: config.maxResponseBytes,
+    concurrency: config.concurrency,
+    requestBudget: config.requestBudget,
+    maxRetryAfterS: config.maxRetryAfterS,
+  })
+}
+
+function replayRun(config: ResolvedConfig, options: RunCommandOptions, embedded: boolean): string {
+  const parts = ['crm-conformance run', `--seed ${config.seed}`, `--profile ${config.profile}`]
+  if (!embedded) parts.push(`--base-url ${config.baseUrl}`)
+  if (options.variant) parts.push(`--variant ${options.variant}`)
+  for (const fault of options.faults ?? []) parts.push(`--fault ${fault}`)
+  for (const only of options.only ?? []) parts.push(`--only ${only}`)
+  for (const skip of options.skip ?? []) parts.push(`--skip ${skip}`)
+  return parts.join(' ')
+}

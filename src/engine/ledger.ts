@@ -1,0 +1,97 @@
+// Every record a run creates, so that it can be removed at the end: also after a failure, a timeout or an
+// interrupt, because each change is journalled to disk as it happens (§ "leave nothing behind").
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+
+export interface LedgerEntry {
+  resource: string
+  id: string
+  /** Path to DELETE it; absent when the API has no delete for it. */
+  deletePath?: string
+  /** Why it cannot be deleted, when deletePath is absent. */
+  reason?: string
+  checkId?: string
+}
+
+type JournalLine = ({ op: 'add' } & LedgerEntry) | { op: 'remove'; id: string }
+
+export class Ledger {
+  private readonly entries = new Map<string, LedgerEntry>()
+
+  constructor(private readonly journalFile?: string) {
+    if (journalFile) mkdirSync(dirname(journalFile), { recursive: true })
+  }
+
+  track(entry: LedgerEntry): void {
+    this.entries.set(entry.id, entry)
+    this.journal({ op: 'add', ...entry })
+  }
+
+  /** The record is gone (deleted by a check or by cleanup). */
+  forget(id: string): void {
+    if (this.entries.delete(id)) this.journal({ op: 'remove', id })
+  }
+
+  /** Outstanding records, newest first (children before their parents). */
+  pending(): LedgerEntry[] {
+    return [...this.entries.values()].reverse()
+  }
+
+  private journal(line: JournalLine): void {
+    // Synchronous on purpose: a worker that is killed must not lose the line.
+    if (this.journalFile) appendFileSync(this.journalFile, `${JSON.stringify(line)}\n`)
+  }
+
+  /** Rebuilds the outstanding records of a (possibly interrupted) run from its journal. */
+  static fromJournal(journalFile: string): Ledger {
+    const ledger = new Ledger()
+    if (!existsSync(journalFile)) return ledger
+    for (const text of readFileSync(journalFile, 'utf8').split('\n')) {
+      if (!text.trim()) continue
+      let line: JournalLine
+      try {
+        line = JSON.parse(text) as JournalLine
+      } catch {
+        continue // a line cut by a kill
+      }
+      if (line.op === 'add') {
+        const { op: _op, ...entry } = line
+        ledger.entries.set(entry.id, entry)
+      } else {
+        ledger.entries.delete(line.id)
+      }
+    }
+    return ledger
+  }
+}
+
+export interface Leftover {
+  resource: string
+  id: string
+  reason: string
+}
+
+/** Deletes what the ledger still holds; returns what could not be removed through the API. */
+export async function cleanUp(
+  ledger: Ledger,
+  remove: (path: string) => Promise<number | undefined>,
+): Promise<Leftover[]> {
+  const leftovers: Leftover[] = []
+  for (const entry of ledger.pending()) {
+    if (!entry.deletePath) {
+      leftovers.push({ resource: entry.resource, id: entry.id, reason: entry.reason ?? 'the API has no delete for it' })
+      continue
+    }
+    let status: number | undefined
+    try {
+      status = await remove(entry.deletePath)
+    } catch (error) {
+      leftovers.push({ resource: entry.resource, id: entry.id, reason: `delete failed: ${(error as Error).message}` })
+      continue
+    }
+    // 404: already gone (a check deleted it, or the server recycled it).
+    if (status !== undefined && ((status >= 200 && status < 300) || status === 404)) ledger.forget(entry.id)
+    else leftovers.push({ resource: entry.resource, id: entry.id, reason: `delete answered ${status}` })
+  }
+  return leftovers
+}

@@ -1,0 +1,161 @@
+// Runs one check against a session and turns its ending into a CheckResult. Used by the vitest glue (the
+// CLI) and by the in-process runner (self-validation), so both judge a check the same way.
+import { KEY_VARIABLES } from '../config/config.ts'
+import { CheckFailed, CheckSkipped } from '../checks/define.ts'
+import type { CheckContext, CheckDefinition, CheckResult, EvidenceItem, WriteNeed } from '../checks/types.ts'
+import type { Exchange } from '../http/exchange.ts'
+import { ApiClient } from '../http/api-client.ts'
+import { curlFor } from '../http/curl.ts'
+import { CrmConfError } from '../errors.ts'
+import type { RunSession } from './session.ts'
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 30_000
+/** Exchanges shown as evidence when a check does not name its own. */
+const EVIDENCE_TAIL = 3
+
+const WRITE_RANK: Record<WriteNeed, number> = { none: 0, safe: 1, full: 2 }
+const PROFILE_ALLOWS: Record<string, number> = { 'read-only': 0, safe: 1, full: 2 }
+
+/** Why a check cannot run in this session, or undefined when it can. */
+export function precondition(check: CheckDefinition, session: RunSession): string | undefined {
+  const writes = check.writes ?? 'none'
+  if (WRITE_RANK[writes] > PROFILE_ALLOWS[session.profile]) {
+    return writes === 'full'
+      ? `needs the full profile (it has outward effects or creates records the API cannot delete); profile is ${session.profile}`
+      : `writes records; the ${session.profile} profile sends no write`
+  }
+  for (const role of check.keys ?? []) {
+    if (!session.transport.hasKey(role)) return `${KEY_VARIABLES[role]} is not set`
+  }
+  if (check.webhooks && !session.config.webhookSecret) return 'CRM_WEBHOOK_SECRET is not set'
+  return undefined
+}
+
+export function replayCommand(checkId: string, session: RunSession): string {
+  const parts = ['crm-conformance run', `--only ${checkId}`, `--seed ${session.seed}`]
+  if (!session.embedded) parts.push(`--base-url ${session.baseUrl}`)
+  if (session.embedded?.variant) parts.push(`--variant ${session.embedded.variant}`)
+  for (const fault of session.embedded?.faults ?? []) parts.push(`--fault ${fault}`)
+  return parts.join(' ')
+}
+
+export async function runCheck(check: CheckDefinition, session: RunSession): Promise<CheckResult> {
+  const exchanges: Exchange[] = []
+  const observations: Record<string, unknown> = {}
+  const notes: string[] = []
+  const started = performance.now()
+  const base = {
+    id: check.id,
+    clause: check.clauses[0] ?? '',
+    clauses: check.clauses,
+    level: check.level,
+    area: check.area,
+    title: check.title,
+    replay: replayCommand(check.id, session),
+  }
+  const finish = (status: CheckResult['status'], message: string, extra: Partial<CheckResult> = {}): CheckResult => ({
+    ...base,
+    status,
+    message,
+    evidence: [],
+    observations,
+    notes,
+    requests: exchanges.length,
+    durationMs: Math.round(performance.now() - started),
+    ...extra,
+  })
+
+  const unmet = precondition(check, session)
+  if (unmet) return finish('skipped', unmet)
+
+  const record = (exchange: Exchange) => exchanges.push(exchange)
+  const clients = new Map<string, ApiClient>()
+  const clientFor = (role: Parameters<CheckContext['as']>[0]): ApiClient => {
+    let client = clients.get(role)
+    if (!client) {
+      client = new ApiClient(session.transport, role, record, check.id)
+      clients.set(role, client)
+    }
+    return client
+  }
+  const ctx: CheckContext = {
+    api: clientFor('main'),
+    as: (role) => {
+      if (!session.transport.hasKey(role)) throw new CheckSkipped(`${KEY_VARIABLES[role]} is not set`)
+      return clientFor(role)
+    },
+    config: session.config,
+    session,
+    profile: session.profile,
+    seed: session.seed,
+    runId: session.runId,
+    observe: (name, value) => {
+      observations[name] = value
+    },
+    skip: (reason) => {
+      throw new CheckSkipped(reason)
+    },
+    fail: (message, detail) => {
+      throw new CheckFailed(message, detail)
+    },
+    note: (text) => {
+      notes.push(text)
+    },
+  }
+
+  const timeoutMs = check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CrmConfError('CRMCONF_TIMEOUT', `the check did not finish within ${timeoutMs} ms`)), timeoutMs)
+  })
+  try {
+    await Promise.race([check.run(ctx), deadline])
+    return finish('passed', '')
+  } catch (error) {
+    if (error instanceof CheckFailed) {
+      const shown = error.detail.exchanges ?? exchanges.slice(-EVIDENCE_TAIL)
+      return finish('failed', session.redactor.string(error.message), {
+        expected: error.detail.expected,
+        evidence: shown.map(toEvidence),
+        data: error.detail.data === undefined ? undefined : session.redactor.value(error.detail.data),
+      })
+    }
+    if (error instanceof CheckSkipped) return finish('skipped', session.redactor.string(error.message))
+    const code = error instanceof CrmConfError ? `${error.code}: ` : ''
+    return finish('error', session.redactor.string(`${code}${(error as Error)?.message ?? String(error)}`), {
+      evidence: exchanges.slice(-1).map(toEvidence),
+      data: error instanceof CrmConfError ? undefined : session.redactor.string((error as Error)?.stack ?? ''),
+    })
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function toEvidence(exchange: Exchange): EvidenceItem {
+  return { exchange, curl: curlFor(exchange.request, exchange.keyRole) }
+}
+
+/**
+ * Runs checks `concurrency` at a time, those of phase `last` after all others, and returns the results in
+ * declaration order.
+ */
+export async function runChecks(checks: CheckDefinition[], session: RunSession, concurrency = 4): Promise<CheckResult[]> {
+  const first = checks.filter((c) => c.phase !== 'last')
+  const last = checks.filter((c) => c.phase === 'last')
+  const byId = new Map<string, CheckResult>()
+  for (const phase of [first, last]) for (const result of await runPool(phase, session, concurrency)) byId.set(result.id, result)
+  return checks.map((c) => byId.get(c.id)!)
+}
+
+async function runPool(checks: CheckDefinition[], session: RunSession, concurrency: number): Promise<CheckResult[]> {
+  const results: CheckResult[] = new Array(checks.length)
+  let next = 0
+  const worker = async () => {
+    while (next < checks.length) {
+      const index = next++
+      results[index] = await runCheck(checks[index]!, session)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, checks.length) }, worker))
+  return results
+}

@@ -1,0 +1,145 @@
+// One run's shared state: the configuration, the transport, the ledger, the shared fixtures, the log of
+// every exchange, and (when no CRM_BASE_URL is set) the embedded reference server it runs against.
+import { join } from 'node:path'
+import { KEY_VARIABLES, type KeyRole, type ResolvedConfig } from '../config/config.ts'
+import type { Profile } from '../checks/types.ts'
+import type { Exchange } from '../http/exchange.ts'
+import { Redactor } from '../http/redact.ts'
+import { Transport } from '../http/transport.ts'
+import { Ledger } from './ledger.ts'
+
+export interface EmbeddedOptions {
+  variant?: string
+  faults?: string[]
+  /** The main key's per-minute limit on the embedded server (the spec's default is 600). */
+  rateLimitPerMinute?: number
+  basePath?: '/v1' | '/api/v1'
+}
+
+export interface SessionOptions {
+  config: ResolvedConfig
+  runId: string
+  /** Where the ledger journal is written; none: kept in memory only. */
+  journalDir?: string
+  embedded?: EmbeddedOptions
+}
+
+interface EmbeddedServer {
+  baseUrl: string
+  setWebhookTarget(url: string | undefined): void
+  close(): Promise<void>
+}
+
+export interface WebhookSinkHandle {
+  url: string
+  close(): Promise<void>
+  [more: string]: unknown
+}
+
+/** Prefix of every run tag; `sweep` looks for it. */
+export const RUN_TAG_PREFIX = 'crmconf-run-'
+
+export class RunSession {
+  readonly capabilities: Record<string, unknown> = {}
+  private readonly memos = new Map<string, Promise<unknown>>()
+  private sinkPromise?: Promise<WebhookSinkHandle>
+
+  private constructor(
+    readonly config: ResolvedConfig,
+    readonly baseUrl: string,
+    readonly runId: string,
+    readonly transport: Transport,
+    readonly ledger: Ledger,
+    readonly redactor: Redactor,
+    readonly embedded: (EmbeddedOptions & { server: EmbeddedServer }) | undefined,
+    /** Every exchange of the run, in order (redacted). */
+    readonly exchanges: Exchange[],
+  ) {}
+
+  static async open(options: SessionOptions): Promise<RunSession> {
+    let config = options.config
+    let embedded: (EmbeddedOptions & { server: EmbeddedServer }) | undefined
+    if (config.baseUrl === undefined) {
+      const { startReferenceServer } = await import('../reference/index.ts')
+      const server = await startReferenceServer({
+        variant: options.embedded?.variant as never,
+        faults: options.embedded?.faults,
+        rateLimitPerMinute: options.embedded?.rateLimitPerMinute,
+        basePath: options.embedded?.basePath,
+      })
+      embedded = { ...options.embedded, server }
+      config = {
+        ...config,
+        baseUrl: server.baseUrl,
+        keys: { ...server.keys, ...config.keys },
+        restrictedScopes: config.restrictedScopes ?? server.restrictedScopes,
+        fixtures: { ...server.fixtures, ...config.fixtures },
+        webhookSecret: config.webhookSecret ?? server.webhookSecret,
+      }
+    }
+    const redactor = new Redactor(
+      (Object.entries(config.keys) as [KeyRole, string][]).map(([role, value]) => ({ name: KEY_VARIABLES[role], value })),
+    )
+    if (config.webhookSecret) redactor.add({ name: 'CRM_WEBHOOK_SECRET', value: config.webhookSecret })
+    const exchanges: Exchange[] = []
+    const transport = new Transport({
+      baseUrl: config.baseUrl!,
+      keys: config.keys,
+      redactor,
+      timeoutMs: config.requestTimeoutMs,
+      maxResponseBytes: config.maxResponseBytes,
+      concurrency: config.concurrency,
+      requestBudget: config.requestBudget,
+      maxRetryAfterS: config.maxRetryAfterS,
+      onExchange: (exchange) => exchanges.push(exchange),
+    })
+    const ledger = new Ledger(options.journalDir ? join(options.journalDir, 'ledger.jsonl') : undefined)
+    return new RunSession(config, config.baseUrl!, options.runId, transport, ledger, redactor, embedded, exchanges)
+  }
+
+  get profile(): Profile {
+    return this.config.profile
+  }
+
+  get seed(): number {
+    return this.config.seed
+  }
+
+  /** The tag every record of this run carries where the resource has tags. */
+  get runTag(): string {
+    return `${RUN_TAG_PREFIX}${this.runId}`
+  }
+
+  /** A shared fixture, created once per run however many checks ask for it at once. */
+  memo<T>(key: string, factory: () => Promise<T>): Promise<T> {
+    let promise = this.memos.get(key) as Promise<T> | undefined
+    if (!promise) {
+      promise = factory()
+      this.memos.set(key, promise)
+      // A failed fixture is not cached: the next check may try again and report its own evidence.
+      promise.catch(() => this.memos.delete(key))
+    }
+    return promise
+  }
+
+  /** The webhook sink, started on first use, and pointed at by the embedded server. */
+  sink(): Promise<WebhookSinkHandle> {
+    this.sinkPromise ??= (async () => {
+      const { startSink } = await import('../webhooks/sink.ts')
+      const sink = (await startSink({
+        host: this.config.sinkHost,
+        port: this.embedded ? 0 : this.config.sinkPort,
+        secret: this.config.webhookSecret!,
+      })) as unknown as WebhookSinkHandle
+      this.embedded?.server.setWebhookTarget(sink.url)
+      return sink
+    })()
+    return this.sinkPromise
+  }
+
+  async close(): Promise<void> {
+    if (this.sinkPromise) await (await this.sinkPromise.catch(() => undefined))?.close()
+    await this.transport.close()
+    await this.embedded?.server.close()
+  }
+}

@@ -1,0 +1,72 @@
+// Turns check declarations into vitest tests. One declaration is both a test and a report row: the test's
+// name carries the id, level and clauses, and its meta carries the CheckResult to the CLI's reporter.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, inject, test } from 'vitest'
+import type { CheckDefinition, CheckResult } from '../checks/types.ts'
+import { loadConfig } from '../config/config.ts'
+import { cleanUpWith } from './cleanup.ts'
+import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from './run-options.ts'
+import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './runner.ts'
+import { select } from './selection.ts'
+import { RunSession } from './session.ts'
+import { requestsByArea } from './stats.ts'
+
+declare module 'vitest' {
+  interface TaskMeta {
+    crmconf?: CheckResult
+  }
+}
+
+const SESSION = Symbol.for('crm-conformance.session')
+type Global = typeof globalThis & { [SESSION]?: Promise<RunSession> }
+
+/** Options from the CLI, or from the environment when vitest is run by hand. */
+function runOptions(): SuiteRunOptions {
+  const provided = inject('crmconf')
+  if (provided) return provided
+  return { config: loadConfig(), runId: `manual-${Date.now().toString(36)}`, only: [], skip: [], journalDir: join('reports', '.journal') }
+}
+
+/** One session per worker, shared by every suite file (the suites run with isolate: false). */
+function sharedSession(options: SuiteRunOptions): Promise<RunSession> {
+  const g = globalThis as Global
+  g[SESSION] ??= RunSession.open({ config: options.config, runId: options.runId, journalDir: options.journalDir, embedded: options.embedded })
+  return g[SESSION]
+}
+
+export function testName(check: CheckDefinition): string {
+  return `${check.id} [${check.level} ${check.clauses.join(' ')}] ${check.title}`
+}
+
+export function registerChecks(checks: CheckDefinition[], options: { closesSession?: boolean } = {}): void {
+  const run = runOptions()
+  for (const check of select(checks, run.only, run.skip)) {
+    test.concurrent(testName(check), { timeout: (check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS) + 5_000 }, async (t) => {
+      const session = await sharedSession(run)
+      const result = await runCheck(check, session)
+      t.task.meta.crmconf = result
+      if (result.status === 'skipped') t.skip(result.message)
+      if (result.status === 'failed') throw new Error(`${result.message}${result.expected ? `\nexpected: ${result.expected}` : ''}\nreplay: ${result.replay}`)
+      if (result.status === 'error') throw new Error(`harness error (not a server verdict): ${result.message}`)
+    })
+  }
+  if (options.closesSession) {
+    afterAll(async () => {
+      const g = globalThis as Global
+      const session = await g[SESSION]
+      if (!session) return
+      const leftovers = await cleanUpWith(session.ledger, session.transport)
+      const stats: WorkerStats = {
+        ...session.transport.stats,
+        byArea: requestsByArea(session.exchanges),
+        capabilities: session.capabilities,
+        baseUrl: session.baseUrl,
+        leftovers,
+      }
+      writeFileSync(join(run.journalDir, JOURNAL_FILES.stats), JSON.stringify(stats))
+      await session.close()
+      g[SESSION] = undefined
+    })
+  }
+}

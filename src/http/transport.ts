@@ -1,0 +1,222 @@
+// The one HTTP client of the project (undici). Every request of every check goes through here: base URL
+// joining, auth, JSON, timeouts, the response size cap, pacing by RateLimit-* headers, 429 retries, the
+// request budget, and the redacted record of each exchange.
+import { Agent, request } from 'undici'
+import type { Dispatcher } from 'undici'
+import { CrmConfError } from '../errors.ts'
+import { KEY_VARIABLES, type KeyRole } from '../config/config.ts'
+import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts'
+import { Pacer, parseRetryAfter } from './pacer.ts'
+import { Redactor } from './redact.ts'
+
+export type Query = Record<string, string | number | boolean | undefined | null>
+
+export interface ApiRequest {
+  method: string
+  /** Path relative to the base URL (`/accounts/123`), joined as text so `/v1` and `/api/v1` bases both work. */
+  path: string
+  query?: Query
+  /** Sent as JSON. */
+  body?: unknown
+  /** Sent as is (for malformed JSON); takes precedence over `body`. */
+  rawBody?: string
+  headers?: Record<string, string>
+  /** `key` (default) sends the role's bearer key; `none` sends no Authorization; a string is sent verbatim as the header. */
+  auth?: 'key' | 'none' | { header: string }
+  idempotencyKey?: string
+  /** Wait Retry-After and retry on 429 (default true; the rate-limit probe turns it off). */
+  retryOn429?: boolean
+}
+
+export interface TransportOptions {
+  baseUrl: string
+  keys: Partial<Record<KeyRole, string>>
+  redactor: Redactor
+  timeoutMs: number
+  maxResponseBytes: number
+  concurrency: number
+  requestBudget: number
+  maxRetryAfterS: number
+  /** Called with every exchange, already redacted. */
+  onExchange?: (exchange: Exchange) => void
+}
+
+export interface TransportStats {
+  total: number
+  byKey: Record<string, number>
+  rateLimited: Record<string, number>
+}
+
+const MAX_429_RETRIES = 3
+
+export class Transport {
+  readonly stats: TransportStats = { total: 0, byKey: {}, rateLimited: {} }
+  private readonly dispatcher: Agent
+  private readonly pacers = new Map<string, Pacer>()
+  private seq = 0
+
+  constructor(readonly options: TransportOptions) {
+    this.dispatcher = new Agent({
+      connect: { timeout: options.timeoutMs },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 10_000,
+      connections: Math.max(8, options.concurrency * 2),
+    })
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl
+  }
+
+  hasKey(role: KeyRole): boolean {
+    return Boolean(this.options.keys[role])
+  }
+
+  pacerFor(role: string): Pacer {
+    let pacer = this.pacers.get(role)
+    if (!pacer) {
+      pacer = new Pacer({ concurrency: this.options.concurrency, maxWaitS: this.options.maxRetryAfterS })
+      this.pacers.set(role, pacer)
+    }
+    return pacer
+  }
+
+  urlFor(path: string, query?: Query): string {
+    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`))
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(name, String(value))
+    return url.toString()
+  }
+
+  async send(req: ApiRequest, role: KeyRole = 'main', checkId?: string): Promise<Exchange> {
+    const retry = req.retryOn429 ?? true
+    for (let attempt = 0; ; attempt++) {
+      const exchange = await this.sendOnce(req, role, checkId)
+      if (exchange.response?.status !== 429 || !retry || attempt >= MAX_429_RETRIES) return exchange
+      // §8: when the limit is reached, wait Retry-After seconds before calling again.
+      const waitMs = parseRetryAfter(exchange.response.headers['retry-after'], Date.now()) ?? 1000
+      if (waitMs > this.options.maxRetryAfterS * 1000) return exchange
+      await new Promise((resolve) => setTimeout(resolve, waitMs))
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close()
+  }
+
+  private async sendOnce(req: ApiRequest, role: KeyRole, checkId?: string): Promise<Exchange> {
+    if (this.stats.total >= this.options.requestBudget) {
+      throw new CrmConfError('CRMCONF_BUDGET_EXHAUSTED', `the run's request budget of ${this.options.requestBudget} is spent (CRM_REQUEST_BUDGET)`)
+    }
+    const url = this.urlFor(req.path, req.query)
+    const headers: Record<string, string> = { accept: 'application/json', ...req.headers }
+    const auth = req.auth ?? 'key'
+    if (auth === 'key') {
+      const key = this.options.keys[role]
+      if (!key) throw new CrmConfError('CRMCONF_CONFIG_INVALID', `${KEY_VARIABLES[role]} is not configured`)
+      headers.authorization = `Bearer ${key}`
+    } else if (typeof auth === 'object') {
+      headers.authorization = auth.header
+    }
+    if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey
+    let payload: string | undefined
+    if (req.rawBody !== undefined) payload = req.rawBody
+    else if (req.body !== undefined) payload = JSON.stringify(req.body)
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
+
+    const pacer = this.pacerFor(role)
+    const release = await pacer.acquire()
+    const seq = ++this.seq
+    this.stats.total++
+    this.stats.byKey[role] = (this.stats.byKey[role] ?? 0) + 1
+    const startedAt = new Date()
+    const started = performance.now()
+    let response: RecordedResponse | undefined
+    let error: Exchange['error']
+    try {
+      response = await this.perform(url, req.method, headers, payload)
+      pacer.observe(response.headers)
+      if (response.status === 429) {
+        this.stats.rateLimited[role] = (this.stats.rateLimited[role] ?? 0) + 1
+        pacer.exhausted(parseRetryAfter(response.headers['retry-after'], Date.now()))
+      }
+    } catch (cause) {
+      error = describeError(cause)
+    } finally {
+      release()
+    }
+    const redactor = this.options.redactor
+    const recorded: RecordedRequest = {
+      method: req.method,
+      url: redactor.string(url),
+      headers: redactor.headers(headers),
+      body: payload === undefined ? undefined : redactor.value(tryParse(payload) ?? payload),
+    }
+    const exchange: Exchange = {
+      seq,
+      keyRole: role,
+      request: recorded,
+      response: response && {
+        ...response,
+        headers: redactor.headers(response.headers),
+        body: redactor.value(response.body),
+        rawText: response.rawText === undefined ? undefined : redactor.string(response.rawText),
+      },
+      error: error && { code: error.code, message: redactor.string(error.message) },
+      startedAt: startedAt.toISOString(),
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      checkId,
+    }
+    this.options.onExchange?.(exchange)
+    return exchange
+  }
+
+  private async perform(url: string, method: string, headers: Record<string, string>, payload: string | undefined): Promise<RecordedResponse> {
+    // The overall deadline also bounds a body trickled byte by byte (bodyTimeout only bounds the gaps).
+    const signal = AbortSignal.timeout(this.options.timeoutMs)
+    const res: Dispatcher.ResponseData = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal })
+    const chunks: Buffer[] = []
+    let size = 0
+    let truncated = false
+    for await (const chunk of res.body) {
+      const buffer = chunk as Buffer
+      if (size + buffer.length > this.options.maxResponseBytes) {
+        chunks.push(buffer.subarray(0, this.options.maxResponseBytes - size))
+        truncated = true
+        res.body.destroy()
+        break
+      }
+      chunks.push(buffer)
+      size += buffer.length
+    }
+    const text = Buffer.concat(chunks).toString('utf8')
+    const responseHeaders: Record<string, string> = {}
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+    }
+    const parsed = text.length > 0 && !truncated ? tryParse(text) : undefined
+    return {
+      status: res.statusCode,
+      headers: responseHeaders,
+      body: parsed,
+      rawText: parsed === undefined && text.length > 0 ? text.slice(0, 64 * 1024) : undefined,
+      truncated: truncated || undefined,
+    }
+  }
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function describeError(cause: unknown): { code: string; message: string } {
+  const error = cause as { name?: string; code?: string; message?: string }
+  if (error?.name === 'TimeoutError' || error?.code === 'UND_ERR_HEADERS_TIMEOUT' || error?.code === 'UND_ERR_BODY_TIMEOUT' || error?.code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return { code: 'CRMCONF_TIMEOUT', message: `no complete answer in time (${error.code ?? error.name})` }
+  }
+  return { code: 'CRMCONF_NETWORK', message: `${error?.code ?? error?.name ?? 'error'}: ${error?.message ?? String(cause)}` }
+}
