@@ -81,7 +81,8 @@ export interface ConfigOverrides {
   baseUrl?: string
   profile?: Profile
   seed?: number
-  envFile?: string
+  /** The dotenv file to read (default `.env` in the working directory); false reads none. */
+  envFile?: string | false
 }
 
 const PROFILES: Profile[] = ['full', 'safe', 'read-only']
@@ -91,8 +92,8 @@ const PROFILES: Profile[] = ['full', 'safe', 'read-only']
  * .env, environment, flags). Throws CRMCONF_CONFIG_INVALID listing every problem at once.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): ResolvedConfig {
-  const envFile = resolve(overrides.envFile ?? '.env')
-  const fromFile = existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {}
+  const envFile = overrides.envFile === false ? undefined : resolve(overrides.envFile ?? '.env')
+  const fromFile = envFile && existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {}
   const get = (name: string): string | undefined => {
     const value = env[name] ?? fromFile[name]
     return value === undefined || value.trim() === '' ? undefined : value.trim()

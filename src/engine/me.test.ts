@@ -1,0 +1,9 @@
+import { expect, it } from 'vitest'
+import { scopesFromMe } from './me.ts'
+
+it('finds scopes in any reasonable /me shape', () => {
+  expect(scopesFromMe({ key: { name: 'k', scopes: ['accounts:read', 'cases:write'] } })).toEqual(['accounts:read', 'cases:write'])
+  expect(scopesFromMe({ scopes: 'accounts:read contacts:write' })).toEqual(['accounts:read', 'contacts:write'])
+  expect(scopesFromMe({ data: { apiKey: { permissions: [{ x: 1 }], scope: 'users:read' } } })).toEqual(['users:read'])
+  expect(scopesFromMe({ workspace: 'w', user: { name: 'x' } })).toBeUndefined()
+})

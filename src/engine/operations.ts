@@ -1,0 +1,179 @@
+// Resource operations as checks use them, with the spec's leniency in one place (§4.1 "not shown"):
+// any 2xx on create (200 or 201, observed), update by PATCH falling back to PUT on 405 (observed), any 2xx
+// on delete with or without a body (observed), and list walks that accept every last-page convention.
+import type { CheckContext } from '../checks/types.ts'
+import { CheckFailed } from '../checks/define.ts'
+import { expectSchema } from '../checks/assert.ts'
+import type { ApiClient, ApiResponse } from '../http/api-client.ts'
+import type { Query } from '../http/transport.ts'
+import { recordKey } from '../schemas/registry.ts'
+import { RESOURCES, type ResourceName } from '../spec/resources.ts'
+import type { RunSession } from './session.ts'
+
+export type AnyRecord = Record<string, any>
+
+/** Run-wide observations of what the server chose; merged into the report's capabilities. */
+function noteCapability(session: RunSession, name: string, value: string): void {
+  const seen = (session.capabilities[name] as string[] | undefined) ?? []
+  if (!seen.includes(value)) session.capabilities[name] = [...seen, value]
+}
+
+export function itemPath(resource: ResourceName, id: string): string {
+  return `${RESOURCES[resource].path}/${encodeURIComponent(id)}`
+}
+
+/** Adds the run tag to `tags` where the resource has tags (§ "every record it creates is tagged"). */
+export function tagged(ctx: CheckContext, resource: ResourceName, body: AnyRecord): AnyRecord {
+  if (!RESOURCES[resource].hasTags) return body
+  const tags = Array.isArray(body.tags) ? body.tags : []
+  return tags.includes(ctx.session.runTag) ? body : { ...body, tags: [...tags, ctx.session.runTag] }
+}
+
+export interface CreateOptions {
+  client?: ApiClient
+  idempotencyKey?: string
+  /** Skip the run tag (e.g. a check that compares tags exactly adds its own). */
+  untagged?: boolean
+  /** Validate the returned record against its schema (default true). */
+  validate?: boolean
+}
+
+/** POST a record that must be accepted; tracks it for clean-up. Fails the check when the server refuses. */
+export async function createRecord(ctx: CheckContext, resource: ResourceName, body: AnyRecord, options: CreateOptions = {}): Promise<{ record: AnyRecord; response: ApiResponse }> {
+  const spec = RESOURCES[resource]
+  const client = options.client ?? ctx.api
+  const sent = options.untagged ? body : tagged(ctx, resource, body)
+  const response = await client.post(spec.path, sent, { idempotencyKey: options.idempotencyKey })
+  if (!response.ok) {
+    throw new CheckFailed(`create ${resource}: status is ${response.status}, expected a 2xx for a valid body (§4.1, §4.4)`, {
+      exchanges: [response.exchange],
+      expected: 'a valid §4.4 body is accepted',
+      data: response.body,
+    })
+  }
+  noteCapability(ctx.session, 'create.status', String(response.status))
+  const record = response.body as AnyRecord
+  if (typeof record?.id !== 'string') {
+    throw new CheckFailed(`create ${resource}: the response has no record id (§4.2: create returns the record)`, { exchanges: [response.exchange] })
+  }
+  trackCreated(ctx, resource, record.id)
+  if (options.validate !== false) expectSchema(response, recordKey(resource), '§2')
+  return { record, response }
+}
+
+/** Records a created id in the run's ledger, with how it can be removed. */
+export function trackCreated(ctx: CheckContext, resource: ResourceName, id: string): void {
+  const spec = RESOURCES[resource]
+  ctx.session.ledger.track({
+    resource,
+    id,
+    checkId: undefined,
+    ...(spec.ops.delete ? { deletePath: itemPath(resource, id) } : { reason: `the API has no delete for ${spec.path} (§4.2)` }),
+  })
+}
+
+/**
+ * Update (§4.2 "update"): PATCH, and PUT where the server answers 405 (the method is not shown). The method
+ * that worked is remembered per resource for the rest of the run and reported as a capability.
+ */
+export async function updateRecord(ctx: CheckContext, resource: ResourceName, id: string, body: AnyRecord, client: ApiClient = ctx.api): Promise<ApiResponse> {
+  const key = `update.method.${resource}`
+  const known = ctx.session.capabilities[key] as string | undefined
+  const path = itemPath(resource, id)
+  if (known === 'PUT') return client.put(path, body)
+  const response = await client.patch(path, body)
+  if (response.status === 405 || response.status === 501) {
+    const retry = await client.put(path, body)
+    if (retry.status !== 405 && retry.status !== 501) {
+      ctx.session.capabilities[key] = 'PUT'
+      noteCapability(ctx.session, 'update.method', 'PUT')
+    }
+    return retry
+  }
+  if (known === undefined && response.status !== 404) {
+    ctx.session.capabilities[key] = 'PATCH'
+    noteCapability(ctx.session, 'update.method', 'PATCH')
+  }
+  return response
+}
+
+/** Replace (§4.2 "replace … send every field"): PUT. */
+export function replaceRecord(ctx: CheckContext, resource: ResourceName, id: string, body: AnyRecord, client: ApiClient = ctx.api): Promise<ApiResponse> {
+  return client.put(itemPath(resource, id), body)
+}
+
+/** DELETE; any 2xx, with or without a body (§4.1: delete bodies not shown). Forgets the record on success. */
+export async function deleteRecord(ctx: CheckContext, resource: ResourceName, id: string, client: ApiClient = ctx.api): Promise<ApiResponse> {
+  const response = await client.delete(itemPath(resource, id))
+  if (response.ok) {
+    ctx.session.ledger.forget(id)
+    noteCapability(ctx.session, 'delete.status', String(response.status))
+    noteCapability(ctx.session, 'delete.body', response.exchange.response?.body === undefined && !response.exchange.response?.rawText ? 'empty' : 'present')
+  }
+  return response
+}
+
+export type WalkEnd = 'null-cursor' | 'empty-cursor' | 'absent-cursor' | 'empty-page' | 'max-pages'
+
+export interface Walk {
+  records: AnyRecord[]
+  pages: ApiResponse[]
+  end: WalkEnd
+}
+
+/**
+ * Follows nextCursor from the first page to the last. The last page may carry a null, empty or absent
+ * cursor, or a cursor leading to an empty page (§4.1: not shown); all end the walk. A repeated cursor or a
+ * walk longer than maxPages is the server's fault.
+ */
+export async function walkAllPages(client: ApiClient, path: string, query: Query = {}, maxPages = 50): Promise<Walk> {
+  const records: AnyRecord[] = []
+  const pages: ApiResponse[] = []
+  const seenCursors = new Set<string>()
+  let cursor: string | undefined
+  for (let page = 0; page < maxPages; page++) {
+    const response = await client.get(path, { ...query, cursor })
+    pages.push(response)
+    if (response.status !== 200 || !Array.isArray(response.body?.data)) {
+      throw new CheckFailed(`list ${path}: status ${response.status}${Array.isArray(response.body?.data) ? '' : ', no data array'} while walking pages (§4.1)`, {
+        exchanges: [response.exchange],
+        expected: '200 with { data: [...], nextCursor } (§4.1)',
+      })
+    }
+    const data = response.body.data as AnyRecord[]
+    records.push(...data)
+    const next = response.body.nextCursor
+    if (next === null) return { records, pages, end: 'null-cursor' }
+    if (next === undefined) return { records, pages, end: 'absent-cursor' }
+    if (next === '') return { records, pages, end: 'empty-cursor' }
+    if (data.length === 0) return { records, pages, end: 'empty-page' }
+    if (typeof next !== 'string') {
+      throw new CheckFailed(`list ${path}: nextCursor is ${typeof next}, expected a string (§4.1)`, { exchanges: [response.exchange] })
+    }
+    if (seenCursors.has(next)) {
+      throw new CheckFailed(`list ${path}: nextCursor repeats an earlier cursor; the walk would never end (§4.1, §9.2)`, { exchanges: pages.slice(-2).map((p) => p.exchange) })
+    }
+    seenCursors.add(next)
+    cursor = next
+  }
+  return { records, pages, end: 'max-pages' }
+}
+
+/** Records the last-page convention a walk met. */
+export function observeWalkEnd(ctx: CheckContext, walk: Walk): void {
+  if (walk.end !== 'max-pages') noteCapability(ctx.session, 'list.lastPage', walk.end)
+}
+
+/** A unique, recognisable name for a record of this run. */
+export function runLabel(ctx: CheckContext, what: string): string {
+  return `crmconf ${what} ${ctx.runId} ${Math.random().toString(36).slice(2, 8)}`
+}
+
+/** Reserved test data (§ safe profile): example.com addresses, fictional 555-01xx numbers in E.164. */
+export function safeEmail(tag: string): string {
+  return `crmconf.${tag.toLowerCase().replace(/[^a-z0-9]+/g, '.')}@example.com`
+}
+
+export function safePhone(n: number): string {
+  return `+1202555${String(100 + (Math.abs(n) % 100)).padStart(4, '0')}`
+}

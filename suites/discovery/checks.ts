@@ -1,0 +1,37 @@
+// GET /me: the one call every key can make (§4.2 "check a key"). Its shape is not shown (§2), so only
+// "answers with a JSON object" is required; the shape is reported as information.
+import { expectSchema, expectStatus } from '../../src/checks/assert.ts'
+import { defineCheck } from '../../src/checks/define.ts'
+import { scopesFromMe } from '../../src/engine/me.ts'
+
+const area = 'discovery'
+
+export const checks = [
+  defineCheck({
+    id: 'discovery.me.answers',
+    clauses: ['§4.2', '§5.1'],
+    level: 'MUST',
+    area,
+    title: 'GET /me with a valid key answers 200 with a JSON object',
+    async run(ctx) {
+      const res = await ctx.api.get('/me')
+      expectStatus(res, 200, '§4.2', 'GET /me checks a key; the main key is valid')
+      expectSchema(res, 'me', '§2 (the /me response)')
+    },
+  }),
+  defineCheck({
+    id: 'discovery.me.shape',
+    clauses: ['§2', '§5.9'],
+    level: 'INFO',
+    area,
+    title: 'The /me response shape, and whether it shows the key\'s scopes',
+    async run(ctx) {
+      const res = await ctx.api.get('/me')
+      if (!res.ok || typeof res.body !== 'object' || res.body === null) ctx.skip(`GET /me answered ${res.status}`)
+      ctx.observe('me.topLevelFields', Object.keys(res.body).sort())
+      const scopes = scopesFromMe(res.body)
+      ctx.observe('me.showsScopes', scopes !== undefined)
+      if (scopes) ctx.observe('me.mainKeyScopes', scopes)
+    },
+  }),
+]
