@@ -1,0 +1,152 @@
+// summary.md: the pull-request comment. Bounded: GitHub refuses comments over 65 536 characters, so rows
+// are capped and a byte budget stops any table before the whole would pass MAX_SUMMARY_BYTES.
+import type { CheckResult } from '../checks/types.ts'
+import { LEVELS, outcomeOf } from './build.ts'
+import { compareByLevelClauseId } from './clause-order.ts'
+import type { RunReport, Verdict } from './types.ts'
+
+export const MAX_SUMMARY_BYTES = 60_000
+/** Rows per table before "and N more". */
+export const SUMMARY_MAX_ROWS = 30
+/** Longest text in one table cell. */
+const MAX_CELL_CHARS = 240
+/** Kept free for the footer and the "and N more" lines. */
+const FOOTER_RESERVE_BYTES = 2_000
+
+const EMOJI: Record<Verdict, string> = { compliant: '✅', partial: '⚠️', 'non-compliant': '❌' }
+
+/**
+ * Text from a check (possibly quoting the server) made inert in a table cell: no HTML, no pipe or line break
+ * that would end the cell, no @mention that would notify someone (a zero-width space follows each @).
+ */
+export function mdCell(text: unknown, max = MAX_CELL_CHARS): string {
+  let s = String(text ?? '').replace(/\s+/g, ' ').trim()
+  if (s.length > max) s = `${s.slice(0, max - 1)}…`
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/([*`[\]~])/g, '\\$1')
+    // GFM ignores an underscore inside a word (CRM_API_KEY): escape only the ones that could open emphasis.
+    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
+    .replace(/@/g, '@\u200b')
+}
+
+/** A code span that survives backticks and pipes inside it. */
+function mdCode(text: string, max = MAX_CELL_CHARS): string {
+  let s = text.replace(/\s+/g, ' ').trim()
+  if (s.length > max) s = `${s.slice(0, max - 1)}…`
+  s = s.replace(/\|/g, '\\|')
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((run) => run.length))
+  const fence = '`'.repeat(longest + 1)
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : ''
+  return `${fence}${pad}${s}${pad}${fence}`
+}
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8')
+
+class Budget {
+  constructor(private left: number) {}
+  take(text: string): boolean {
+    const n = bytes(text) + 1
+    if (n > this.left) return false
+    this.left -= n
+    return true
+  }
+}
+
+/** Header row + as many rows as the cap and the budget allow, then "…and N more". */
+function cappedTable(out: string[], budget: Budget, header: string[], rows: string[][], more: string): void {
+  const head = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`]
+  if (!budget.take(head.join('\n'))) {
+    out.push(`_${rows.length} ${more} (the summary is full; see report.html)._`)
+    return
+  }
+  out.push(...head)
+  let shown = 0
+  for (const row of rows.slice(0, SUMMARY_MAX_ROWS)) {
+    const line = `| ${row.join(' | ')} |`
+    if (!budget.take(line)) break
+    out.push(line)
+    shown++
+  }
+  if (shown < rows.length) out.push('', `_…and ${rows.length - shown} more ${more}; see report.html._`)
+}
+
+function replayOf(check: CheckResult, seed: number): string {
+  return check.replay?.trim() || `crm-conformance run --only ${check.id} --seed ${seed}`
+}
+
+function headline(report: RunReport): string {
+  const s = report.summary
+  const must = s.byLevel.MUST
+  const detail =
+    report.verdict === 'non-compliant'
+      ? `${must.failed} MUST check${must.failed === 1 ? '' : 's'} failed`
+      : report.verdict === 'partial'
+        ? must.total === 0
+          ? 'no MUST check ran'
+          : `${must.errored + must.skipped} MUST check${must.errored + must.skipped === 1 ? '' : 's'} not verified (${must.errored} errored, ${must.skipped} skipped)`
+        : `every MUST check passed`
+  return `## ${EMOJI[report.verdict] ?? ''} CRM API conformance: **${report.verdict}** — ${detail} · ${s.passed}/${s.total} passed`
+}
+
+export function renderSummaryMarkdown(report: RunReport): string {
+  const out: string[] = []
+  const s = report.summary
+  out.push(headline(report), '')
+  out.push('| Level | Passed | Failed | Waived | Skipped | Errored | Total |', '|---|---:|---:|---:|---:|---:|---:|')
+  for (const level of LEVELS) {
+    const c = s.byLevel[level]
+    if (!c) continue
+    out.push(`| ${level} | ${c.passed} | ${c.failed} | ${c.waived} | ${c.skipped} | ${c.errored} | ${c.total} |`)
+  }
+  out.push(`| **All** | ${s.passed} | ${s.failed} | ${s.waived} | ${s.skipped} | ${s.errored} | ${s.total} |`, '')
+
+  const footer = [
+    '---',
+    `<sub>${mdCell(report.tool.name)} ${mdCell(report.tool.version)} · spec sha256 ${mdCode(report.spec.digest.slice(0, 12))} · seed ${mdCode(String(report.seed))} · profile ${mdCell(report.profile)} · target ${mdCode(report.target.baseUrl)}${report.target.embedded ? ' (embedded)' : ''} · run ${mdCode(report.runId)}</sub>`,
+    '',
+    `Replay the run: ${mdCode(report.replay, 400)}`,
+  ].join('\n')
+  const budget = new Budget(MAX_SUMMARY_BYTES - bytes(out.join('\n')) - bytes(footer) - FOOTER_RESERVE_BYTES)
+
+  const sorted = [...report.checks].sort(compareByLevelClauseId)
+  const failed = sorted.filter((c) => outcomeOf(c) === 'failed' && (c.level === 'MUST' || c.level === 'SHOULD'))
+  const erroredMust = sorted.filter((c) => outcomeOf(c) === 'errored' && c.level === 'MUST')
+  const skippedMust = sorted.filter((c) => outcomeOf(c) === 'skipped' && c.level === 'MUST')
+  const waived = sorted.filter((c) => outcomeOf(c) === 'waived')
+
+  if (failed.length) {
+    const mustCount = failed.filter((c) => c.level === 'MUST').length
+    out.push(`### Failed checks (MUST ${mustCount}, SHOULD ${failed.length - mustCount})`, '')
+    cappedTable(out, budget, ['Level', 'Check', 'Clause', 'Title', 'Message', 'Replay'],
+      failed.map((c) => [c.level, mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.title, 160), mdCell(c.message), mdCode(replayOf(c, report.seed), 200)]),
+      'failed checks')
+    out.push('')
+  }
+  if (erroredMust.length) {
+    out.push(`### MUST checks that could not run (harness errors: ${erroredMust.length})`, '')
+    cappedTable(out, budget, ['Check', 'Clause', 'Error', 'Replay'],
+      erroredMust.map((c) => [mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.message), mdCode(replayOf(c, report.seed), 200)]),
+      'errored MUST checks')
+    out.push('')
+  }
+  if (skippedMust.length) {
+    out.push(`### Skipped MUST checks (${skippedMust.length})`, '')
+    cappedTable(out, budget, ['Check', 'Clause', 'Reason'], skippedMust.map((c) => [mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.message)]), 'skipped MUST checks')
+    out.push('')
+  }
+  if (waived.length) {
+    out.push(`### Waived failures (${waived.length})`, '')
+    cappedTable(out, budget, ['Level', 'Check', 'Clause', 'Waiver', 'Expires'],
+      waived.map((c) => [c.level, mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.waived?.reason), mdCell(c.waived?.expires ?? '—', 40)]),
+      'waived failures')
+    out.push('')
+  }
+  if (report.leftovers?.length) out.push(`${report.leftovers.length} record(s) created by the run could not be removed (see report.html, Leftovers).`, '')
+  out.push(footer, '')
+  return out.join('\n')
+}
