@@ -41,10 +41,6 @@ export function writeKey(resource: ResourceName, op: WriteOp): SchemaKey {
 
 const addFormats = formatsModule.default
 
-/** The project's Ajv instance (2020-12, strict, all errors, with ajv-formats). Add nothing to it at run time. */
-export const ajv = new Ajv2020({ strict: true, allErrors: true })
-addFormats(ajv)
-
 interface Entry {
   schema: JsonSchema
   validate: ValidateFunction
@@ -52,7 +48,11 @@ interface Entry {
   known: ReadonlySet<string>
 }
 
-const entries = new Map<string, Entry>()
+export interface LoadedRegistry {
+  ajv: Ajv2020
+  entries: Map<string, Entry>
+}
+
 const NO_ISSUES: SchemaIssue[] = Object.freeze([]) as unknown as SchemaIssue[]
 
 function fail(message: string, cause?: unknown): never {
@@ -67,13 +67,19 @@ function deepFreeze<T>(value: T): T {
   return value
 }
 
-function load(): void {
+/**
+ * Reads every schema of `dir`, derives the list schemas and compiles all of them eagerly.
+ * The project calls it once, below; it is exported only so tests can prove a broken folder fails at start-up.
+ */
+export function loadRegistry(dir: string): LoadedRegistry {
+  const ajv = new Ajv2020({ strict: true, allErrors: true })
+  addFormats(ajv)
   const raw = new Map<string, JsonSchema>()
   let files: Map<string, string>
   try {
-    files = readSchemaFiles(SCHEMAS_DIR)
+    files = readSchemaFiles(dir)
   } catch (error) {
-    fail(`Cannot read the schema folder ${SCHEMAS_DIR}: ${(error as Error).message}`, error)
+    fail(`Cannot read the schema folder ${dir}: ${(error as Error).message}`, error)
   }
   for (const [file, text] of files) {
     const key = file.slice(0, -'.json'.length)
@@ -110,6 +116,7 @@ function load(): void {
     }
     return names
   }
+  const entries = new Map<string, Entry>()
   for (const [key, schema] of raw) {
     let validate: ValidateFunction | undefined
     try {
@@ -120,9 +127,14 @@ function load(): void {
     if (validate === undefined) fail(`Schema ${key} did not compile`)
     entries.set(key, { schema: deepFreeze(schema), validate, known: knownOf(schema) })
   }
+  return { ajv, entries }
 }
 
-load()
+const registry = loadRegistry(SCHEMAS_DIR)
+const entries = registry.entries
+
+/** The project's one Ajv instance (2020-12, strict, all errors, ajv-formats), holding every schema. Add nothing to it. */
+export const ajv: Ajv2020 = registry.ajv
 
 function entry(key: SchemaKey): Entry {
   const found = entries.get(key)
