@@ -78,6 +78,11 @@ describe('renderHtml', () => {
     expect(html).toContain('CRM_API_KEY_RESTRICTED is not set')
   })
 
+  it('labels a check declared without a clause', () => {
+    const page = renderHtml(makeReport([makeCheckResult({ clause: '', clauses: [], status: 'failed' })]))
+    expect(page).toContain('data-testid="failure-clause">(no clause)</span>')
+  })
+
   it('shows capabilities, leftovers, requests and the redacted configuration', () => {
     expect(html).toContain('lists.cursor.last-page.lastPageCursor')
     expect(html).toContain('00000000-0000-4000-8000-000000000001')

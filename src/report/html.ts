@@ -71,6 +71,11 @@ function levelBadge(level: Level): string {
   return `<span class="badge l-${esc(level)}">${esc(level)}</span>`
 }
 
+/** A check declared without a clause still gets a readable heading. */
+function clauseLabel(clause: string): string {
+  return clause.trim() === '' ? '(no clause)' : clause
+}
+
 function replayOf(check: CheckResult, seed: number): string {
   return check.replay?.trim() || `crm-conformance run --only ${check.id} --seed ${seed}`
 }
@@ -112,7 +117,7 @@ function renderCheckArticle(check: CheckResult, seed: number, prefix: 'failure' 
   const clauseTitle = options.clauseTitle?.(check.clause)
   const parts = [
     `<article class="check k-${prefix}" id="check-${esc(check.id)}" data-testid="${prefix}" data-check-id="${esc(check.id)}" data-level="${esc(check.level)}">`,
-    `<h3>${levelBadge(check.level)} <code class="id">${esc(check.id)}</code> <span class="clause" data-testid="${prefix}-clause"${clauseTitle ? ` title="${esc(clauseTitle)}"` : ''}>${esc(check.clause)}</span>${others.length ? ` <span class="muted">also ${esc(others.join(', '))}</span>` : ''}</h3>`,
+    `<h3>${levelBadge(check.level)} <code class="id">${esc(check.id)}</code> <span class="clause" data-testid="${prefix}-clause"${clauseTitle ? ` title="${esc(clauseTitle)}"` : ''}>${esc(clauseLabel(check.clause))}</span>${others.length ? ` <span class="muted">also ${esc(others.join(', '))}</span>` : ''}</h3>`,
     `<p class="title">${esc(check.title)}</p>`,
     `<p class="message" data-testid="${prefix}-message">${esc(check.message)}</p>`,
   ]
@@ -191,13 +196,13 @@ function renderByClause(report: RunReport, options: RenderHtmlOptions): string {
       return `<tr data-testid="check-row" data-check-id="${esc(c.id)}" data-status="${esc(outcome)}"><td>${badge(outcome)}</td><td>${levelBadge(c.level)}</td><td>${idCell}</td><td>${esc(c.title)}</td><td class="msg">${esc(clip(text, 2_000))}</td><td class="num">${esc(c.requests)}</td><td class="num">${esc(formatDuration(c.durationMs))}</td></tr>`
     })
     return `<section class="clause-group" id="clause-${esc(clause)}" data-testid="clause-group" data-clause="${esc(clause)}">
-<h3>${esc(clause)}${title ? ` <span class="muted">${esc(title)}</span>` : ''} <span class="tally">${tally.map(([o, n]) => `${badge(o)} ${n}`).join(' ')}</span></h3>
+<h3>${esc(clauseLabel(clause))}${title ? ` <span class="muted">${esc(title)}</span>` : ''} <span class="tally">${tally.map(([o, n]) => `${badge(o)} ${n}`).join(' ')}</span></h3>
 <table class="checks"><thead><tr><th>status</th><th>level</th><th>check</th><th>title</th><th>message / skip reason</th><th>req.</th><th>time</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></section>`
   })
   return `<section id="by-clause" data-testid="by-clause"><h2>All checks by clause (${report.checks.length})</h2>
-<nav class="toc">${clauses.map((c) => `<a href="#clause-${esc(c)}">${esc(c)}</a>`).join(' ')}</nav>
+<nav class="toc">${clauses.map((c) => `<a href="#clause-${esc(c)}">${esc(clauseLabel(c))}</a>`).join(' ')}</nav>
 ${sections.join('\n')}
 </section>`
 }
