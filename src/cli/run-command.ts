@@ -11,7 +11,7 @@ import { ResultCollector } from '../engine/collector.ts'
 import type { Leftover } from '../engine/ledger.ts'
 import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from '../engine/run-options.ts'
 import { CrmConfError } from '../errors.ts'
-import { Redactor } from '../http/redact.ts'
+import { Redactor, type NamedSecret } from '../http/redact.ts'
 import { Transport } from '../http/transport.ts'
 import { buildRunReport, exitCodeFor } from '../report/build.ts'
 import type { RunReport } from '../report/types.ts'
@@ -139,12 +139,11 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     capabilities: stats.capabilities,
     replay: replayRun(config, options, embedded),
   })
-  const redactor = new Redactor(
-    (Object.entries(config.keys) as [KeyRole, string][]).map(([role, value]) => ({ name: KEY_VARIABLES[role], value })),
-  )
-  if (config.webhookSecret) redactor.add({ name: 'CRM_WEBHOOK_SECRET', value: config.webhookSecret })
-  const files = await writeReportFiles(report, reportDir)
-  if (!options.reportDir) copyToLatest(reportDir, resolve('reports', 'latest'))
+  const secrets = namedSecrets(config)
+  const redactor = new Redactor(secrets)
+  // Refuses to write any file that would hold a secret (a last line of defence behind redaction).
+  const files = await writeReportFiles(report, reportDir, { secrets: Object.fromEntries(secrets.map((s) => [s.name, s.value])) })
+  if (!options.reportDir) await copyToLatest(reportDir, resolve('reports', 'latest'))
 
   for (const problem of collector.unhandled) write(`harness error: ${redactor.string(problem)}\n`)
   const s = report.summary
@@ -153,6 +152,12 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   write(`reports: ${reportDir}\n`)
   const exitCode = interrupted ? 1 : collector.unhandled.length > 0 && results.length === 0 ? 2 : exitCodeFor(report, { strict: options.strict ?? false })
   return { exitCode, report, reportDir, files }
+}
+
+function namedSecrets(config: ResolvedConfig): NamedSecret[] {
+  const secrets = (Object.entries(config.keys) as [KeyRole, string][]).map(([role, value]) => ({ name: KEY_VARIABLES[role], value }))
+  if (config.webhookSecret) secrets.push({ name: 'CRM_WEBHOOK_SECRET', value: config.webhookSecret })
+  return secrets
 }
 
 async function probeTarget(config: ResolvedConfig): Promise<string | undefined> {
