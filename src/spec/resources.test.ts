@@ -221,6 +221,18 @@ describe('§2 records', () => {
       const expected = Object.fromEntries(fields.map((m) => [m[1], normal(m[2])]))
       expect(RESOURCES[name].record, name).toEqual(expected)
       expect(Object.keys(RESOURCES[name].record), name).toEqual(Object.keys(expected))
+      const writable = lines.find((l) => l.startsWith('Writable but not in the record: '))
+      const writeOnly = writable
+        ? Object.fromEntries(
+            writable
+              .slice('Writable but not in the record: '.length)
+              .replace(/\.$/, '')
+              .split(', ')
+              .map((f) => f.match(/^(\w+) (.*)$/)!)
+              .map((m) => [m[1], normal(m[2])]),
+          )
+        : {}
+      expect(RESOURCES[name].writeOnly, `${name} write-only`).toEqual(writeOnly)
     }
   })
   it('spot checks', () => {
@@ -273,6 +285,64 @@ describe('§4.4 write bodies', () => {
     'activity.create': ['kind', 'title'],
     'message.create': ['conversationId', 'text'],
   }
+  it('match the §4.4 paragraphs of the spec text: every field, type and required mark', () => {
+    const spec = readFileSync(new URL('../../spec/crm-api-spec.md', import.meta.url), 'utf8')
+    const section = spec.slice(spec.indexOf('### 4.4 Write bodies'), spec.indexOf('## 5. Authentication'))
+    const paragraphs = section.split('\n').filter((l) => l.startsWith('**'))
+    expect(paragraphs).toHaveLength(17)
+    const normal = (raw: string | undefined): string | undefined => {
+      if (raw === undefined) return undefined // opportunity update `name;` lists no type
+      const t = raw.replace(/\s*\((?!values).*\)$/, '').trim()
+      if (/^string\|null\|empty( string)?$/.test(t)) return 'email'
+      if (t === '(values in section 2)') return 'enum:*'
+      if (t.startsWith('`')) return `enum:${t.replace(/`/g, '').split('|').filter((v) => v !== 'null').join(',')}${t.endsWith('|null') ? '|null' : ''}`
+      return t
+    }
+    const parse = (text: string): { fields: Record<string, string | undefined>; required: string[] } => {
+      const fields: Record<string, string | undefined> = {}
+      const required: string[] = []
+      for (const group of text.replace(/\.$/, '').split('; ')) {
+        const m = group.match(/^([\w*]+(?:, [\w*]+)*)(?: (.*))?$/)!
+        for (const raw of m[1].split(', ')) {
+          const name = raw.replace('*', '')
+          if (raw.endsWith('*')) required.push(name)
+          fields[name] = normal(m[2])
+        }
+      }
+      return { fields, required }
+    }
+    const compare = (resource: ResourceName, op: 'create' | 'update' | 'replace', parsed: ReturnType<typeof parse>, allRequired = false): void => {
+      const body = RESOURCES[resource][op]!
+      expect(Object.keys(body.fields), `${resource}.${op}`).toEqual(Object.keys(parsed.fields))
+      for (const [k, t] of Object.entries(parsed.fields)) {
+        if (t === undefined) continue
+        if (t === 'enum:*') expect(parseFieldType(body.fields[k]).base, `${resource}.${op}.${k}`).toBe('enum')
+        else expect(body.fields[k], `${resource}.${op}.${k}`).toBe(t)
+      }
+      const required = allRequired ? Object.keys(parsed.fields) : op === 'update' ? [] : parsed.required
+      expect(body.required, `${resource}.${op} required`).toEqual(required)
+    }
+    for (const line of paragraphs) {
+      const heads = [...line.matchAll(/\*\*(POST|Update|update|replace) (\/\w+)/g)].map((m) => [m[1].toLowerCase(), m[2]] as const)
+      let text = line.replace(/^.*?\*\*(?: \([^)]*\))?: /, '')
+      text = text.replace(/ \(Pipeline, stage and currency are not updatable here\.\)$/, '')
+      let createOnly = ''
+      if (text.includes(' Create only: ')) {
+        ;[text, createOnly] = text.split(' Create only: ')
+        createOnly = createOnly.replace(/\. All optional\.$/, '').replace(/, /g, '; ')
+      }
+      const parsed = parse(text)
+      for (const [method, path] of heads) {
+        const resource = resourceByPath(path)!.name
+        const op = method === 'post' ? 'create' : method === 'update' ? 'update' : 'replace'
+        if (op === 'create' && createOnly !== '') {
+          const extra = parse(createOnly)
+          compare(resource, op, { fields: { ...parsed.fields, ...extra.fields }, required: [...parsed.required, ...extra.required] })
+        } else compare(resource, op, parsed, op === 'replace')
+      }
+    }
+    expect(writeBodies()).toHaveLength(paragraphs.flatMap((l) => [...l.matchAll(/\*\*(POST|Update|update|replace) /g)]).length)
+  })
   it('has exactly the bodies of §4.4 with their required fields', () => {
     const actual = Object.fromEntries(writeBodies().map(({ resource, op, body }) => [`${resource}.${op}`, body.required]))
     expect(actual).toEqual(required)
