@@ -130,6 +130,8 @@ describe.each(RESOURCE_LIST.map((r) => [r.name] as [ResourceName]))('records/%s 
   it('rejects a bad uuid', () => {
     expect(at(validate(key, with_(valid, { id: 'not-a-uuid' })))).toEqual(['id:format'])
     expect(at(validate(key, with_(valid, { id: '3f6c2b1e8a4d4c6f9b2e1d7a5e9c0f11' })))).toEqual(['id:format'])
+    expect(at(validate(key, with_(valid, { id: 'urn:uuid:3f6c2b1e-8a4d-4c6f-9b2e-1d7a5e9c0f11' })))).toEqual(['id:format'])
+    expect(validate(key, with_(valid, { id: '3F6C2B1E-8A4D-4C6F-9B2E-1D7A5E9C0F11' }))).toEqual([])
   })
   it('rejects a date-time without a time zone', () => {
     const field = 'createdAt' in spec.record ? 'createdAt' : 'occurredAt'

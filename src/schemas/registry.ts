@@ -53,7 +53,7 @@ export interface LoadedRegistry {
   entries: Map<string, Entry>
 }
 
-const NO_ISSUES: SchemaIssue[] = Object.freeze([]) as unknown as SchemaIssue[]
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function fail(message: string, cause?: unknown): never {
   throw new CrmConfError('CRMCONF_SCHEMA_INVALID', message, cause === undefined ? undefined : { cause })
@@ -74,6 +74,8 @@ function deepFreeze<T>(value: T): T {
 export function loadRegistry(dir: string): LoadedRegistry {
   const ajv = new Ajv2020({ strict: true, allErrors: true })
   addFormats(ajv)
+  // §2 "uuid = string in UUID format": the RFC 4122 string form only; ajv-formats also accepts a `urn:uuid:` prefix.
+  ajv.addFormat('uuid', UUID)
   const raw = new Map<string, JsonSchema>()
   let files: Map<string, string>
   try {
@@ -208,7 +210,7 @@ function toIssues(errors: ErrorObject[]): SchemaIssue[] {
 /** Validates a value; an empty array means valid. Compiled once at import, so cheap to call on every exchange. */
 export function validate(key: SchemaKey, value: unknown): SchemaIssue[] {
   const { validate: fn } = entry(key)
-  if (fn(value)) return NO_ISSUES
+  if (fn(value)) return []
   return toIssues(fn.errors ?? [])
 }
 
