@@ -35,6 +35,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
     .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
     .option('--quiet', 'print only the summary')
+    .option('--no-sweep', 'do not remove records that crashed earlier runs left behind before starting')
     .action(async (opts) => {
       const { runCommand } = await import('./run-command.ts')
       const outcome = await runCommand({
@@ -49,6 +50,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         faults: opts.fault,
         rateLimit: opts.rateLimit,
         quiet: opts.quiet,
+        sweepOlderThanMs: opts.sweep === false ? false : undefined,
       })
       setExit(outcome.exitCode)
     })
@@ -101,6 +103,36 @@ export function buildProgram(setExit: (code: number) => void): Command {
         key: opts.key,
         logFile: opts.log,
       } as never)
+    })
+
+  program
+    .command('sweep')
+    .description('remove records that earlier runs of this suite left behind (tagged crmconf-run-<run id>)')
+    .option('--older-than <age>', 'only runs older than this: 30m, 6h, 2d', '6h')
+    .option('--dry-run', 'list what would be removed, remove nothing')
+    .option('--base-url <url>', 'base address including /v1 (overrides CRM_BASE_URL)')
+    .action(async (opts) => {
+      const { loadConfig } = await import('../config/config.ts')
+      const { sweep, parseDuration } = await import('../engine/sweep.ts')
+      const { transportFor } = await import('./run-command.ts')
+      let olderThanMs: number
+      try {
+        olderThanMs = parseDuration(opts.olderThan)
+      } catch (error) {
+        throw new InvalidArgumentError((error as Error).message)
+      }
+      const config = loadConfig(process.env, { baseUrl: opts.baseUrl })
+      if (!config.baseUrl) throw new InvalidArgumentError('sweep needs CRM_BASE_URL (or --base-url) and CRM_API_KEY')
+      const transport = transportFor(config)
+      try {
+        const result = await sweep(transport, { olderThanMs, dryRun: opts.dryRun })
+        for (const r of result.removed) process.stdout.write(`${opts.dryRun ? 'would remove' : 'removed'} ${r.resource} ${r.id} (run ${r.runId})\n`)
+        for (const f of result.failed) process.stdout.write(`could not remove ${f.resource} ${f.id}: ${f.reason}\n`)
+        process.stdout.write(`${result.scanned} records scanned, ${result.removed.length} ${opts.dryRun ? 'to remove' : 'removed'}, ${result.failed.length} failed\n`)
+        setExit(result.failed.length > 0 ? 1 : 0)
+      } finally {
+        await transport.close()
+      }
     })
 
   program

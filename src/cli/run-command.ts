@@ -10,6 +10,7 @@ import { cleanUpJournal } from '../engine/cleanup.ts'
 import { ResultCollector } from '../engine/collector.ts'
 import type { Leftover } from '../engine/ledger.ts'
 import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from '../engine/run-options.ts'
+import { sweep } from '../engine/sweep.ts'
 import { CrmConfError } from '../errors.ts'
 import { Redactor, type NamedSecret } from '../http/redact.ts'
 import { Transport } from '../http/transport.ts'
@@ -32,6 +33,8 @@ export interface RunCommandOptions {
   faults?: string[]
   rateLimit?: number
   quiet?: boolean
+  /** Before a run against CRM_BASE_URL, remove what crashed runs older than this left behind (default 6h; false: don't). */
+  sweepOlderThanMs?: number | false
   env?: NodeJS.ProcessEnv
   write?: (text: string) => void
 }
@@ -45,6 +48,9 @@ export interface RunOutcome {
 
 /** The embedded server's main key gets a high limit so a local run is not paced; `--rate-limit 600` restores the spec's default. */
 export const EMBEDDED_RATE_LIMIT = 100_000
+
+/** Records of earlier runs younger than this may belong to a run still going on elsewhere: left alone. */
+export const DEFAULT_SWEEP_AGE_MS = 6 * 3_600_000
 
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}-${randomBytes(3).toString('hex')}`
@@ -78,6 +84,15 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     if (unreachable) {
       write(`${unreachable}\n`)
       return { exitCode: 2 }
+    }
+    if (options.sweepOlderThanMs !== false && config.profile !== 'read-only') {
+      const transport = transportFor(config)
+      try {
+        const swept = await sweep(transport, { olderThanMs: options.sweepOlderThanMs ?? DEFAULT_SWEEP_AGE_MS, exceptRunId: runId })
+        if (swept.removed.length > 0) write(`  swept ${swept.removed.length} records left by earlier runs\n`)
+      } finally {
+        await transport.close()
+      }
     }
   }
 
