@@ -1,0 +1,341 @@
+// The reference server's HTTP surface (Hono): every path and operation of §4.2 under /v1 and /api/v1, the gate
+// of §5 (key, rate limit, IP allowlist), and the generic list/get/create/update/replace/delete handlers that call
+// the per-resource models.
+
+import type { HttpBindings } from '@hono/node-server'
+import { Hono, type Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { methodNotAllowed } from 'hono/method-not-allowed'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { RESOURCE_LIST, parseFieldType, scopeFor, type OpName, type ResourceSpec, type WriteOp } from '../spec/resources.ts'
+import { ApiError, invalidRequest, notFound, type ErrorDetail } from './api-error.ts'
+import { bearerOf, ipAllowed, requireScope, unauthorized, type ApiKey, type KeyTable } from './auth.ts'
+import { isoOf, type Clock } from './clock.ts'
+import type { FaultSet } from './faults.ts'
+import { IDEMPOTENCY_KEY_MAX_LENGTH, canonicalJson, type IdempotencyStore } from './idempotency.ts'
+import { MODELS, changesOf, normalizeUuid, shape, type Draft, type Workspace, type WriteCtx } from './models.ts'
+import { UUID_PATTERN, listPage, parseListQuery } from './pagination.ts'
+import type { RateDecision, RateLimiter } from './rate-limit.ts'
+import type { Json, Store, StoredRecord } from './store.ts'
+import { bodyProblems } from './validation.ts'
+import type { Variant } from './variants.ts'
+import type { WebhookDispatcher, WebhookEvent } from './webhooks.ts'
+
+/** Named defaults of the HTTP surface (the spec leaves them open, §8 "not shown"). */
+export const HTTP_DEFAULTS = {
+  /** Largest request body; larger ones get 413. */
+  maxBodyBytes: 1024 * 1024,
+  /** Per-minute limit of callers without a valid key, per remote address (their 401s carry RateLimit-*). */
+  anonymousLimitPerMinute: 600,
+}
+
+export const BASE_PATHS = ['/v1', '/api/v1'] as const
+
+export interface AppState {
+  store: Store
+  clock: Clock
+  variant: Variant
+  faults: FaultSet
+  keys: KeyTable
+  workspaces: ReadonlyMap<string, Workspace>
+  limiter: RateLimiter
+  idempotency: IdempotencyStore
+  webhooks: WebhookDispatcher
+  /** Events of this workspace are delivered (the endpoint configured in its settings, §6.1). */
+  webhookWorkspace: string
+}
+
+type Env = { Bindings: HttpBindings; Variables: { key: ApiKey } }
+type Ctx = Context<Env>
+
+export function createApp(state: AppState): Hono<Env> {
+  const { store, clock, variant, faults } = state
+
+  // ---- responses -------------------------------------------------------------------------------------------
+
+  const errorBody = (err: ApiError): Json => {
+    const error: Json = { code: err.code, message: err.message }
+    if (err.details && !(faults.has('validation.no-details') && err.status === 400)) {
+      error.details = err.details.map((d) => ({
+        path: d.in === undefined || d.in === 'body' ? variant.detailPath(d.segments) : d.segments.join('.'),
+        message: d.message,
+      }))
+    }
+    return { error }
+  }
+
+  const errorResponse = (c: Ctx, err: ApiError): Response => c.json(errorBody(err), err.status as ContentfulStatusCode, err.headers)
+
+  const rateHeaders = (res: Response, d: RateDecision): void => {
+    if (faults.has('ratelimit.no-headers-on-errors') && res.status >= 400 && res.status < 500) return
+    const reset = variant.rateLimitReset === 'unix-time' ? Math.ceil(clock.now() / 1000) + d.resetSeconds : d.resetSeconds
+    res.headers.set('RateLimit-Limit', String(d.limit))
+    res.headers.set('RateLimit-Remaining', String(d.remaining))
+    res.headers.set('RateLimit-Reset', String(reset))
+    if (d.retryAfterSeconds !== undefined) res.headers.set('Retry-After', String(d.retryAfterSeconds))
+  }
+
+  const dateTimeFields = new Map(
+    RESOURCE_LIST.map((spec) => [spec, Object.entries(spec.record).filter(([, t]) => parseFieldType(t).base === 'date-time').map(([f]) => f)]),
+  )
+  const recordFaults = faults.has('records.missing-updatedAt') || faults.has('records.datetime-without-zone')
+
+  /** The record as sent: the stored one, or a copy carrying the record faults that are switched on. */
+  const present = (spec: ResourceSpec, record: Json): Json => {
+    if (!recordFaults) return record
+    const out = { ...record }
+    if (faults.has('records.missing-updatedAt')) delete out.updatedAt
+    if (faults.has('records.datetime-without-zone')) {
+      for (const f of dateTimeFields.get(spec) ?? []) if (typeof out[f] === 'string') out[f] = String(out[f]).replace(/Z$/, '')
+    }
+    return out
+  }
+
+  // ---- request helpers ----------------------------------------------------------------------------------------
+
+  const parseId = (spec: ResourceSpec, raw: string): string => {
+    if (UUID_PATTERN.test(raw)) return raw.toLowerCase()
+    if (variant.nonUuidId === 'invalid-400') throw invalidRequest([{ segments: ['id'], in: 'path', message: 'id must be a uuid' }])
+    throw notFound(spec.name)
+  }
+
+  const find = (c: Ctx, spec: ResourceSpec): StoredRecord => {
+    const rec = store.get(c.get('key').workspace, spec.name, parseId(spec, c.req.param('id') ?? ''))
+    if (!rec) throw notFound(spec.name)
+    return rec
+  }
+
+  const allow = (c: Ctx, spec: ResourceSpec, op: OpName): ApiKey => {
+    const key = c.get('key')
+    requireScope(key, scopeFor(spec.name, op), faults)
+    return key
+  }
+
+  /** §7.3: malformed JSON and bodies that are not objects are a 400 naming the body, never a 500. */
+  const readBody = async (c: Ctx): Promise<Json> => {
+    // hono/body-limit re-wraps the request in a global Request, which needs the Node globals this server leaves
+    // alone; the limit is checked here instead.
+    const tooLarge = () => new ApiError(413, 'payload_too_large', `The body is larger than ${HTTP_DEFAULTS.maxBodyBytes} bytes.`)
+    if (Number(c.req.header('content-length') ?? 0) > HTTP_DEFAULTS.maxBodyBytes) throw tooLarge()
+    const text = await c.req.text()
+    if (text.length > HTTP_DEFAULTS.maxBodyBytes && Buffer.byteLength(text) > HTTP_DEFAULTS.maxBodyBytes) throw tooLarge()
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      throw invalidRequest([{ segments: [], message: 'Body is not valid JSON' }])
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw invalidRequest([{ segments: [], message: 'Body must be a JSON object' }])
+    }
+    return value as Json
+  }
+
+  /** Schema (the registry), then references to other records of the workspace. */
+  const checkBody = (spec: ResourceSpec, op: WriteOp, body: Json, workspace: string): void => {
+    const details: ErrorDetail[] = bodyProblems(spec.name, op, body)
+    const fields = spec[op]!.fields
+    for (const [field, kind] of Object.entries(MODELS[spec.name].refs)) {
+      const v = body[field]
+      if (!(field in fields) || typeof v !== 'string' || details.some((d) => d.segments[0] === field)) continue
+      if (!store.get(workspace, kind, normalizeUuid(v))) details.push({ segments: [field], message: `${field} names no ${kind} of this workspace` })
+    }
+    if (details.length > 0) throw invalidRequest(details)
+  }
+
+  const refuse = (message: string): ApiError => new ApiError(variant.stateRefusal.status, variant.stateRefusal.code, message)
+
+  const writeCtx = (key: ApiKey, events: WebhookEvent[]): WriteCtx => {
+    const user = store.get(key.workspace, 'user', key.userId)
+    return {
+      store,
+      workspace: state.workspaces.get(key.workspace)!,
+      actor: { userId: key.userId, displayName: String(user?.record.displayName ?? key.name) },
+      at: clock.stamp(),
+      stamp: () => clock.stamp(),
+      refuse,
+      emit: (e) => events.push(e),
+    }
+  }
+
+  const publish = (key: ApiKey, events: WebhookEvent[]): void => {
+    if (key.workspace !== state.webhookWorkspace) return
+    for (const e of events) state.webhooks.emit(e)
+  }
+
+  /** Stores a draft as the record of `spec`, stamped with the write time. */
+  const commit = (spec: ResourceSpec, workspace: string, id: string, createdAtMs: number, at: number, draft: Draft): StoredRecord => {
+    const values: Json = { ...draft.record, id }
+    if ('createdAt' in spec.record) values.createdAt = isoOf(createdAtMs)
+    if ('updatedAt' in spec.record) values.updatedAt = isoOf(at)
+    const rec: StoredRecord = { id, createdAtMs, updatedAtMs: at, record: shape(spec, values), hidden: draft.hidden }
+    store.put(workspace, spec.name, rec)
+    return rec
+  }
+
+  // ---- handlers ------------------------------------------------------------------------------------------------
+
+  const list = (spec: ResourceSpec) => (c: Ctx) => {
+    const key = allow(c, spec, 'list')
+    const q = parseListQuery(c.req.query(), spec, faults)
+    const page = listPage(store, key.workspace, spec.name, q, variant, faults)
+    const body: Json = { data: page.data.map((r) => present(spec, r.record)) }
+    if (page.nextCursor !== undefined) body.nextCursor = page.nextCursor
+    return c.json(body)
+  }
+
+  const get = (spec: ResourceSpec) => (c: Ctx) => {
+    allow(c, spec, 'get')
+    return c.json(present(spec, find(c, spec).record))
+  }
+
+  const create = (spec: ResourceSpec) => async (c: Ctx) => {
+    const key = allow(c, spec, 'create')
+    const body = await readBody(c)
+    const model = MODELS[spec.name]
+
+    // §4.1: the same key and body within 24 h replay the first response; keys are per API key.
+    const idemKey = faults.has('idempotency.ignored') ? undefined : c.req.header('idempotency-key') || undefined
+    if (idemKey !== undefined && idemKey.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+      throw invalidRequest([{ segments: ['Idempotency-Key'], in: 'header', message: `Idempotency-Key is longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }])
+    }
+    const fingerprint = `${spec.name}\n${canonicalJson(body)}`
+    if (idemKey !== undefined) {
+      const first = state.idempotency.lookup(key.secret, idemKey, clock.now())
+      if (first) {
+        if (first.fingerprint !== fingerprint && variant.idempotencyMismatch !== 'replay-first') {
+          const { status, code } = variant.idempotencyMismatch
+          throw new ApiError(status, code, 'This Idempotency-Key was used with a different request body.')
+        }
+        return c.json(first.body as Json, first.status as ContentfulStatusCode, { ...first.headers, 'Idempotent-Replayed': 'true' })
+      }
+    }
+
+    checkBody(spec, 'create', body, key.workspace)
+    const events: WebhookEvent[] = []
+    const w = writeCtx(key, events)
+    const number = model.numberPrefix ? `${model.numberPrefix}-${String(store.nextNumber(key.workspace, spec.name)).padStart(6, '0')}` : null
+    const draft = model.create!(w, body, number)
+    const rec = commit(spec, key.workspace, crypto.randomUUID(), w.at, w.at, draft)
+    events.unshift({ type: `${spec.name}.created`, entityType: spec.name, object: present(spec, rec.record), changes: {} })
+    model.afterCreate?.(w, rec)
+    publish(key, events)
+
+    const location = `${c.req.path.slice(0, c.req.path.length - spec.path.length)}${spec.path}/${rec.id}`
+    const responseBody = present(spec, rec.record)
+    if (idemKey !== undefined) {
+      state.idempotency.save(key.secret, idemKey, { fingerprint, status: variant.createStatus, body: responseBody, headers: { Location: location }, at: clock.now() })
+    }
+    return c.json(responseBody, variant.createStatus, { Location: location })
+  }
+
+  const change = (spec: ResourceSpec, op: 'update' | 'replace') => async (c: Ctx) => {
+    const key = allow(c, spec, op)
+    const current = find(c, spec)
+    const body = await readBody(c)
+    checkBody(spec, op, body, key.workspace)
+    const model = MODELS[spec.name]
+    if (op === 'replace' && !faults.has('state.replace-non-draft')) {
+      const refusal = model.refuseReplace?.(current)
+      if (refusal) throw refuse(refusal)
+    }
+    const events: WebhookEvent[] = []
+    const w = writeCtx(key, events)
+    const draft = op === 'update' ? model.update!(w, current, body) : model.replace!(w, current, body)
+    const rec = commit(spec, key.workspace, current.id, current.createdAtMs, w.at, draft)
+    events.unshift({ type: `${spec.name}.updated`, entityType: spec.name, object: present(spec, rec.record), changes: changesOf(current.record, rec.record) })
+    publish(key, events)
+    return c.json(present(spec, rec.record))
+  }
+
+  const remove = (spec: ResourceSpec) => (c: Ctx) => {
+    const key = allow(c, spec, 'delete')
+    const current = find(c, spec)
+    const refusal = MODELS[spec.name].refuseDelete?.(current)
+    if (refusal) throw refuse(refusal)
+    // §1.6: accounts and contacts go to the recycle bin; either way the record is gone from the API.
+    store.remove(key.workspace, spec.name, current.id, spec.deleteMeans === 'recycle-bin' ? 'recycle' : 'delete')
+    publish(key, [{ type: `${spec.name}.deleted`, entityType: spec.name, object: present(spec, current.record), changes: {} }])
+    if (variant.deleteReply === 'record-200') return c.json(present(spec, current.record), 200)
+    if (variant.deleteReply === 'deleted-flag-200') return c.json({ id: current.id, deleted: true }, 200)
+    return c.body(null, 204)
+  }
+
+  const me = (c: Ctx) => {
+    const key = c.get('key')
+    const user = store.get(key.workspace, 'user', key.userId)?.record
+    const workspace = state.workspaces.get(key.workspace)!
+    const actor = { id: key.userId, email: user?.email ?? null, displayName: user?.displayName ?? null, role: key.ownerRole }
+    if (variant.meShape === 'flat') {
+      return c.json({ workspace: workspace.id, workspaceName: workspace.name, name: key.name, scopes: key.scopes.join(' '), actor })
+    }
+    return c.json({ workspace: { id: workspace.id, name: workspace.name }, key: { name: key.name, scopes: [...key.scopes] }, user: actor })
+  }
+
+  // ---- routes --------------------------------------------------------------------------------------------------
+
+  const api = new Hono<Env>()
+  api.get('/me', me)
+  for (const spec of RESOURCE_LIST) {
+    const item = `${spec.path}/:id`
+    if (spec.ops.list) api.get(spec.path, list(spec))
+    if (spec.ops.create) api.post(spec.path, create(spec))
+    if (spec.ops.get) api.get(item, get(spec))
+    if (spec.ops.update) api.on(variant.updateMethod, item, change(spec, 'update'))
+    if (spec.ops.replace) api.put(item, change(spec, 'replace'))
+    if (spec.ops.delete) api.delete(item, remove(spec))
+  }
+
+  const app = new Hono<Env>()
+
+  // The gate: every response, errors included, carries the RateLimit-* headers (§8).
+  app.use(async (c, next) => {
+    const now = clock.now()
+    const remote = c.env?.incoming?.socket?.remoteAddress
+    const resolved = state.keys.resolve(bearerOf(c.req.header('authorization')))
+    if (!('key' in resolved)) {
+      // No valid key: a per-address bucket, so even a 401 carries rate headers and a flood of them is limited.
+      const d = state.limiter.take(`ip:${remote ?? 'unknown'}`, HTTP_DEFAULTS.anonymousLimitPerMinute, now)
+      const res = errorResponse(c, d.allowed ? unauthorized(resolved.problem, faults) : rateLimited())
+      rateHeaders(res, d)
+      return res
+    }
+    const key = resolved.key
+    const d = state.limiter.take(`key:${key.secret}`, key.limitPerMinute, now)
+    let refused: ApiError | undefined
+    if (!d.allowed) refused = rateLimited()
+    else if (!ipAllowed(key, remote)) refused = new ApiError(403, 'forbidden', "This key's IP allowlist does not include the caller's address.")
+    if (refused) {
+      const res = errorResponse(c, refused)
+      rateHeaders(res, d)
+      return res
+    }
+    c.set('key', key)
+    await next()
+    rateHeaders(c.res, d)
+  })
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') })),
+    }),
+  )
+  for (const base of BASE_PATHS) app.route(base, api)
+
+  app.notFound((c) => errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.')))
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return errorResponse(c, err)
+    if (err instanceof HTTPException && err.status < 500) {
+      return errorResponse(c, new ApiError(err.status, err.status === 413 ? 'payload_too_large' : 'invalid_request', err.message || 'Bad request.'))
+    }
+    // A bug of ours: say so, never blame the caller.
+    console.error('[reference] internal error:', err)
+    return errorResponse(c, new ApiError(500, 'internal_error', 'Internal error.'))
+  })
+  return app
+}
+
+function rateLimited(): ApiError {
+  return new ApiError(429, 'rate_limited', "This key's per-minute request limit is reached; retry after Retry-After seconds.")
+}

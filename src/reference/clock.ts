@@ -1,0 +1,53 @@
+// Time for the reference server: one injectable source, and write stamps that strictly increase.
+
+export type NowFn = () => number
+
+export class Clock {
+  private last = 0
+
+  constructor(private readonly source: NowFn = Date.now) {}
+
+  /** Milliseconds since the epoch, as the source says (rate limits, expiry, webhook timestamps). */
+  now(): number {
+    return this.source()
+  }
+
+  /**
+   * A write time in milliseconds, strictly greater than every earlier write time, so `updatedSince` with the
+   * last seen `updatedAt` never misses a change made within the same millisecond (§9.2 incremental sync).
+   */
+  stamp(): number {
+    const now = this.source()
+    this.last = now > this.last ? now : this.last + 1
+    return this.last
+  }
+}
+
+/** §2 date-time as this server writes it: ISO 8601, UTC, milliseconds, `Z`. */
+export function isoOf(ms: number): string {
+  return new Date(ms).toISOString()
+}
+
+/** §2 date: `YYYY-MM-DD` (UTC). */
+export function dateOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10)
+}
+
+/** Milliseconds of a date-time string, or undefined when it does not parse. */
+export function parseDateTime(value: string): number | undefined {
+  // RFC 3339 only: a zone is required, so a bare date or a local time is refused.
+  if (!/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/.test(value)) return undefined
+  const ms = Date.parse(value)
+  return Number.isNaN(ms) ? undefined : ms
+}
+
+/** `YYYY-MM-DD` of a date or date-time string, or undefined when it is neither. */
+export function parseDate(value: string): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (m) {
+    const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+    return dateOf(ms) === value ? value : undefined
+  }
+  const ms = parseDateTime(value)
+  return ms === undefined ? undefined : dateOf(ms)
+}

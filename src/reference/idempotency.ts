@@ -1,0 +1,51 @@
+// §4.1, §8: a create retried with the same Idempotency-Key and body within 24 hours returns the first response.
+// Entries are kept per API key, so one caller's keys never answer another's.
+
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000
+/** Longest accepted Idempotency-Key (not shown in the spec). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
+
+export interface StoredResponse {
+  /** What the request was: the resource and the canonical JSON of its body. */
+  fingerprint: string
+  status: number
+  body: unknown
+  headers: Record<string, string>
+  at: number
+}
+
+export class IdempotencyStore {
+  private readonly entries = new Map<string, StoredResponse>()
+  private sweptAt = 0
+
+  constructor(private readonly retentionMs = IDEMPOTENCY_RETENTION_MS) {}
+
+  lookup(apiKey: string, idempotencyKey: string, now: number): StoredResponse | undefined {
+    this.sweep(now)
+    const entry = this.entries.get(`${apiKey}\u0000${idempotencyKey}`)
+    if (entry && now - entry.at >= this.retentionMs) {
+      this.entries.delete(`${apiKey}\u0000${idempotencyKey}`)
+      return undefined
+    }
+    return entry
+  }
+
+  save(apiKey: string, idempotencyKey: string, response: StoredResponse): void {
+    this.entries.set(`${apiKey}\u0000${idempotencyKey}`, response)
+  }
+
+  /** Drops expired entries at most once a minute, so memory stays bounded by a day of creates. */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < 60_000) return
+    this.sweptAt = now
+    for (const [k, e] of this.entries) if (now - e.at >= this.retentionMs) this.entries.delete(k)
+  }
+}
+
+/** JSON with object keys sorted at every depth: two bodies are the same when their canonical forms are equal. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  const keys = Object.keys(value).sort()
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
+}

@@ -1,0 +1,143 @@
+// The embedded reference server: a complete implementation of the spec, the target when CRM_BASE_URL is unset,
+// the stand-in behind `crm-conformance serve`, and the base of the fault-injected servers of self-validation.
+
+import { serve, type ServerType } from '@hono/node-server'
+import type { AddressInfo } from 'node:net'
+import { FIXTURE_VARIABLES, KEY_VARIABLES, type FixtureName, type KeyRole } from '../config/config.ts'
+import { createApp } from './app.ts'
+import { keyTable } from './auth.ts'
+import { Clock, type NowFn } from './clock.ts'
+import { faultSet } from './faults.ts'
+import { IdempotencyStore } from './idempotency.ts'
+import { RateLimiter } from './rate-limit.ts'
+import { MAIN_WORKSPACE, RESTRICTED_SCOPES, seedStore } from './seed.ts'
+import { MemoryStore, type Store } from './store.ts'
+import { variantOf, type BasePath, type VariantName } from './variants.ts'
+import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
+
+export type { VariantName, BasePath } from './variants.ts'
+export { VARIANTS, VARIANT_NAMES } from './variants.ts'
+export { FAULTS, type FaultId, type FaultInfo } from './faults.ts'
+
+/** Named defaults of the options below. */
+export const REFERENCE_DEFAULTS = {
+  host: '127.0.0.1',
+  /** 0 = an ephemeral port. */
+  port: 0,
+  /** §8 default per-minute limit, for the main key. */
+  rateLimitPerMinute: 600,
+  /** Data, keys and secrets are the same for the same seed. */
+  seed: 1,
+}
+
+export interface ReferenceServerOptions {
+  port?: number
+  host?: string
+  /** The prefix advertised in `baseUrl`; both `/v1` and `/api/v1` are always served. Default: the variant's. */
+  basePath?: BasePath
+  /** One legal choice wherever the spec says "not shown" (variants.ts). */
+  variant?: VariantName
+  /** Named faults to switch on (faults.ts FAULTS); an unknown id is an error. */
+  faults?: string[]
+  /** The main key's per-minute limit (default 600). */
+  rateLimitPerMinute?: number
+  /** Where events are delivered (§6); `retrySchedule` is the wait before each retry, in ms. */
+  webhook?: { url: string; retrySchedule?: number[] }
+  seed?: number
+  /** Milliseconds since the epoch; for tests that need to move time. */
+  clock?: NowFn
+  /** Another store behind the same interface (default: in memory, seeded). */
+  store?: Store
+}
+
+export interface ReferenceServer {
+  /** The advertised base address, e.g. `http://127.0.0.1:PORT/v1`. */
+  baseUrl: string
+  /** The same API under `/api/v1` (§1 "Both serve the same API"). */
+  apiBaseUrl: string
+  keys: Record<KeyRole, string>
+  restrictedScopes: string[]
+  fixtures: Record<FixtureName, string>
+  /** `whsec_…`: the signing secret of the main workspace's webhook endpoint. */
+  webhookSecret: string
+  /** Points event delivery somewhere else (or nowhere). */
+  setWebhookTarget(url: string | undefined): void
+  /** A ready-to-paste `.env` block: the base URL, every key, the webhook secret and the fixture ids. */
+  envBlock(): string
+  close(): Promise<void>
+}
+
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const variant = variantOf(options.variant ?? 'default')
+  const faults = faultSet(options.faults)
+  const clock = new Clock(options.clock)
+  const seed = options.seed ?? REFERENCE_DEFAULTS.seed
+  const store = options.store ?? new MemoryStore()
+  const seeded = seedStore(store, { seed, mainLimitPerMinute: options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute })
+  const webhooks = new WebhookDispatcher({
+    secret: seeded.webhookSecret,
+    url: options.webhook?.url,
+    retrySchedule: options.webhook?.retrySchedule ?? WEBHOOK_DEFAULTS.retrySchedule,
+    faults,
+    now: () => clock.now(),
+  })
+  const app = createApp({
+    store,
+    clock,
+    variant,
+    faults,
+    keys: keyTable(seeded.keys),
+    workspaces: seeded.workspaces,
+    limiter: new RateLimiter(),
+    idempotency: new IdempotencyStore(),
+    webhooks,
+    webhookWorkspace: MAIN_WORKSPACE,
+  })
+
+  const host = options.host ?? REFERENCE_DEFAULTS.host
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    // The Node globals stay untouched: the suite and its HTTP client share this process.
+    const s = serve({ fetch: app.fetch, port: options.port ?? REFERENCE_DEFAULTS.port, hostname: host, overrideGlobalObjects: false }, () => resolve(s))
+    s.once('error', reject)
+  })
+  const { port } = server.address() as AddressInfo
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const basePath = options.basePath ?? variant.basePath
+  const baseUrl = `${origin}${basePath}`
+
+  const keys = Object.fromEntries(seeded.keys.map((k) => [k.role, k.secret])) as Record<KeyRole, string>
+  const envBlock = (): string => {
+    const lines = [
+      `# crm-conformance reference server: variant ${variant.name}, seed ${seed}${faults.size ? `, faults ${[...faults].join(' ')}` : ''}`,
+      `CRM_BASE_URL=${baseUrl}`,
+      ...(Object.entries(KEY_VARIABLES) as [KeyRole, string][]).map(([role, name]) => `${name}=${keys[role]}`),
+      `CRM_API_KEY_RESTRICTED_SCOPES="${RESTRICTED_SCOPES.join(' ')}"`,
+      `CRM_WEBHOOK_SECRET=${seeded.webhookSecret}`,
+      ...(Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][]).map(([name, variable]) => `${variable}=${seeded.fixtures[name]}`),
+    ]
+    return `${lines.join('\n')}\n`
+  }
+
+  let closing: Promise<void> | undefined
+  return {
+    baseUrl,
+    apiBaseUrl: `${origin}/api/v1`,
+    keys,
+    restrictedScopes: [...RESTRICTED_SCOPES],
+    fixtures: { ...seeded.fixtures },
+    webhookSecret: seeded.webhookSecret,
+    setWebhookTarget: (url) => webhooks.setTarget(url),
+    envBlock,
+    close() {
+      closing ??= (async () => {
+        await webhooks.close()
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          // Keep-alive sockets would hold close() open until they time out.
+          if ('closeAllConnections' in server) server.closeAllConnections()
+        })
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,189 @@
+// §4.1, §4.3, §8: list parameters, filters and the opaque cursor. Records are walked in (sort key, id) order
+// and the cursor holds the last position, so paging never repeats or skips a record however the data changes.
+
+import { LIMITS, type FilterSpec, type ResourceSpec } from '../spec/resources.ts'
+import { invalidRequest, type ErrorDetail } from './api-error.ts'
+import { parseDateTime } from './clock.ts'
+import type { FaultSet } from './faults.ts'
+import type { Kind, SortField, Store, StoredRecord } from './store.ts'
+import type { Variant } from './variants.ts'
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+interface Position {
+  sort: SortField
+  order: 'asc' | 'desc'
+  /** The sort key (ms) and id of the last record of the previous page. */
+  at: number
+  id: string
+}
+
+export interface ListQuery {
+  limit: number
+  sort: SortField
+  order: 'asc' | 'desc'
+  after?: Position
+  createdSince?: number
+  updatedSince?: number
+  filters: { spec: FilterSpec; value: string }[]
+}
+
+export function encodeCursor(p: Position): string {
+  return Buffer.from(JSON.stringify({ s: p.sort, o: p.order, v: p.at, i: p.id })).toString('base64url')
+}
+
+function decodeCursor(cursor: string): Position | undefined {
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined
+    const raw: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+    if (typeof raw !== 'object' || raw === null) return undefined
+    const { s, o, v, i } = raw as Record<string, unknown>
+    if ((s !== 'createdAt' && s !== 'updatedAt') || (o !== 'asc' && o !== 'desc')) return undefined
+    if (typeof v !== 'number' || !Number.isFinite(v) || typeof i !== 'string' || !UUID_PATTERN.test(i)) return undefined
+    return { sort: s, order: o, at: v, id: i }
+  } catch {
+    return undefined
+  }
+}
+
+/** Parses the common parameters and the resource's filters; every bad parameter is one detail of one 400. */
+export function parseListQuery(params: Record<string, string>, spec: ResourceSpec, faults: FaultSet): ListQuery {
+  const details: ErrorDetail[] = []
+  const bad = (param: string, message: string) => details.push({ segments: [param], in: 'query', message })
+
+  let limit: number = faults.has('pagination.default-limit-20') ? 20 : LIMITS.pageSizeDefault
+  if (params.limit !== undefined) {
+    const n = /^\d{1,4}$/.test(params.limit) ? Number(params.limit) : NaN
+    if (!(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) bad('limit', `limit must be an integer from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}`)
+    else limit = n
+  }
+
+  let sort: SortField | undefined
+  if (params.sort !== undefined) {
+    if (params.sort === 'createdAt' || params.sort === 'updatedAt') sort = params.sort
+    else bad('sort', 'sort must be createdAt or updatedAt')
+  }
+  let order: 'asc' | 'desc' | undefined
+  if (params.order !== undefined) {
+    if (params.order === 'asc' || params.order === 'desc') order = params.order
+    else bad('order', 'order must be asc or desc')
+  }
+
+  let after: Position | undefined
+  if (params.cursor !== undefined && params.cursor !== '') {
+    after = decodeCursor(params.cursor)
+    if (!after) bad('cursor', 'cursor is not a nextCursor of this API')
+    // A cursor belongs to one sort and order; the parameters may be repeated or left out, not changed.
+    else if ((sort !== undefined && sort !== after.sort) || (order !== undefined && order !== after.order)) {
+      bad('cursor', 'cursor was issued for another sort or order')
+    }
+  }
+
+  const since = (param: 'createdSince' | 'updatedSince'): number | undefined => {
+    const raw = params[param]
+    if (raw === undefined) return undefined
+    const ms = parseDateTime(raw)
+    if (ms === undefined) bad(param, `${param} must be an ISO 8601 date-time with a zone`)
+    return ms
+  }
+  const createdSince = since('createdSince')
+  const updatedSince = since('updatedSince')
+
+  const filters: ListQuery['filters'] = []
+  for (const f of spec.filters) {
+    const value = params[f.param]
+    if (value === undefined) continue
+    if (f.param === 'email' && faults.has('filters.email-ignored')) continue
+    if (f.kind === 'uuid' && !UUID_PATTERN.test(value)) bad(f.param, `${f.param} must be a uuid`)
+    else if (f.kind === 'enum' && !f.values?.includes(value)) bad(f.param, `${f.param} must be one of ${f.values?.join(', ')}`)
+    else filters.push({ spec: f, value })
+  }
+
+  if (details.length > 0) throw invalidRequest(details)
+  return {
+    limit,
+    sort: sort ?? after?.sort ?? 'createdAt',
+    order: order ?? after?.order ?? 'desc',
+    after,
+    createdSince,
+    updatedSince,
+    filters,
+  }
+}
+
+function matches(rec: StoredRecord, q: ListQuery): boolean {
+  if (q.createdSince !== undefined && !(rec.createdAtMs > q.createdSince)) return false
+  if (q.updatedSince !== undefined && !(rec.updatedAtMs > q.updatedSince)) return false
+  for (const { spec, value } of q.filters) {
+    const field = rec.record[spec.field]
+    if (typeof field !== 'string') return false
+    switch (spec.match) {
+      case 'lowercase':
+        if (field.toLowerCase() !== value.toLowerCase()) return false
+        break
+      case 'uppercase':
+        if (field.toUpperCase() !== value.toUpperCase()) return false
+        break
+      default:
+        if (spec.kind === 'uuid' ? field !== value.toLowerCase() : field !== value) return false
+    }
+  }
+  return true
+}
+
+/** Index of the first record strictly after `at` in ascending (key, id) order. */
+function firstAfter(records: readonly StoredRecord[], key: 'createdAtMs' | 'updatedAtMs', at: number, id: string): number {
+  let lo = 0
+  let hi = records.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const r = records[mid]
+    if (r[key] < at || (r[key] === at && r.id <= id)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+export interface Page {
+  data: StoredRecord[]
+  /** `undefined` = leave the field out (no variant does today). */
+  nextCursor: string | null | undefined
+}
+
+export function listPage(store: Store, workspace: string, kind: Kind, q: ListQuery, variant: Variant, faults: FaultSet): Page {
+  const records = store.sorted(workspace, kind, q.sort)
+  const key = q.sort === 'createdAt' ? 'createdAtMs' : 'updatedAtMs'
+  const asc = q.order === 'asc'
+  let i: number
+  if (!q.after) i = asc ? 0 : records.length - 1
+  else {
+    const next = firstAfter(records, key, q.after.at, q.after.id)
+    // Descending: the first record strictly before the position. The fault restarts on the boundary record.
+    const boundary = next > 0 && records[next - 1].id === q.after.id && records[next - 1][key] === q.after.at
+    const repeat = faults.has('pagination.repeat-boundary-record') && boundary ? 1 : 0
+    i = asc ? next - repeat : (boundary ? next - 2 : next - 1) + repeat
+  }
+  const data: StoredRecord[] = []
+  let more = false
+  for (; asc ? i < records.length : i >= 0; asc ? i++ : i--) {
+    const r = records[i]
+    if (!matches(r, q)) continue
+    if (data.length === q.limit) {
+      more = true
+      break
+    }
+    data.push(r)
+  }
+  const last = data[data.length - 1]
+  const cursor = last ? encodeCursor({ sort: q.sort, order: q.order, at: last[key], id: last.id }) : undefined
+  let nextCursor: Page['nextCursor']
+  if (more) nextCursor = cursor
+  else if (variant.lastPage === 'cursor-to-empty-page') nextCursor = cursor ?? null
+  else nextCursor = variant.lastPage === 'empty-string' ? '' : null
+  return { data, nextCursor }
+}
+
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value)
+}
+

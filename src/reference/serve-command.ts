@@ -1,0 +1,51 @@
+// `crm-conformance serve`: the reference server as a local stand-in for the real service.
+
+import { DEFAULTS } from '../config/config.ts'
+import { startReferenceServer, type BasePath, type VariantName } from './index.ts'
+
+export interface ServeCommandOptions {
+  port: number
+  host: string
+  basePath?: BasePath
+  variant?: VariantName
+  faults?: string[]
+  /**
+   * Where events go (§6). Default: the webhook sink's default address (`crm-conformance sink`, and the sink a
+   * `crm-conformance run` starts against a CRM_BASE_URL), so serve + run exercise webhooks with no setup.
+   */
+  webhookUrl?: string
+  seed?: number
+  /** Where the banner goes (default stdout). */
+  write?: (text: string) => void
+}
+
+/** Starts the server, prints its base URL and `.env` block, and runs until SIGINT or SIGTERM. */
+export async function runServeCommand(options: ServeCommandOptions): Promise<void> {
+  const write = options.write ?? ((text: string) => void process.stdout.write(text))
+  const webhookUrl = options.webhookUrl ?? `http://${DEFAULTS.sinkHost}:${DEFAULTS.sinkPort}/`
+  const server = await startReferenceServer({
+    port: options.port,
+    host: options.host,
+    basePath: options.basePath,
+    variant: options.variant,
+    faults: options.faults,
+    seed: options.seed,
+    webhook: { url: webhookUrl },
+  })
+  write(`CRM reference server listening at ${server.baseUrl} (also ${server.apiBaseUrl})\n`)
+  write(`Webhook events go to ${webhookUrl}\n\n`)
+  write('Paste into .env:\n\n')
+  write(server.envBlock())
+  write('\nCtrl-C to stop.\n')
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+  await server.close()
+}

@@ -1,0 +1,90 @@
+// The data behind the API, behind one small interface so that a persistent store could replace the memory one.
+
+import type { ResourceName } from '../spec/resources.ts'
+
+/** The API's resources, and the records the API reads but cannot create (conversations). */
+export type Kind = ResourceName | 'conversation'
+
+export type Json = Record<string, unknown>
+
+export interface StoredRecord {
+  /** Lower-case uuid. */
+  id: string
+  /** Order keys of every list (§4.1 sort): milliseconds, strictly increasing for writes made through the API. */
+  createdAtMs: number
+  updatedAtMs: number
+  /** The record exactly as §2 lists it, every field present, in the spec's order. */
+  record: Json
+  /** Fields written but not in the record (§2 "Writable but not in the record") and server-side state. */
+  hidden: Json
+}
+
+export type SortField = 'createdAt' | 'updatedAt'
+
+export interface Store {
+  get(workspace: string, kind: Kind, id: string): StoredRecord | undefined
+  /** Inserts or replaces (by id). Records are replaced whole, never mutated in place. */
+  put(workspace: string, kind: Kind, rec: StoredRecord): void
+  /** `recycle` moves the record to the workspace's recycle bin (§1.6): gone from the API, kept by the store. */
+  remove(workspace: string, kind: Kind, id: string, mode: 'delete' | 'recycle'): void
+  /** Live records in ascending (sort key, id) order. The caller must not change the array. */
+  sorted(workspace: string, kind: Kind, by: SortField): readonly StoredRecord[]
+  /** The next per-workspace sequence number of a kind (record numbers such as ACC-000012). */
+  nextNumber(workspace: string, kind: Kind): number
+}
+
+interface Collection {
+  live: Map<string, StoredRecord>
+  bin: Map<string, StoredRecord>
+  sorted: Partial<Record<SortField, StoredRecord[]>>
+  sequence: number
+}
+
+/** Maps keyed by workspace and kind; sorted views are built on demand and dropped on the next write. */
+export class MemoryStore implements Store {
+  private readonly collections = new Map<string, Collection>()
+
+  private collection(workspace: string, kind: Kind): Collection {
+    const key = `${workspace}\u0000${kind}`
+    let c = this.collections.get(key)
+    if (!c) {
+      c = { live: new Map(), bin: new Map(), sorted: {}, sequence: 0 }
+      this.collections.set(key, c)
+    }
+    return c
+  }
+
+  get(workspace: string, kind: Kind, id: string): StoredRecord | undefined {
+    return this.collection(workspace, kind).live.get(id)
+  }
+
+  put(workspace: string, kind: Kind, rec: StoredRecord): void {
+    const c = this.collection(workspace, kind)
+    c.live.set(rec.id, rec)
+    c.sorted = {}
+  }
+
+  remove(workspace: string, kind: Kind, id: string, mode: 'delete' | 'recycle'): void {
+    const c = this.collection(workspace, kind)
+    const rec = c.live.get(id)
+    if (!rec) return
+    c.live.delete(id)
+    if (mode === 'recycle') c.bin.set(id, rec)
+    c.sorted = {}
+  }
+
+  sorted(workspace: string, kind: Kind, by: SortField): readonly StoredRecord[] {
+    const c = this.collection(workspace, kind)
+    let view = c.sorted[by]
+    if (!view) {
+      const key = by === 'createdAt' ? 'createdAtMs' : 'updatedAtMs'
+      view = [...c.live.values()].sort((a, b) => a[key] - b[key] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      c.sorted[by] = view
+    }
+    return view
+  }
+
+  nextNumber(workspace: string, kind: Kind): number {
+    return ++this.collection(workspace, kind).sequence
+  }
+}
