@@ -1,7 +1,9 @@
 // The catalogue: every check of every area, in run order. The vitest suite files register the same
 // declarations; the in-process runner, `list`, the clause registry and certification read this list.
 import type { CheckDefinition } from '../src/checks/types.ts'
+import { checks as auth } from './auth/checks.ts'
 import { checks as discovery } from './discovery/checks.ts'
+import { checks as filters } from './filters/checks.ts'
 import { checks as invariants } from './invariants/checks.ts'
 
-export const catalogue: CheckDefinition[] = [...discovery, ...invariants]
+export const catalogue: CheckDefinition[] = [...discovery, ...filters, ...auth, ...invariants]

@@ -1,0 +1,159 @@
+// §4.3 list filters, generated from RESOURCES[*].filters: for every filter of every collection, soundness (only
+// matching records come back, and none for a value nothing holds) and completeness (a record known to match is
+// returned: an existing one, and one the run creates where it can); for the enumerated filters (§3.3), every
+// listed value is accepted and any other value refused with 400.
+import { expectErrorEnvelope } from '../../src/checks/assert.ts'
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import { RESOURCE_LIST, type FilterSpec, type ResourceName, type ResourceSpec } from '../../src/spec/resources.ts'
+import { MAKERS } from './made.ts'
+import { mayRefuseUnknownKey, queryValueFor, unmatchedValue } from './match.ts'
+import { describeQuery, expectFound, expectPage, expectSound, filterQuery } from './queries.ts'
+import { sampleFor } from './samples.ts'
+
+const area = 'filters'
+
+function idOf(r: ResourceSpec, f: FilterSpec, property: string): string {
+  return `${area}.${r.name}.${f.param}.${property}`
+}
+
+/** `GET /accounts?email=` */
+function query(r: ResourceSpec, f: FilterSpec): string {
+  return `GET ${r.path}?${f.param}=`
+}
+
+/** `accounts whose email is that value (exact address, lower case)` */
+function meaning(r: ResourceSpec, f: FilterSpec): string {
+  return `${r.path.slice(1)} whose ${f.field} matches${f.meaning ? ` (${f.meaning})` : ''}`
+}
+
+/** The form §4.3 asks the value in. */
+const QUERIED_IN: Record<FilterSpec['match'], string> = {
+  exact: '',
+  lowercase: ', queried in lower case',
+  uppercase: ', queried in upper case',
+  e164: ', queried in E.164 form',
+}
+
+/** A value nothing holds: 200 with only matching records, in practice none. */
+async function expectUnmatched(ctx: CheckContext, resource: ResourceName, f: FilterSpec): Promise<void> {
+  const value = unmatchedValue(f)!
+  const res = await filterQuery(ctx, resource, f, value, false)
+  ctx.observe('unmatchedValue.status', res.status)
+  // A workspace-defined key (status, tier…) it does not know may be refused rather than matched by nothing (§7.8).
+  if (res.status === 400 && mayRefuseUnknownKey(f)) {
+    expectErrorEnvelope(res, '§7.1')
+    return
+  }
+  expectSound(ctx, res, resource, f, value, ', for a value no record holds (expected an empty data array)')
+}
+
+function sound(r: ResourceSpec, f: FilterSpec): CheckDefinition {
+  return defineCheck({
+    id: idOf(r, f, 'sound'),
+    clauses: ['§4.3', '§4.1'],
+    level: 'MUST',
+    area,
+    title: `${query(r, f)} returns only ${meaning(r, f)}, and an empty data array with 200 for a value no record holds`,
+    async run(ctx) {
+      const sample = await sampleFor(ctx, r.name, f)
+      if (sample) {
+        ctx.observe('queriedValue', sample.value)
+        expectSound(ctx, await filterQuery(ctx, r.name, f, sample.value, true), r.name, f, sample.value)
+      } else {
+        ctx.note(`No listed ${r.name} has a ${f.field}: only the value-no-record-holds half ran.`)
+      }
+      await expectUnmatched(ctx, r.name, f)
+    },
+  })
+}
+
+function complete(r: ResourceSpec, f: FilterSpec): CheckDefinition {
+  return defineCheck({
+    id: idOf(r, f, 'complete'),
+    clauses: ['§4.3'],
+    level: 'MUST',
+    area,
+    title: `${query(r, f)} returns an existing ${r.name} whose ${f.field} matches${QUERIED_IN[f.match]}`,
+    async run(ctx) {
+      const sample = await sampleFor(ctx, r.name, f)
+      if (!sample) return ctx.skip(`no listed ${r.name} has a ${f.field} to filter by`)
+      ctx.observe('queriedValue', sample.value)
+      await expectFound(ctx, r.name, f, sample.value, sample.record, await filterQuery(ctx, r.name, f, sample.value, true))
+    },
+  })
+}
+
+function completeNew(r: ResourceSpec, f: FilterSpec): CheckDefinition | undefined {
+  const maker = MAKERS[r.name]
+  if (!maker || maker.unreachable?.includes(f.param)) return undefined
+  return defineCheck({
+    id: idOf(r, f, 'complete-new'),
+    clauses: ['§4.3'],
+    level: 'MUST',
+    area,
+    title: `${query(r, f)} returns a ${r.name} the run just created${f.match === 'lowercase' ? ' with a mixed-case address, queried in lower case' : ''}`,
+    writes: maker.writes,
+    async run(ctx) {
+      const record = await maker.make(ctx, f)
+      const value = queryValueFor(f, record[f.field])
+      if (value === undefined) return ctx.skip(`the ${r.name} the run created has ${f.field} ${JSON.stringify(record[f.field])}: nothing to filter by`)
+      ctx.observe('queriedValue', value)
+      await expectFound(ctx, r.name, f, value, record, await filterQuery(ctx, r.name, f, value, false))
+    },
+  })
+}
+
+function values(r: ResourceSpec, f: FilterSpec): CheckDefinition {
+  const listed = f.values ?? []
+  return defineCheck({
+    id: idOf(r, f, 'values'),
+    clauses: ['§3.3', '§4.3'],
+    level: 'MUST',
+    area,
+    title: `${query(r, f)} accepts each of ${listed.join(', ')} with 200, returning only ${r.path.slice(1)} of that ${f.field}`,
+    async run(ctx) {
+      const answers = await Promise.all(listed.map((v) => filterQuery(ctx, r.name, f, v, true)))
+      const counts: Record<string, number> = {}
+      listed.forEach((v, i) => {
+        const data = expectPage(ctx, answers[i]!, `${describeQuery(r.name, f, v)} (a listed value)`, '§3.3')
+        counts[v] = data.length
+        expectSound(ctx, answers[i]!, r.name, f, v)
+      })
+      ctx.observe('countsOnFirstPage', counts)
+    },
+  })
+}
+
+function rejectsUnlisted(r: ResourceSpec, f: FilterSpec): CheckDefinition {
+  const listed = f.values ?? []
+  return defineCheck({
+    id: idOf(r, f, 'rejects-unlisted'),
+    clauses: ['§3.3', '§7.3'],
+    level: 'MUST',
+    area,
+    title: `${query(r, f)} with a value other than ${listed.join(', ')} is refused with 400 and the error envelope`,
+    async run(ctx) {
+      const value = `crmconf-unlisted`
+      const res = await ctx.api.get(r.path, { [f.param]: value, limit: 1 })
+      if (res.status !== 400) {
+        ctx.fail(`${describeQuery(r.name, f, value)}: status is ${res.status}, expected 400 (§3.3: the filter accepts only ${listed.join(', ')})`, {
+          expected: '400 invalid_request (§3.3, §7.3)',
+          exchanges: [res.exchange],
+          data: res.body,
+        })
+      }
+      expectErrorEnvelope(res, '§7.1')
+      ctx.observe('errorCode', res.body.error.code)
+    },
+  })
+}
+
+function checksFor(r: ResourceSpec, f: FilterSpec): (CheckDefinition | undefined)[] {
+  const common = [complete(r, f), completeNew(r, f)]
+  return f.kind === 'enum' ? [values(r, f), rejectsUnlisted(r, f), ...common] : [sound(r, f), ...common]
+}
+
+export const checks: CheckDefinition[] = RESOURCE_LIST.flatMap((r) => r.filters.flatMap((f) => checksFor(r, f))).filter(
+  (c): c is CheckDefinition => c !== undefined,
+)
