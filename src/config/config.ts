@@ -56,6 +56,8 @@ export const DEFAULTS = {
   requestBudget: 5_000,
   /** Longest Retry-After the client will honour before giving up on a request. */
   maxRetryAfterS: 90,
+  /** Generated cases per property-based check (each case costs a few requests). */
+  pbtRuns: 3,
 } as const
 
 export interface ResolvedConfig {
@@ -75,6 +77,8 @@ export interface ResolvedConfig {
   concurrency: number
   requestBudget: number
   maxRetryAfterS: number
+  /** CRM_PBT_RUNS: generated cases per property-based check. */
+  pbtRuns: number
 }
 
 export interface ConfigOverrides {
@@ -165,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     concurrency: integer('CRM_CONCURRENCY', DEFAULTS.concurrency, 1, 64),
     requestBudget: integer('CRM_REQUEST_BUDGET', DEFAULTS.requestBudget, 10, 1_000_000),
     maxRetryAfterS: DEFAULTS.maxRetryAfterS,
+    pbtRuns: integer('CRM_PBT_RUNS', DEFAULTS.pbtRuns, 1, 1000),
   }
   if (problems.length > 0) {
     throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The configuration is not usable:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
