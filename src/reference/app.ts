@@ -13,7 +13,7 @@ import { bearerOf, ipAllowed, requireScope, unauthorized, type ApiKey, type KeyT
 import { isoOf, type Clock } from './clock.ts'
 import type { FaultSet } from './faults.ts'
 import { IDEMPOTENCY_KEY_MAX_LENGTH, canonicalJson, type IdempotencyStore } from './idempotency.ts'
-import { MODELS, changesOf, normalizeUuid, shape, type Draft, type Workspace, type WriteCtx } from './models.ts'
+import { MODELS, changesOf, normalizeUuid, own, shape, type Draft, type Workspace, type WriteCtx } from './models.ts'
 import { UUID_PATTERN, listPage, parseListQuery } from './pagination.ts'
 import type { RateDecision, RateLimiter } from './rate-limit.ts'
 import type { Json, Store, StoredRecord } from './store.ts'
@@ -25,6 +25,8 @@ import type { WebhookDispatcher, WebhookEvent } from './webhooks.ts'
 export const HTTP_DEFAULTS = {
   /** Largest request body; larger ones get 413. */
   maxBodyBytes: 1024 * 1024,
+  /** Deepest nesting of objects and arrays in a request body. */
+  maxBodyDepth: 64,
   /** Per-minute limit of callers without a valid key, per remote address (their 401s carry RateLimit-*). */
   anonymousLimitPerMinute: 600,
 }
@@ -128,6 +130,10 @@ export function createApp(state: AppState): Hono<Env> {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw invalidRequest([{ segments: [], message: 'Body must be a JSON object' }])
     }
+    // Deeper bodies would later overflow the stack of JSON.stringify (a 500): refuse them here.
+    if (depthOf(value) > HTTP_DEFAULTS.maxBodyDepth) {
+      throw invalidRequest([{ segments: [], message: `Body is nested deeper than ${HTTP_DEFAULTS.maxBodyDepth} levels` }])
+    }
     return value as Json
   }
 
@@ -137,7 +143,7 @@ export function createApp(state: AppState): Hono<Env> {
     const fields = spec[op]!.fields
     for (const [field, kind] of Object.entries(MODELS[spec.name].refs)) {
       const v = body[field]
-      if (!(field in fields) || typeof v !== 'string' || details.some((d) => d.segments[0] === field)) continue
+      if (own(fields, field) === undefined || typeof v !== 'string' || details.some((d) => d.segments[0] === field)) continue
       if (!store.get(workspace, kind, normalizeUuid(v))) details.push({ segments: [field], message: `${field} names no ${kind} of this workspace` })
     }
     if (details.length > 0) throw invalidRequest(details)
@@ -199,7 +205,7 @@ export function createApp(state: AppState): Hono<Env> {
     if (idemKey !== undefined && idemKey.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
       throw invalidRequest([{ segments: ['Idempotency-Key'], in: 'header', message: `Idempotency-Key is longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }])
     }
-    const fingerprint = `${spec.name}\n${canonicalJson(body)}`
+    const fingerprint = idemKey === undefined ? '' : `${spec.name}\n${canonicalJson(body)}`
     if (idemKey !== undefined) {
       const first = state.idempotency.lookup(key.secret, idemKey, clock.now())
       if (first) {
@@ -334,6 +340,20 @@ export function createApp(state: AppState): Hono<Env> {
     return errorResponse(c, new ApiError(500, 'internal_error', 'Internal error.'))
   })
   return app
+}
+
+/** Nesting depth of a parsed JSON value, without recursion. */
+function depthOf(value: unknown): number {
+  let max = 0
+  const stack: [unknown, number][] = [[value, 1]]
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!
+    if (v === null || typeof v !== 'object') continue
+    if (d > max) max = d
+    if (max > HTTP_DEFAULTS.maxBodyDepth) return max
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, d + 1])
+  }
+  return max
 }
 
 function rateLimited(): ApiError {

@@ -126,12 +126,17 @@ function normalize(field: string, recordType: FieldType, bodyType: FieldType, va
 /** Copies the fields of `body` that `bodySpec` declares: record fields into the record, the others into hidden. */
 function copyBody(spec: ResourceSpec, bodySpec: BodySpec, body: Json, record: Json, hidden: Json): void {
   for (const [field, value] of Object.entries(body)) {
-    const bodyType = bodySpec.fields[field]
+    const bodyType = own(bodySpec.fields, field)
     if (bodyType === undefined || value === undefined) continue
-    const recordType = spec.record[field]
+    const recordType = own(spec.record, field)
     if (recordType !== undefined && field !== 'id') record[field] = normalize(field, recordType, bodyType, value)
-    else if (field in spec.writeOnly) hidden[field] = typeof value === 'string' && parseFieldType(bodyType).base === 'uuid' ? normalizeUuid(value) : value
+    else if (own(spec.writeOnly, field) !== undefined) hidden[field] = typeof value === 'string' && parseFieldType(bodyType).base === 'uuid' ? normalizeUuid(value) : value
   }
+}
+
+/** A table entry by a key that came from a request: never an inherited property such as `constructor`. */
+export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined
 }
 
 function has(body: Json, field: string): boolean {
@@ -196,7 +201,9 @@ export function totalsOf(items: unknown): Totals {
     discountSen += discount
     taxSen += Math.round(((gross - discount) * num(it.taxRatePct)) / 100)
   }
-  return { grossSen, discountSen, taxSen, totalSen: grossSen - discountSen + taxSen }
+  const totalSen = grossSen - discountSen + taxSen
+  if (![grossSen, discountSen, taxSen, totalSen].every(Number.isSafeInteger)) throw invalidField('items', 'items add up to amounts too large to hold')
+  return { grossSen, discountSen, taxSen, totalSen }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -216,7 +223,7 @@ function statusCategoryOf(status: string): string {
 }
 
 function caseTimes(record: Json, at: number): void {
-  const [respond, resolve] = SLA_HOURS[String(record.priority)] ?? SLA_HOURS.normal
+  const [respond, resolve] = own(SLA_HOURS, String(record.priority)) ?? SLA_HOURS.normal
   const created = typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : at
   record.firstResponseDueAt = isoOf(created + respond * 3_600_000)
   record.resolutionDueAt = isoOf(created + resolve * 3_600_000)
@@ -224,7 +231,7 @@ function caseTimes(record: Json, at: number): void {
 
 function stageFields(record: Json, at: number): void {
   const stage = String(record.stageKey)
-  record.probability = STAGES[stage] ?? 10
+  record.probability = own(STAGES, stage) ?? 10
   record.status = stage === 'closed_won' ? 'won' : stage === 'closed_lost' ? 'lost' : 'open'
   record.wonAt = record.status === 'won' ? isoOf(at) : null
   record.lostAt = record.status === 'lost' ? isoOf(at) : null
@@ -234,10 +241,16 @@ function addDays(date: string, days: number): string {
   return dateOf(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000)
 }
 
+/** Invoice payment terms this server accepts: the due date must stay a real date. */
+export const MAX_PAYMENT_TERMS_DAYS = 3650
+
 function invoiceDerived(record: Json, hidden: Json, at: number): void {
-  if (record.issueDate === null) record.issueDate = dateOf(at)
-  if (record.paymentTermsDays === null) record.paymentTermsDays = DEFAULT_PAYMENT_TERMS_DAYS
-  record.dueDate = addDays(String(record.issueDate), Number(record.paymentTermsDays))
+  record.issueDate ??= dateOf(at)
+  record.paymentTermsDays ??= DEFAULT_PAYMENT_TERMS_DAYS
+  const days = Number(record.paymentTermsDays)
+  if (days < 0 || days > MAX_PAYMENT_TERMS_DAYS) throw invalidField('paymentTermsDays', `paymentTermsDays must be from 0 to ${MAX_PAYMENT_TERMS_DAYS}`)
+  record.dueDate = addDays(String(record.issueDate), days)
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(String(record.dueDate))) throw invalidField('issueDate', 'issueDate plus paymentTermsDays is past the year 9999')
   const t = totalsOf(hidden.items)
   record.totalSen = t.totalSen
   record.taxSen = t.taxSen
@@ -269,7 +282,7 @@ const TASK_ENTITY_KINDS: Record<string, Kind> = {
 
 /** A task about a known kind of record must name one that exists. */
 function checkTaskEntity(w: WriteCtx, record: Json): void {
-  const kind = typeof record.entityType === 'string' ? TASK_ENTITY_KINDS[record.entityType] : undefined
+  const kind = typeof record.entityType === 'string' ? own(TASK_ENTITY_KINDS, record.entityType) : undefined
   if (kind && typeof record.entityId === 'string' && !w.store.get(w.workspace.id, kind, record.entityId)) {
     throw invalidField('entityId', `entityId names no ${record.entityType} of this workspace`)
   }
@@ -471,7 +484,7 @@ export const MODELS: Record<ResourceName, Model> = {
       const invoice = w.store.get(w.workspace.id, 'invoice', normalizeUuid(String(body.invoiceId)))!
       const inv = invoice.record
       if (inv.status === 'draft') throw w.refuse(`Invoice ${inv.number} is a draft: send it before recording payments.`)
-      if (inv.voidedAt !== null || inv.status === 'void') throw w.refuse(`Invoice ${inv.number} is void.`)
+      if (inv.voidedAt != null || inv.status === 'void') throw w.refuse(`Invoice ${inv.number} is void.`)
       if (inv.status === 'paid') throw w.refuse(`Invoice ${inv.number} is already paid.`)
       const due = Number(inv.totalSen) - Number(inv.paidSen)
       const amount = Number(body.amountSen)

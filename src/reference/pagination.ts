@@ -111,6 +111,12 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
   }
 }
 
+/** A phone number in E.164 form, read through the usual separators (`+60 12-345 6701`); undefined if it is not one. */
+function e164Of(value: string): string | undefined {
+  const compact = value.replace(/[\s().-]/g, '')
+  return /^\+[1-9]\d{1,14}$/.test(compact) ? compact : undefined
+}
+
 function matches(rec: StoredRecord, q: ListQuery): boolean {
   if (q.createdSince !== undefined && !(rec.createdAtMs > q.createdSince)) return false
   if (q.updatedSince !== undefined && !(rec.updatedAtMs > q.updatedSince)) return false
@@ -123,6 +129,9 @@ function matches(rec: StoredRecord, q: ListQuery): boolean {
         break
       case 'uppercase':
         if (field.toUpperCase() !== value.toUpperCase()) return false
+        break
+      case 'e164':
+        if (e164Of(field) === undefined || e164Of(field) !== e164Of(value)) return false
         break
       default:
         if (spec.kind === 'uuid' ? field !== value.toLowerCase() : field !== value) return false
