@@ -19,7 +19,8 @@ declare module 'vitest' {
 }
 
 const SESSION = Symbol.for('crm-conformance.session')
-type Global = typeof globalThis & { [SESSION]?: Promise<RunSession> }
+const DEFERRED = Symbol.for('crm-conformance.deferred-last')
+type Global = typeof globalThis & { [SESSION]?: Promise<RunSession>; [DEFERRED]?: CheckDefinition[] }
 
 /** Options from the CLI, or from the environment when vitest is run by hand. */
 function runOptions(): SuiteRunOptions {
@@ -39,9 +40,24 @@ export function testName(check: CheckDefinition): string {
   return `${check.id} [${check.level} ${check.clauses.join(' ')}] ${check.title}`
 }
 
+/**
+ * A check of phase `last` judges the whole run, so it waits for the last suite file (the one that closes the
+ * session), whatever its area: other files hand theirs over, the last file registers them before its own.
+ */
+function withDeferred(checks: CheckDefinition[], closesSession = false): CheckDefinition[] {
+  const g = globalThis as Global
+  if (closesSession) {
+    const all = [...(g[DEFERRED] ?? []), ...checks]
+    g[DEFERRED] = undefined
+    return all
+  }
+  g[DEFERRED] = [...(g[DEFERRED] ?? []), ...checks.filter((c) => c.phase === 'last')]
+  return checks.filter((c) => c.phase !== 'last')
+}
+
 export function registerChecks(checks: CheckDefinition[], options: { closesSession?: boolean } = {}): void {
   const run = runOptions()
-  for (const check of select(checks, run.only, run.skip)) {
+  for (const check of select(withDeferred(checks, options.closesSession), run.only, run.skip)) {
     test.concurrent(testName(check), { timeout: (check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS) + 5_000 }, async (t) => {
       const session = await sharedSession(run)
       const result = await runCheck(check, session)

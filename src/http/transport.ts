@@ -26,6 +26,8 @@ export interface ApiRequest {
   idempotencyKey?: string
   /** Wait Retry-After and retry on 429 (default true; the rate-limit probe turns it off). */
   retryOn429?: boolean
+  /** Wait for the pacer (default true); the 429 probe turns it off, since pacing exists to avoid the 429 it seeks. */
+  paced?: boolean
 }
 
 export interface TransportOptions {
@@ -125,7 +127,7 @@ export class Transport {
     if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
 
     const pacer = this.pacerFor(role)
-    const release = await pacer.acquire()
+    const release = req.paced === false ? () => {} : await pacer.acquire()
     const seq = ++this.seq
     this.stats.total++
     this.stats.byKey[role] = (this.stats.byKey[role] ?? 0) + 1
