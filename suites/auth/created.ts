@@ -1,0 +1,41 @@
+// Finding, with the main key, a record that a refused call should not have created.
+import type { CheckContext } from '../../src/checks/types.ts'
+import { trackCreated } from '../../src/engine/operations.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
+import type { ValidBody } from './bodies.ts'
+
+export interface Sighting {
+  /** Ids of the records the body's lookup and label match; undefined when the list could not be read. */
+  ids?: string[]
+  response: ApiResponse
+}
+
+/** The records matching a body, newest first, as the main key lists them. */
+export async function sight(ctx: CheckContext, resource: ResourceName, valid: ValidBody): Promise<Sighting> {
+  const response = await ctx.api.get(RESOURCES[resource].path, valid.lookup)
+  if (!response.ok || !Array.isArray(response.body?.data)) return { response }
+  const label = valid.label
+  const ids = (response.body.data as Record<string, unknown>[])
+    .filter((r) => label === undefined || JSON.stringify(r).includes(label))
+    .map((r) => String(r.id))
+  return { ids, response }
+}
+
+/**
+ * Takes a sighting before a call whose body has no label (an order names only its quotation), so that a
+ * record created by the call can be told from those that were there already.
+ */
+export async function baseline(ctx: CheckContext, resource: ResourceName, valid: ValidBody): Promise<Set<string> | undefined> {
+  if (valid.label !== undefined) return undefined
+  const before = await sight(ctx, resource, valid)
+  return new Set(before.ids ?? [])
+}
+
+/** Ids created since the baseline (or matching the label); each is tracked for clean-up. */
+export async function createdDespite(ctx: CheckContext, resource: ResourceName, valid: ValidBody, before: Set<string> | undefined): Promise<Sighting & { created: string[] }> {
+  const after = await sight(ctx, resource, valid)
+  const created = (after.ids ?? []).filter((id) => !before?.has(id))
+  for (const id of created) trackCreated(ctx, resource, id)
+  return { ...after, created }
+}

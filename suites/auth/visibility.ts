@@ -1,0 +1,156 @@
+// §5.7, §7.6: a record the key cannot see is answered 404, as if it did not exist. A key of another workspace
+// (CRM_API_KEY_FOREIGN) never reads, changes, deletes, lists or filters its way to the main key's records;
+// an id that names nothing is a 404 for the main key too.
+import { randomUUID } from 'node:crypto'
+import { expectErrorEnvelope } from '../../src/checks/assert.ts'
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import { createRecord, itemPath, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import type { Query } from '../../src/http/transport.ts'
+import { RESOURCE_LIST, RESOURCES } from '../../src/spec/resources.ts'
+import { validCreateBody } from './bodies.ts'
+
+const area = 'auth'
+const CLAUSES = ['§5.7', '§7.6', '§5.2']
+
+interface MainAccount {
+  record: AnyRecord
+  email: string
+}
+
+async function newAccount(ctx: CheckContext, purpose: string): Promise<MainAccount> {
+  const valid = await validCreateBody(ctx, 'account', purpose)
+  const { record } = await createRecord(ctx, 'account', valid.body)
+  return { record, email: String(valid.body.email) }
+}
+
+/** One account of the main workspace, shared by the checks that only read or try to change it. */
+function sharedAccount(ctx: CheckContext): Promise<MainAccount> {
+  return ctx.session.memo('auth.main-account', () => newAccount(ctx, 'auth visibility'))
+}
+
+/** Fails with the response when the foreign key got the record or changed it. */
+function refuseSuccess(ctx: CheckContext, res: ApiResponse, what: string): void {
+  if (res.ok) {
+    ctx.fail(`${what}: status is ${res.status}, expected 404 (§5.7)`, {
+      expected: "another workspace's record is answered 404, as if it did not exist (§5.7, §7.6)",
+      exchanges: [res.exchange],
+    })
+  }
+  expectErrorEnvelope(res, '§5.7', { status: 404 })
+}
+
+/** The foreign key's list of accounts, or a skip when it may not list them at all. */
+async function foreignList(ctx: CheckContext, query: Query): Promise<ApiResponse> {
+  const res = await ctx.as('foreign').get(RESOURCES.account.path, query)
+  if (res.status === 401 || res.status === 403) ctx.skip(`CRM_API_KEY_FOREIGN may not list accounts (status ${res.status}): give it accounts:read`)
+  if (!res.ok || !Array.isArray(res.body?.data)) {
+    ctx.fail(`list /accounts with the foreign key: status ${res.status}${Array.isArray(res.body?.data) ? '' : ', no data array'} (§4.1)`, { exchanges: [res.exchange] })
+  }
+  return res
+}
+
+function leaks(res: ApiResponse, account: MainAccount): boolean {
+  return (res.body.data as AnyRecord[]).some((r) => r?.id === account.record.id)
+}
+
+const foreignChecks: CheckDefinition[] = [
+  defineCheck({
+    id: 'auth.foreign.get',
+    clauses: CLAUSES,
+    level: 'MUST',
+    area,
+    title: "A key of another workspace gets 404 for a record of the main key's workspace",
+    keys: ['foreign'],
+    writes: 'safe',
+    async run(ctx) {
+      const account = await sharedAccount(ctx)
+      // The mistake: a get by id that looks the id up without the key's workspace.
+      refuseSuccess(ctx, await ctx.as('foreign').get(itemPath('account', account.record.id)), 'get by the foreign key')
+    },
+  }),
+  defineCheck({
+    id: 'auth.foreign.update',
+    clauses: CLAUSES,
+    level: 'MUST',
+    area,
+    title: "A key of another workspace gets 404 when it updates the main workspace's record, which stays unchanged",
+    keys: ['foreign'],
+    writes: 'safe',
+    async run(ctx) {
+      const account = await sharedAccount(ctx)
+      const res = await updateRecord(ctx, 'account', account.record.id, { name: 'crmconf changed by another workspace' }, ctx.as('foreign'))
+      refuseSuccess(ctx, res, 'update by the foreign key')
+      const now = await ctx.api.get(itemPath('account', account.record.id))
+      if (now.ok && now.body?.name !== account.record.name) {
+        ctx.fail(`the update was refused with ${res.status} but the name changed to ${JSON.stringify(now.body?.name)} (§5.7)`, { exchanges: [res.exchange, now.exchange] })
+      }
+    },
+  }),
+  defineCheck({
+    id: 'auth.foreign.delete',
+    clauses: CLAUSES,
+    level: 'MUST',
+    area,
+    title: "A key of another workspace gets 404 when it deletes the main workspace's record, which stays",
+    keys: ['foreign'],
+    writes: 'safe',
+    async run(ctx) {
+      // Its own record: if the delete goes through, no other check loses its fixture.
+      const account = await newAccount(ctx, 'auth foreign delete')
+      const res = await ctx.as('foreign').delete(itemPath('account', account.record.id))
+      refuseSuccess(ctx, res, 'delete by the foreign key')
+      const still = await ctx.api.get(itemPath('account', account.record.id))
+      if (still.status === 404) {
+        ctx.fail(`the delete was refused with ${res.status} but the record is gone (§5.7)`, { exchanges: [res.exchange, still.exchange] })
+      }
+    },
+  }),
+  defineCheck({
+    id: 'auth.foreign.list',
+    clauses: CLAUSES,
+    level: 'MUST',
+    area,
+    title: "A key of another workspace never sees the main workspace's records in its lists",
+    keys: ['foreign'],
+    writes: 'safe',
+    async run(ctx) {
+      const account = await sharedAccount(ctx)
+      // Newest first (§4.1 defaults, made explicit): the main key's fresh record would be on this page.
+      const res = await foreignList(ctx, { limit: 100, sort: 'createdAt', order: 'desc' })
+      if (leaks(res, account)) ctx.fail(`the foreign key's list holds account ${account.record.id} of the main workspace (§5.7)`, { exchanges: [res.exchange] })
+    },
+  }),
+  defineCheck({
+    id: 'auth.foreign.filter',
+    clauses: [...CLAUSES, '§4.3'],
+    level: 'MUST',
+    area,
+    title: "A key of another workspace filtering by a main-workspace record's email finds nothing of it",
+    keys: ['foreign'],
+    writes: 'safe',
+    async run(ctx) {
+      const account = await sharedAccount(ctx)
+      const res = await foreignList(ctx, { email: account.email })
+      if (leaks(res, account)) ctx.fail(`the foreign key's email filter finds account ${account.record.id} of the main workspace (§5.7)`, { exchanges: [res.exchange] })
+    },
+  }),
+]
+
+// The mistake: a get that dereferences a missing record (500) or answers 200 with null.
+const unknownIdChecks: CheckDefinition[] = RESOURCE_LIST.filter((r) => r.ops.get).map((spec) =>
+  defineCheck({
+    id: `auth.unknown-id.${spec.name}`,
+    clauses: ['§5.7', '§7.6'],
+    level: 'MUST',
+    area,
+    title: `GET ${spec.path}/{id} with a well-formed id that names nothing is answered 404 with the error envelope`,
+    async run(ctx) {
+      const res = await ctx.api.get(itemPath(spec.name, randomUUID()))
+      expectErrorEnvelope(res, '§7.6', { status: 404 })
+    },
+  }),
+)
+
+export const checks: CheckDefinition[] = [...foreignChecks, ...unknownIdChecks]
