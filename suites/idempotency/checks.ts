@@ -1,0 +1,204 @@
+// §4.1 Idempotency-Key: a retry with the same key and body within 24 hours returns the first response and
+// creates no duplicate. What a different body does under the same key is not shown: observed, never judged.
+// Accounts are used throughout: the API can delete them (safe profile), and the email filter isolates one.
+import { randomUUID } from 'node:crypto'
+import { defineCheck, CheckFailed } from '../../src/checks/define.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import { KEY_VARIABLES, type KeyRole } from '../../src/config/config.ts'
+import { createRecord, itemPath, runLabel, safeEmail, tagged, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
+import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
+import { RESOURCES } from '../../src/spec/resources.ts'
+import { restrictedScopes } from '../auth/scopes.ts'
+import { differingFields } from './meaning.ts'
+
+const area = 'idempotency'
+const PATH = RESOURCES.account.path
+
+function idempotencyKey(ctx: CheckContext): string {
+  return `crmconf-${ctx.runId}-${randomUUID()}`
+}
+
+/** A tagged account body with a unique name and, when asked, a unique email to find it by. */
+function accountBody(ctx: CheckContext, purpose: string, withEmail: boolean): AnyRecord {
+  const label = runLabel(ctx, purpose)
+  return tagged(ctx, 'account', withEmail ? { name: label, email: safeEmail(label) } : { name: label })
+}
+
+interface First {
+  key: string
+  body: AnyRecord
+  response: ApiResponse
+  record: AnyRecord
+}
+
+/** The first create under an Idempotency-Key, shared by the checks that retry it. */
+function firstCreate(ctx: CheckContext): Promise<First> {
+  return ctx.session.memo('idempotency.first', async () => {
+    const key = idempotencyKey(ctx)
+    const body = accountBody(ctx, 'idempotency', true)
+    // Sent exactly as built (already tagged), so that a retry can send the very same body.
+    const { record, response } = await createRecord(ctx, 'account', body, { idempotencyKey: key, untagged: true })
+    return { key, body, response, record }
+  })
+}
+
+/** The retry of the first create: same key, same body, same API key. */
+function retry(ctx: CheckContext): Promise<{ first: First; response: ApiResponse }> {
+  return ctx.session.memo('idempotency.retry', async () => {
+    const first = await firstCreate(ctx)
+    const response = await ctx.api.post(PATH, first.body, { idempotencyKey: first.key })
+    if (response.ok && typeof response.body?.id === 'string' && response.body.id !== first.record.id) trackCreated(ctx, 'account', response.body.id)
+    return { first, response }
+  })
+}
+
+/** The key a second caller uses: the foreign one, else a restricted one that may create accounts. */
+async function otherCaller(ctx: CheckContext): Promise<{ role: KeyRole; client: ApiClient }> {
+  if (ctx.session.transport.hasKey('foreign')) return { role: 'foreign', client: ctx.as('foreign') }
+  if (ctx.session.transport.hasKey('restricted')) {
+    const { scopes } = await restrictedScopes(ctx)
+    if (scopes.includes('accounts:write')) return { role: 'restricted', client: ctx.as('restricted') }
+  }
+  return ctx.skip(`needs ${KEY_VARIABLES.foreign}, or ${KEY_VARIABLES.restricted} with accounts:write`)
+}
+
+function noteCapability(ctx: CheckContext, name: string, value: string): void {
+  const seen = (ctx.session.capabilities[name] as string[] | undefined) ?? []
+  if (!seen.includes(value)) ctx.session.capabilities[name] = [...seen, value]
+}
+
+export const checks: CheckDefinition[] = [
+  // The mistakes: the key ignored (a second record), or the replay built anew (201 became 200, fields changed).
+  defineCheck({
+    id: 'idempotency.same-key.replays',
+    clauses: ['§4.1'],
+    level: 'MUST',
+    area,
+    title: 'A create retried with the same Idempotency-Key and body returns the first response: same status, same record',
+    writes: 'safe',
+    async run(ctx: CheckContext) {
+      const { first, response } = await retry(ctx)
+      const evidence = [first.response.exchange, response.exchange]
+      const replayedHeaders = Object.keys(response.exchange.response!.headers).filter((h) => first.response.header(h) === undefined)
+      if (replayedHeaders.length > 0) ctx.observe('replay.extraHeaders', replayedHeaders)
+      if (response.status !== first.response.status) {
+        ctx.fail(`the retry answered ${response.status}, the first response was ${first.response.status} (§4.1)`, { expected: 'the first response, status included (§4.1)', exchanges: evidence })
+      }
+      if (response.body?.id !== first.record.id) {
+        ctx.fail(`the retry returned record ${JSON.stringify(response.body?.id ?? null)}, the first response was ${first.record.id} (§4.1)`, { exchanges: evidence })
+      }
+      const differs = differingFields(first.record, response.body)
+      if (differs.length > 0) {
+        ctx.fail(`the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, {
+          exchanges: evidence,
+          data: Object.fromEntries(differs.map((k) => [k, { first: first.record[k], retry: response.body[k] }])),
+        })
+      }
+    },
+  }),
+  defineCheck({
+    id: 'idempotency.same-key.no-duplicate',
+    clauses: ['§4.1'],
+    level: 'MUST',
+    area,
+    title: 'A create retried with the same Idempotency-Key and body leaves exactly one record',
+    writes: 'safe',
+    async run(ctx: CheckContext) {
+      const { first, response } = await retry(ctx)
+      const email = String(first.body.email)
+      const list = await ctx.api.get(PATH, { email, limit: 100 })
+      if (!list.ok || !Array.isArray(list.body?.data)) ctx.skip(`the list filtered by email answered ${list.status}; cannot count the records`)
+      // Counted here too, in case the server ignores the filter (the filters area judges that).
+      const found = (list.body.data as AnyRecord[]).filter((r) => typeof r?.email === 'string' && r.email.toLowerCase() === email)
+      for (const r of found) if (r.id !== first.record.id) trackCreated(ctx, 'account', String(r.id))
+      ctx.observe('recordsWithTheEmail', found.length)
+      if (!found.some((r) => r.id === first.record.id)) ctx.skip(`the first record is not in the list filtered by its email; cannot count`)
+      if (found.length > 1) {
+        ctx.fail(`${found.length} accounts carry the email of one create retried under the same Idempotency-Key (§4.1)`, {
+          expected: 'a retry with the same key and body creates no duplicate (§4.1)',
+          exchanges: [first.response.exchange, response.exchange, list.exchange],
+        })
+      }
+    },
+  }),
+  // The mistake: replays keyed on the body alone, so two deliberate identical creates collapse into one.
+  defineCheck({
+    id: 'idempotency.other-key.creates',
+    clauses: ['§4.1'],
+    level: 'MUST',
+    area,
+    title: 'The same body sent under two different Idempotency-Keys creates two records',
+    writes: 'safe',
+    async run(ctx: CheckContext) {
+      const body = accountBody(ctx, 'idempotency other key', false)
+      const a = await createRecord(ctx, 'account', body, { idempotencyKey: idempotencyKey(ctx), untagged: true })
+      const b = await createRecord(ctx, 'account', body, { idempotencyKey: idempotencyKey(ctx), untagged: true })
+      if (a.record.id === b.record.id) {
+        ctx.fail(`a second Idempotency-Key returned the first record ${a.record.id} instead of creating one (§4.1)`, {
+          expected: 'a key identifies one request; another key is another create (§4.1 "any unique value")',
+          exchanges: [a.response.exchange, b.response.exchange],
+        })
+      }
+    },
+  }),
+  // The mistake: replays stored per Idempotency-Key only, not per API key: another caller gets the first record.
+  defineCheck({
+    id: 'idempotency.foreign-key.isolated',
+    clauses: ['§4.1', '§5.7', '§1.2'],
+    level: 'MUST',
+    area,
+    title: "Another API key sending the same Idempotency-Key and body never gets the first key's record",
+    writes: 'safe',
+    async run(ctx: CheckContext) {
+      const { role, client } = await otherCaller(ctx)
+      const first = await firstCreate(ctx)
+      const res = await client.post(PATH, first.body, { idempotencyKey: first.key })
+      ctx.observe('caller', KEY_VARIABLES[role])
+      ctx.observe('status', res.status)
+      const id = res.ok && typeof res.body?.id === 'string' ? res.body.id : undefined
+      if (id !== undefined && id !== first.record.id) {
+        // Its own record: the foreign one lives in another workspace, where the main key cannot clean it up.
+        if (role === 'foreign') {
+          const gone = await client.delete(itemPath('account', id))
+          if (!gone.ok) ctx.note(`could not delete account ${id} of the foreign workspace (status ${gone.status}); remove it by hand`)
+        } else {
+          trackCreated(ctx, 'account', id)
+        }
+      }
+      if (id === first.record.id) {
+        ctx.fail(`${KEY_VARIABLES[role]} got record ${id}, created by CRM_API_KEY, by replaying its Idempotency-Key (§4.1, §5.7)`, {
+          expected: "its own new record or an error: a key reaches only its own requests' replays (§1.2, §5.7)",
+          exchanges: [first.response.exchange, res.exchange],
+        })
+      }
+    },
+  }),
+  defineCheck({
+    id: 'idempotency.different-body.observed',
+    clauses: ['§4.1'],
+    level: 'INFO',
+    area,
+    title: 'What the same Idempotency-Key with a different body gives (not shown): an error, the first response, or a new record',
+    writes: 'safe',
+    async run(ctx: CheckContext) {
+      const key = idempotencyKey(ctx)
+      let first: { record: AnyRecord }
+      try {
+        first = await createRecord(ctx, 'account', accountBody(ctx, 'idempotency body', false), { idempotencyKey: key, untagged: true })
+      } catch (error) {
+        if (error instanceof CheckFailed) ctx.skip(`the first create failed: ${error.message}`)
+        throw error
+      }
+      const res = await ctx.api.post(PATH, accountBody(ctx, 'idempotency other body', false), { idempotencyKey: key })
+      let seen: string
+      if (!res.ok) seen = `error ${res.status}${typeof res.body?.error?.code === 'string' ? ` ${res.body.error.code}` : ''}`
+      else if (res.body?.id === first.record.id) seen = 'replays the first response'
+      else {
+        seen = 'creates a new record'
+        if (typeof res.body?.id === 'string') trackCreated(ctx, 'account', res.body.id)
+      }
+      ctx.observe('idempotency.differentBody', seen)
+      noteCapability(ctx, 'idempotency.differentBody', seen)
+    },
+  }),
+]

@@ -1,0 +1,109 @@
+// The calls the rate-limit checks judge, each made once per run and shared (session memo): a few quick calls
+// on the main key, and the probe that drives the rate-limited key into its 429 and back out.
+// The factories return what they saw and never end a check, so that a verdict is never cached for another.
+import type { CheckContext } from '../../src/checks/types.ts'
+import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
+import { ME_PATH } from '../../src/spec/resources.ts'
+import { headerInt, retryAfterForm, retryAfterMs } from './headers.ts'
+
+/** Consecutive calls on the main key: enough to see RateLimit-Remaining move, few enough to be cheap. */
+export const MAIN_SERIES_LENGTH = 3
+/** The probe needs a key whose limit is low: above this many calls a minute it is skipped (rule: frugal). */
+export const MAX_PROBED_LIMIT = 100
+/** Calls past the limit before the probe gives up on a 429 (a refill or two may land during the probe). */
+export const PROBE_SLACK = 5
+
+export interface Call {
+  response: ApiResponse
+  /** Epoch ms when the call was sent. */
+  sentAt: number
+}
+
+async function timed(client: ApiClient, unpaced = false): Promise<Call> {
+  const sentAt = Date.now()
+  // GET /me: the one call every key can make (§4.2 "check a key").
+  const response = await client.get(ME_PATH, undefined, unpaced ? { retryOn429: false, paced: false } : {})
+  return { response, sentAt }
+}
+
+export function mainSeries(ctx: CheckContext): Promise<Call[]> {
+  return ctx.session.memo('rate-limits.main-series', async () => {
+    const calls: Call[] = []
+    for (let i = 0; i < MAIN_SERIES_LENGTH; i++) calls.push(await timed(ctx.api))
+    return calls
+  })
+}
+
+export interface Probe {
+  calls: Call[]
+  /** The limit the first response announced. */
+  limit?: number
+  /** The first 429. */
+  refused?: Call
+  /** Why the probe was not run or not finished (a skip reason). */
+  unmet?: string
+}
+
+/**
+ * Sends on CRM_API_KEY_RATE_LIMITED, unpaced and without retries, until the first 429: at most the announced
+ * limit plus PROBE_SLACK calls, once more that many if RateLimit-Remaining went up on the way (a fixed window
+ * that reset during the probe).
+ */
+export function probe(ctx: CheckContext): Promise<Probe> {
+  const client = ctx.as('rateLimited')
+  return ctx.session.memo('rate-limits.probe', async (): Promise<Probe> => {
+    const first = await timed(client, true)
+    const calls = [first]
+    if (first.response.status === 429) return { calls, refused: first, limit: headerInt(first.response.header('ratelimit-limit')) }
+    const limit = headerInt(first.response.header('ratelimit-limit'))
+    if (!limit) return { calls, unmet: `the first response of CRM_API_KEY_RATE_LIMITED has no usable RateLimit-Limit (${JSON.stringify(first.response.header('ratelimit-limit') ?? null)})` }
+    if (limit > MAX_PROBED_LIMIT) return { calls, limit, unmet: `CRM_API_KEY_RATE_LIMITED allows ${limit} calls a minute; the probe needs a key with at most ${MAX_PROBED_LIMIT}` }
+    let bound = limit + PROBE_SLACK
+    let extended = false
+    let previous = headerInt(first.response.header('ratelimit-remaining'))
+    while (calls.length < bound) {
+      const call = await timed(client, true)
+      calls.push(call)
+      if (call.response.status === 429) return { calls, limit, refused: call }
+      const remaining = headerInt(call.response.header('ratelimit-remaining'))
+      if (!extended && remaining !== undefined && previous !== undefined && remaining > previous) {
+        bound += limit + PROBE_SLACK
+        extended = true
+      }
+      previous = remaining
+    }
+    return { calls, limit }
+  })
+}
+
+export interface Recovery {
+  probe: Probe
+  waitedMs?: number
+  after?: Call
+  unmet?: string
+}
+
+// Retry-After counts whole seconds; an HTTP date is a whole second too, so it may round the wait down by up to one.
+const MARGIN_MS = { 'delta-seconds': 250, 'http-date': 1000 } as const
+
+/** After the probe's 429: waits what Retry-After asks (bounded by maxRetryAfterS) and calls once more. */
+export function recovery(ctx: CheckContext): Promise<Recovery> {
+  const client = ctx.as('rateLimited')
+  return ctx.session.memo('rate-limits.recovery', async (): Promise<Recovery> => {
+    const p = await probe(ctx)
+    if (!p.refused) return { probe: p, unmet: p.unmet ?? 'the probe met no 429' }
+    const refused = p.refused
+    const header = refused.response.header('retry-after')
+    const form = retryAfterForm(header)
+    const receivedAt = refused.sentAt + refused.response.exchange.durationMs
+    const waitMs = retryAfterMs(header, receivedAt)
+    if (form === undefined || waitMs === undefined) return { probe: p, unmet: `the 429 has no usable Retry-After (${JSON.stringify(header ?? null)})` }
+    if (waitMs > ctx.config.maxRetryAfterS * 1000) {
+      return { probe: p, unmet: `Retry-After asks for ${Math.ceil(waitMs / 1000)} s, longer than the ${ctx.config.maxRetryAfterS} s a run waits` }
+    }
+    // Counted from the 429's arrival: a check that comes to this later waits only what is left.
+    const waitedMs = Math.max(0, receivedAt + waitMs + MARGIN_MS[form] - Date.now())
+    await new Promise((resolve) => setTimeout(resolve, waitedMs))
+    return { probe: p, waitedMs, after: await timed(client, true) }
+  })
+}
