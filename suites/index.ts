@@ -4,6 +4,8 @@ import type { CheckDefinition } from '../src/checks/types.ts'
 import { checks as auth } from './auth/checks.ts'
 import { checks as discovery } from './discovery/checks.ts'
 import { checks as filters } from './filters/checks.ts'
+import { checks as idempotency } from './idempotency/checks.ts'
 import { checks as invariants } from './invariants/checks.ts'
+import { checks as rateLimits } from './rate-limits/checks.ts'
 
-export const catalogue: CheckDefinition[] = [...discovery, ...filters, ...auth, ...invariants]
+export const catalogue: CheckDefinition[] = [...discovery, ...filters, ...auth, ...idempotency, ...rateLimits, ...invariants]
