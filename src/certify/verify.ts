@@ -1,0 +1,286 @@
+// verify-submission: what a reviewer or a bot does with a submission folder. Every problem is collected
+// (never only the first), each one a sentence that says what is wrong.
+//
+// It proves: the files are those the manifest lists, byte for byte, and nothing else is in the folder; the
+// run was a certification (full profile, no selection, no waiver) of the installed suite version; every
+// certifying check of that version's catalogue has exactly one row with a verdict, at the catalogue's level;
+// the verdicts (report, certification) and counts follow from the rows by the report builder's own rules;
+// README.md, CAPABILITIES.md and badge.json are what certify renders from report.json and PRODUCT.json;
+// junit.xml agrees with the rows; no file holds a credential-shaped value.
+// It cannot prove that the rows came from a real run against the product: only re-running does (README.md
+// gives the steps), and the manifest digest the vendor published pins the folder to what they ran.
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { CheckDefinition, CheckResult, Status } from '../checks/types.ts'
+import { summarize, verdictOf } from '../report/build.ts'
+import type { Verdict } from '../report/types.ts'
+import { MANIFEST_FILE, parseManifest, sha256 } from './manifest.ts'
+import { validateProduct, type ProductInfo } from './product.ts'
+import { CERTIFYING_PROFILE, certificationVerdictOf, certifyingChecks, notRunOf, type CertifiedReport } from './profile.ts'
+import { SUBMISSION_FILES } from './readme.ts'
+import { describeFinding, findSecretShapes } from './secret-patterns.ts'
+import { renderedFiles } from './submission.ts'
+
+/** What is installed: the suite whose catalogue defines "every certifying check". */
+export interface InstalledSuite {
+  catalogue: readonly CheckDefinition[]
+  toolVersion: string
+  specDigest: string
+}
+
+export interface VerifyResult {
+  /** True only when there is no problem and the verdict is compliant. */
+  accepted: boolean
+  /** What makes the folder unusable as evidence (tampering, an incomplete or uncertified run, a secret). */
+  problems: string[]
+  /** What was checked and held, one line each. */
+  confirmed: string[]
+  verdict?: Verdict
+  verdictReasons: string[]
+  product?: ProductInfo
+  suiteVersion?: string
+  specDigest?: string
+  /** SHA-256 of MANIFEST.sha256, to compare with the one the vendor published. */
+  manifestDigest?: string
+}
+
+const STATUSES: readonly Status[] = ['passed', 'failed', 'skipped', 'error']
+
+/** Deep equality of JSON values, whatever the key order (report.json orders keys for reading, not as built). */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical)
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+}
+const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
+
+function listDiff(label: string, actual: readonly string[], expected: readonly string[]): string[] {
+  const a = new Set(actual)
+  const e = new Set(expected)
+  const missing = expected.filter((x) => !a.has(x))
+  const extra = actual.filter((x) => !e.has(x))
+  const out: string[] = []
+  if (missing.length) out.push(`${label} lacks ${missing.length} certifying check(s) of this suite version: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`)
+  if (extra.length) out.push(`${label} names ${extra.length} check(s) that are not certifying checks of this suite version: ${extra.slice(0, 20).join(', ')}${extra.length > 20 ? ', …' : ''}`)
+  return out
+}
+
+const XML_ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'", '&amp;': '&' }
+const unescapeXml = (text: string) => text.replace(/&(lt|gt|quot|apos|amp);/g, (m) => XML_ENTITIES[m] ?? m)
+
+/** Each junit test case's check id (the first word of its name) and outcome. */
+export function junitOutcomes(xml: string): Map<string, 'passed' | 'failed' | 'skipped'> {
+  const out = new Map<string, 'passed' | 'failed' | 'skipped'>()
+  const cases = xml.split(/<testcase\b/).slice(1)
+  for (const chunk of cases) {
+    const name = /\bname="([^"]*)"/.exec(chunk)?.[1]
+    if (name === undefined) continue
+    const body = chunk.split(/<\/testcase>/)[0] ?? ''
+    const selfClosed = /^[^>]*\/>/.test(chunk)
+    const inner = selfClosed ? '' : body
+    const outcome = /<(failure|error)\b/.test(inner) ? 'failed' : /<skipped\b/.test(inner) ? 'skipped' : 'passed'
+    out.set(unescapeXml(name).split(' ')[0]!, outcome)
+  }
+  return out
+}
+
+function junitOutcomeOf(status: Status): 'passed' | 'failed' | 'skipped' {
+  return status === 'passed' ? 'passed' : status === 'skipped' ? 'skipped' : 'failed'
+}
+
+export async function verifySubmission(dir: string, installed: InstalledSuite): Promise<VerifyResult> {
+  const problems: string[] = []
+  const confirmed: string[] = []
+  const result: VerifyResult = { accepted: false, problems, confirmed, verdictReasons: [] }
+
+  const info = await stat(dir).catch(() => undefined)
+  if (!info?.isDirectory()) {
+    problems.push(`${dir} is not a folder`)
+    return result
+  }
+
+  // 1. The files are those the manifest lists, unmodified, and nothing else is in the folder.
+  const entries = await readdir(dir, { withFileTypes: true })
+  const present = new Set(entries.filter((e) => e.isFile()).map((e) => e.name))
+  for (const e of entries) if (!e.isFile()) problems.push(`${e.name} is not a plain file: a submission holds only the files its manifest lists`)
+  const texts = new Map<string, string>()
+  for (const name of present) texts.set(name, await readFile(join(dir, name), 'utf8'))
+  const manifestText = texts.get(MANIFEST_FILE)
+  if (manifestText === undefined) {
+    problems.push(`${MANIFEST_FILE} is missing: nothing proves the files are those of the run`)
+  } else {
+    result.manifestDigest = sha256(await readFile(join(dir, MANIFEST_FILE)))
+    const manifest = parseManifest(manifestText)
+    problems.push(...manifest.problems)
+    const listed = new Set(manifest.entries.map((e) => e.file))
+    let intact = manifest.problems.length === 0
+    for (const entry of manifest.entries) {
+      if (!present.has(entry.file)) {
+        problems.push(`${entry.file} is listed in ${MANIFEST_FILE} but missing from the folder`)
+        intact = false
+        continue
+      }
+      const actual = sha256(await readFile(join(dir, entry.file)))
+      if (actual !== entry.sha256) {
+        problems.push(`${entry.file} was modified after the run: its SHA-256 is ${actual}, ${MANIFEST_FILE} says ${entry.sha256}`)
+        intact = false
+      }
+    }
+    for (const name of present) {
+      if (name !== MANIFEST_FILE && !listed.has(name)) {
+        problems.push(`${name} is not listed in ${MANIFEST_FILE}: it was added after the run`)
+        intact = false
+      }
+    }
+    for (const name of Object.keys(SUBMISSION_FILES)) {
+      if (!listed.has(name)) {
+        problems.push(`${name} is not listed in ${MANIFEST_FILE}: every submission has it`)
+        intact = false
+      }
+    }
+    if (intact) confirmed.push(`${MANIFEST_FILE}: ${manifest.entries.length} files, every digest matches, no other file`)
+  }
+
+  // 2. Nothing in the folder holds a secret (by shape: the values are not known here).
+  const findings = [...texts.entries()].flatMap(([name, text]) => findSecretShapes(text, name))
+  for (const f of findings) problems.push(`possible secret: ${describeFinding(f)}`)
+  if (findings.length === 0) confirmed.push(`no file holds a bearer token, whsec_ secret, §5.2-shaped key or private key`)
+
+  // 3. PRODUCT.json.
+  const productText = texts.get('PRODUCT.json')
+  let product: ProductInfo | undefined
+  if (productText === undefined) problems.push('PRODUCT.json is missing')
+  else {
+    let doc: unknown
+    try {
+      doc = JSON.parse(productText)
+    } catch (error) {
+      problems.push(`PRODUCT.json is not JSON: ${(error as Error).message}`)
+    }
+    if (doc !== undefined) {
+      const checked = validateProduct(doc)
+      problems.push(...checked.problems)
+      product = checked.product
+      result.product = product
+    }
+  }
+
+  // 4. report.json: a certification of the installed suite version.
+  const reportText = texts.get('report.json')
+  if (reportText === undefined) {
+    problems.push('report.json is missing')
+    return finish(result)
+  }
+  let report: CertifiedReport
+  try {
+    report = JSON.parse(reportText) as CertifiedReport
+  } catch (error) {
+    problems.push(`report.json is not JSON: ${(error as Error).message}`)
+    return finish(result)
+  }
+  if (report?.tool?.name !== 'crm-conformance' || !Array.isArray(report.checks) || typeof report.summary !== 'object') {
+    problems.push('report.json is not a crm-conformance report')
+    return finish(result)
+  }
+  const cert = report.certification
+  if (!cert || typeof cert !== 'object') {
+    problems.push('report.json has no certification block: it was written by `run`, not `certify` (a selection, a profile or waivers may have been used)')
+    return finish(result)
+  }
+  result.suiteVersion = cert.suiteVersion
+  result.specDigest = cert.specDigest
+  if (cert.suiteVersion !== report.tool.version) problems.push(`the certification names suite ${cert.suiteVersion} but the report was written by ${report.tool.version}`)
+  if (cert.specDigest !== report.spec?.digest) problems.push(`the certification names spec digest ${cert.specDigest} but the report names ${report.spec?.digest}`)
+  const sameVersion = report.tool.version === installed.toolVersion
+  if (!sameVersion) {
+    problems.push(`the submission was made with crm-conformance ${report.tool.version}; this is ${installed.toolVersion}. Its certifying checks are those of ${report.tool.version}: verify it with \`npx crm-conformance@${report.tool.version} verify-submission\``)
+  } else if (report.spec?.digest !== installed.specDigest) {
+    problems.push(`report.json names spec digest ${report.spec?.digest}, but crm-conformance ${installed.toolVersion} ships the spec with digest ${installed.specDigest}: the run used a modified suite`)
+  } else confirmed.push(`suite crm-conformance ${installed.toolVersion}, spec sha256 ${installed.specDigest}`)
+
+  // 5. The certifying profile: full, no selection, no waiver.
+  const before = problems.length
+  if (report.profile !== CERTIFYING_PROFILE || cert.profile !== CERTIFYING_PROFILE) problems.push(`the run used the ${report.profile} profile; certification needs ${CERTIFYING_PROFILE}`)
+  if (cert.selection !== 'none' || /\s--(only|skip)\b/.test(String(report.replay ?? ''))) problems.push('the run selected checks (--only / --skip); certification runs every check')
+  const waived = report.checks.filter((c) => c && c.waived)
+  if (cert.waivers !== 'none' || waived.length > 0 || (report.summary?.waived ?? 0) > 0 || 'waivers' in report) {
+    problems.push(`the run used waivers${waived.length ? ` (${waived.map((c) => c.id).join(', ')})` : ''}; certification admits none`)
+  }
+  if (problems.length === before) confirmed.push(`profile ${CERTIFYING_PROFILE}, no selection, no waiver`)
+
+  // 6. Every certifying check of this suite version has one row with a verdict, at the catalogue's level.
+  const rows = report.checks as CheckResult[]
+  if (sameVersion) {
+    const before = problems.length
+    const certifying = certifyingChecks(installed.catalogue)
+    const expectedIds = certifying.map((c) => c.id)
+    problems.push(...listDiff('the certification block', Array.isArray(cert.checkIds) ? cert.checkIds : [], expectedIds))
+    const known = new Map(installed.catalogue.map((c) => [c.id, c]))
+    const count = new Map<string, number>()
+    for (const row of rows) count.set(row?.id, (count.get(row?.id) ?? 0) + 1)
+    for (const check of certifying) {
+      const n = count.get(check.id) ?? 0
+      if (n === 0) problems.push(`${check.level} ${check.id} (${check.clauses[0] ?? ''}) has no row: a certifying check is missing from report.json`)
+    }
+    for (const [id, n] of count) if (n > 1) problems.push(`${id} has ${n} rows in report.json`)
+    for (const row of rows) {
+      const check = known.get(row?.id)
+      if (!check) {
+        problems.push(`report.json has a row for ${row?.id}, which is not a check of this suite version`)
+        continue
+      }
+      if (!STATUSES.includes(row.status)) problems.push(`${row.id} has no verdict (status ${JSON.stringify(row.status)})`)
+      if (row.level !== check.level) problems.push(`${row.id} is reported at level ${row.level}; this suite version declares it ${check.level}`)
+      if (!same(row.clauses, check.clauses)) problems.push(`${row.id} names clauses ${JSON.stringify(row.clauses)}; this suite version declares ${JSON.stringify(check.clauses)}`)
+    }
+    if (problems.length === before) confirmed.push(`all ${certifying.length} certifying checks (MUST and SHOULD) have one row with a verdict`)
+  }
+
+  // 7. The verdicts and counts follow from the rows (the report builder's own rules).
+  {
+    const before = problems.length
+    const derived = verdictOf(rows)
+    if (report.verdict !== derived.verdict || !same(report.verdictReasons, derived.reasons)) problems.push(`report.json says ${report.verdict}, but its rows give ${derived.verdict}`)
+    const certified = certificationVerdictOf(rows)
+    if (cert.verdict !== certified.verdict || !same(cert.verdictReasons, certified.reasons)) problems.push(`the certification says ${cert.verdict}, but the rows give ${certified.verdict}`)
+    if (!same(cert.notRun, notRunOf(rows))) problems.push('the certification\'s list of checks that did not run does not match the rows')
+    if (!same(report.summary, summarize(rows))) problems.push('report.json\'s counts (summary) do not match its rows')
+    result.verdict = certified.verdict
+    result.verdictReasons = certified.reasons
+    if (problems.length === before) confirmed.push(`the verdict ${certified.verdict} and the counts follow from the ${rows.length} rows`)
+  }
+
+  // 8. The files certify renders from report.json and PRODUCT.json are exactly that.
+  if (product && sameVersion) {
+    const before = problems.length
+    for (const [name, text] of Object.entries(renderedFiles(report, product))) {
+      if (name === 'PRODUCT.json') continue
+      if (texts.get(name) !== undefined && texts.get(name) !== text) problems.push(`${name} is not what certify renders from report.json and PRODUCT.json`)
+    }
+    if (problems.length === before) confirmed.push('README.md, CAPABILITIES.md and badge.json match report.json and PRODUCT.json')
+  }
+
+  // 9. junit.xml and report.html describe the same run.
+  const junit = texts.get('junit.xml')
+  if (junit !== undefined) {
+    const before = problems.length
+    const cases = junitOutcomes(junit)
+    for (const row of rows) {
+      // A row certify added for a check that never reported has no test case of its own.
+      if (row.status === 'error' && row.message?.startsWith('no result:')) continue
+      const outcome = cases.get(row.id)
+      if (outcome === undefined) problems.push(`junit.xml has no test case for ${row.id}`)
+      else if (outcome !== junitOutcomeOf(row.status)) problems.push(`junit.xml says ${row.id} ${outcome}; report.json says ${row.status}`)
+    }
+    if (problems.length === before) confirmed.push('junit.xml agrees with every row')
+  }
+  const html = texts.get('report.html')
+  if (html !== undefined && typeof report.runId === 'string' && !html.includes(report.runId)) problems.push(`report.html is not the report of run ${report.runId}`)
+
+  return finish(result)
+}
+
+function finish(result: VerifyResult): VerifyResult {
+  result.accepted = result.problems.length === 0 && result.verdict === 'compliant'
+  return result
+}
