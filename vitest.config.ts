@@ -7,5 +7,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Assembles the self-validation table and reports/mutation-report.md after the run.
+    globalSetup: ['test/self-validation/summary.ts'],
   },
 })
