@@ -1,19 +1,22 @@
 // vitest globalSetup: after the whole test run, assembles the self-validation rows into the printed table
 // and reports/mutation-report.md (linked from the README).
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { renderMutationReport, type FaultRow, type VariantRow } from '../../src/selfcheck/matrix.ts'
 import { TOOL_VERSION } from '../../src/version.ts'
 import { FAULT_SHARDS, MUTATION_REPORT, SELFCHECK_DIR } from './paths.ts'
 
+let startedAt = 0
+
 export function setup(): void {
-  rmSync(SELFCHECK_DIR, { recursive: true, force: true })
+  startedAt = Date.now()
 }
 
 export function teardown(): void {
   const files = [...Array.from({ length: FAULT_SHARDS }, (_, i) => `faults-${i}.json`), 'variants.json']
   // Only a run of every self-validation file makes a report (not a run of a single unit test).
-  if (!files.every((f) => existsSync(join(SELFCHECK_DIR, f)))) return
+  const fresh = (f: string) => existsSync(join(SELFCHECK_DIR, f)) && statSync(join(SELFCHECK_DIR, f)).mtimeMs >= startedAt
+  if (!files.every(fresh)) return
   const read = <T>(f: string): T[] => JSON.parse(readFileSync(join(SELFCHECK_DIR, f), 'utf8')) as T[]
   const faults = files.slice(0, -1).flatMap((f) => read<FaultRow>(f)).sort((a, b) => a.fault.localeCompare(b.fault))
   const variants = read<VariantRow>('variants.json')
