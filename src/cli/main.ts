@@ -36,6 +36,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
     .option('--quiet', 'print only the summary')
     .option('--no-sweep', 'do not remove records that crashed earlier runs left behind before starting')
+    .option('--waivers <file>', 'known failures: a waivers.json of { check, reason, expires? }; a waived failure does not fail the run, a stale waiver does')
     .action(async (opts) => {
       const { runCommand } = await import('./run-command.ts')
       const outcome = await runCommand({
@@ -51,7 +52,63 @@ export function buildProgram(setExit: (code: number) => void): Command {
         rateLimit: opts.rateLimit,
         quiet: opts.quiet,
         sweepOlderThanMs: opts.sweep === false ? false : undefined,
+        waiversFile: opts.waivers,
       })
+      setExit(outcome.exitCode)
+    })
+
+  // Certification (src/certify/): certify writes a submission folder, verify-submission checks one.
+  program
+    .command('certify')
+    .description('run the certifying profile (every MUST and SHOULD check, full profile, no selection, no waiver) and write a submission folder')
+    .option('--out <dir>', 'the submission folder, missing or empty (default submissions/<run id>/)')
+    .option('--product <name>', 'PRODUCT.json: the product\'s name')
+    .option('--product-version <version>', 'PRODUCT.json: the product version tested')
+    .option('--vendor <name>', 'PRODUCT.json: the vendor')
+    .option('--contact <contact>', 'PRODUCT.json: e-mail or URL for this claim')
+    .option('--description <text>', 'PRODUCT.json: what was tested (deployment, edition, region)')
+    .option('--website <url>', 'PRODUCT.json: the product\'s web page (optional)')
+    .option('--product-file <file>', 'a JSON file with those fields (flags win); missing ones are asked for on a terminal')
+    .option('--base-url <url>', 'base address including /v1 (overrides CRM_BASE_URL)')
+    .option('--seed <n>', 'seed of the generated data', integer('--seed', 0, 2 ** 31 - 1))
+    .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
+    .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
+    .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
+    .option('--quiet', 'print only the summary')
+    // Accepted only to be refused with a reason: a certification runs everything, as it is.
+    .addOption(new Option('--only <ids>').hideHelp())
+    .addOption(new Option('--skip <ids>').hideHelp())
+    .addOption(new Option('--waivers <file>').hideHelp())
+    .addOption(new Option('--profile <profile>').hideHelp())
+    .action(async (opts) => {
+      const refused = (['only', 'skip', 'waivers', 'profile'] as const).filter((name) => opts[name] !== undefined && !(name === 'profile' && opts.profile === 'full'))
+      if (refused.length > 0) {
+        process.stderr.write(`certify runs every MUST and SHOULD check with the full profile and no waiver: ${refused.map((n) => `--${n}`).join(', ')} is not allowed (use \`run\` for everyday runs)\n`)
+        return setExit(2)
+      }
+      const { certifyCommand } = await import('../certify/certify-command.ts')
+      const outcome = await certifyCommand({
+        out: opts.out,
+        product: { product: opts.product, version: opts.productVersion, vendor: opts.vendor, contact: opts.contact, description: opts.description, website: opts.website },
+        productFile: opts.productFile,
+        baseUrl: opts.baseUrl,
+        seed: opts.seed,
+        variant: opts.variant,
+        faults: opts.fault,
+        rateLimit: opts.rateLimit,
+        quiet: opts.quiet,
+      })
+      setExit(outcome.exitCode)
+    })
+
+  program
+    .command('verify-submission')
+    .description('check a certification submission: manifest, every certifying check present, verdict, no waiver or selection, no secret')
+    .argument('<dir>', 'the submission folder')
+    .option('--json', 'print the result as JSON')
+    .action(async (dir: string, opts) => {
+      const { verifyCommand } = await import('../certify/verify-command.ts')
+      const outcome = await verifyCommand(dir, { json: opts.json })
       setExit(outcome.exitCode)
     })
 
@@ -70,7 +127,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('run the embedded reference server; prints its base URL and a ready-to-paste .env block')
     .option('--port <n>', 'port (default 8080)', integer('--port', 0, 65535), 8080)
     .option('--host <host>', 'host', '127.0.0.1')
-    .addOption(new Option('--base-path <path>', 'advertised base path').choices(['/v1', '/api/v1']).default('/v1'))
+    .addOption(new Option('--base-path <path>', 'advertised base path (default /v1; the alt-b variant: /api/v1)').choices(['/v1', '/api/v1']))
     .option('--variant <name>', 'a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'inject a named fault (repeatable)', collect)
     .action(async (opts) => {

@@ -18,6 +18,8 @@ import { buildRunReport, exitCodeFor } from '../report/build.ts'
 import type { RunReport } from '../report/types.ts'
 import { copyToLatest, writeReportFiles } from '../report/write.ts'
 import { specDigest } from '../spec/spec-text.ts'
+import { certificationBlock, completeCertifyingRows } from '../certify/profile.ts'
+import { applyWaivers, describeWaiverOutcome, loadWaivers, type Waiver, type WaiverOutcome } from '../certify/waivers.ts'
 import { PROJECT_ROOT, TOOL_VERSION } from '../version.ts'
 
 export interface RunCommandOptions {
@@ -37,6 +39,10 @@ export interface RunCommandOptions {
   sweepOlderThanMs?: number | false
   env?: NodeJS.ProcessEnv
   write?: (text: string) => void
+  /** `--waivers FILE`: known failures of everyday runs (src/certify/waivers.ts); a stale waiver fails the run. */
+  waiversFile?: string
+  /** Set by `certify` only: a row for every certifying check, and the certification block in report.json (src/certify/profile.ts). */
+  certification?: boolean
 }
 
 export interface RunOutcome {
@@ -69,6 +75,20 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   if (!embedded && (options.variant || options.faults?.length)) {
     write('--variant and --fault apply to the embedded reference server only (unset CRM_BASE_URL)\n')
     return { exitCode: 2 }
+  }
+  // Waivers and certification (src/certify/): validated before the run starts.
+  let waivers: Waiver[] | undefined
+  if (options.waiversFile) {
+    if (options.certification) {
+      write('certification admits no waiver\n')
+      return { exitCode: 2 }
+    }
+    try {
+      waivers = loadWaivers(options.waiversFile)
+    } catch (error) {
+      write(`${(error as Error).message}\n`)
+      return { exitCode: 2 }
+    }
   }
   const startedAt = new Date()
   const runId = newRunId(startedAt)
@@ -136,9 +156,14 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     leftovers = await cleanUpFromJournal(config, join(journalDir, JOURNAL_FILES.ledger))
   }
 
-  const results = [...collector.results]
+  let results = [...collector.results]
+  // Certification: a certifying check that never reported gets an error row; waivers mark excused failures.
+  const { catalogue } = options.certification || waivers ? await import('../../suites/index.ts') : { catalogue: [] }
+  if (options.certification) results = completeCertifyingRows(results, catalogue, { seed: config.seed, harnessErrors: collector.unhandled })
+  let waiverOutcome: WaiverOutcome | undefined
+  if (waivers) ({ results, outcome: waiverOutcome } = applyWaivers(results, waivers, new Set(catalogue.map((c) => c.id)), startedAt, options.waiversFile))
   const finishedAt = new Date()
-  const report = buildRunReport({
+  let report: RunReport = buildRunReport({
     results,
     tool: { name: 'crm-conformance', version: TOOL_VERSION },
     spec: { digest: specDigest(), file: 'spec/crm-api-spec.md' },
@@ -154,6 +179,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     capabilities: stats.capabilities,
     replay: replayRun(config, options, embedded),
   })
+  if (options.certification) report = { ...report, certification: certificationBlock(results, catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }) } as RunReport
+  if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
   const secrets = namedSecrets(config)
   const redactor = new Redactor(secrets)
   // Refuses to write any file that would hold a secret (a last line of defence behind redaction).
@@ -164,12 +191,15 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   const s = report.summary
   write(`\n${report.verdict.toUpperCase()}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests)\n`)
   for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)
+  for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
   write(`reports: ${reportDir}\n`)
-  const exitCode = interrupted ? 1 : collector.unhandled.length > 0 && results.length === 0 ? 2 : exitCodeFor(report, { strict: options.strict ?? false })
+  let exitCode = interrupted ? 1 : collector.unhandled.length > 0 && collector.results.length === 0 ? 2 : exitCodeFor(report, { strict: options.strict ?? false })
+  // A stale waiver fails the run, so waivers never outlive the failure they excuse.
+  if (exitCode === 0 && waiverOutcome && waiverOutcome.stale.length > 0) exitCode = 1
   return { exitCode, report, reportDir, files }
 }
 
-function namedSecrets(config: ResolvedConfig): NamedSecret[] {
+export function namedSecrets(config: ResolvedConfig): NamedSecret[] {
   const secrets = (Object.entries(config.keys) as [KeyRole, string][]).map(([role, value]) => ({ name: KEY_VARIABLES[role], value }))
   if (config.webhookSecret) secrets.push({ name: 'CRM_WEBHOOK_SECRET', value: config.webhookSecret })
   return secrets

@@ -1,0 +1,132 @@
+// `crm-conformance certify`: the certifying profile (every MUST and SHOULD check, full profile, no selection,
+// no waiver), then a submission folder a reviewer can check with verify-submission.
+// Exit codes: 0 a compliant submission that verifies; 1 a submission was written but is not compliant (or
+// does not verify); 2 nothing was written (bad configuration or product information, the run could not start).
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline/promises'
+import { loadConfig, type ResolvedConfig } from '../config/config.ts'
+import { namedSecrets, newRunId, runCommand } from '../cli/run-command.ts'
+import { specDigest } from '../spec/spec-text.ts'
+import { TOOL_VERSION } from '../version.ts'
+import { MANIFEST_FILE } from './manifest.ts'
+import { embeddedProduct, mergeProduct, PRODUCT_PROMPTS, readProductFile, REQUIRED_PRODUCT_FIELDS, validateProduct, type ProductInfo } from './product.ts'
+import { CERTIFYING_PROFILE } from './profile.ts'
+import { assembleSubmission } from './submission.ts'
+import { verifySubmission } from './verify.ts'
+
+export interface CertifyCommandOptions {
+  baseUrl?: string
+  seed?: number
+  /** The submission folder; must be missing or empty. Default `submissions/<run id>`. */
+  out?: string
+  /** PRODUCT.json fields from flags; they win over productFile. */
+  product?: Partial<ProductInfo>
+  productFile?: string
+  /** Embedded reference server only (self-tests of the certification path). */
+  variant?: string
+  faults?: string[]
+  rateLimit?: number
+  quiet?: boolean
+  /** Ask for missing product fields on a terminal (default: when stdin and stdout are terminals). */
+  prompt?: boolean
+  env?: NodeJS.ProcessEnv
+  write?: (text: string) => void
+}
+
+export interface CertifyOutcome {
+  exitCode: number
+  dir?: string
+  manifestDigest?: string
+}
+
+async function promptMissing(known: Record<string, unknown>, write: (text: string) => void): Promise<Record<string, unknown>> {
+  const missing = REQUIRED_PRODUCT_FIELDS.filter((f) => typeof known[f] !== 'string' || (known[f] as string).trim() === '')
+  if (missing.length === 0) return known
+  write('PRODUCT.json: a few facts about the product this run certifies (saved in the submission).\n')
+  const rl = createInterface({ input: process.stdin, output: process.stdout })
+  try {
+    const answers: Record<string, string> = {}
+    for (const field of missing) answers[field] = (await rl.question(`  ${PRODUCT_PROMPTS[field]}: `)).trim()
+    return mergeProduct(known, answers)
+  } finally {
+    rl.close()
+  }
+}
+
+export async function certifyCommand(options: CertifyCommandOptions): Promise<CertifyOutcome> {
+  const write = options.write ?? ((text: string) => process.stdout.write(text))
+  const env = options.env ?? process.env
+  let config: ResolvedConfig
+  try {
+    config = loadConfig(env, { baseUrl: options.baseUrl, profile: CERTIFYING_PROFILE, seed: options.seed })
+  } catch (error) {
+    write(`${(error as Error).message}\n`)
+    return { exitCode: 2 }
+  }
+  const embedded = config.baseUrl === undefined
+
+  // PRODUCT.json first: a run of several minutes must not end on a missing vendor name.
+  let fields: Record<string, unknown>
+  try {
+    fields = mergeProduct(embedded ? embeddedProduct(TOOL_VERSION) : undefined, options.productFile ? readProductFile(options.productFile) : undefined, options.product)
+  } catch (error) {
+    write(`${(error as Error).message}\n`)
+    return { exitCode: 2 }
+  }
+  if (options.prompt ?? (process.stdin.isTTY && process.stdout.isTTY)) fields = await promptMissing(fields, write)
+  const checked = validateProduct(fields, 'product information')
+  if (!checked.product) {
+    write(`certify needs the product's facts for PRODUCT.json:\n${checked.problems.map((p) => `  - ${p}`).join('\n')}\n`)
+    return { exitCode: 2 }
+  }
+  const product = checked.product
+
+  const outDir = resolve(options.out ?? join('submissions', newRunId()))
+  const existing = await readdir(outDir).catch(() => [] as string[])
+  if (existing.length > 0) {
+    write(`${outDir} is not empty: certify writes a submission into a new folder\n`)
+    return { exitCode: 2 }
+  }
+
+  const runDir = await mkdtemp(join(tmpdir(), 'crm-certify-'))
+  try {
+    write(`certify: ${product.product} ${product.version} (${product.vendor}), every MUST and SHOULD check of crm-conformance ${TOOL_VERSION}, profile ${CERTIFYING_PROFILE}\n`)
+    const run = await runCommand({
+      baseUrl: options.baseUrl,
+      profile: CERTIFYING_PROFILE,
+      seed: options.seed,
+      reportDir: runDir,
+      variant: options.variant,
+      faults: options.faults,
+      rateLimit: options.rateLimit,
+      quiet: options.quiet,
+      env,
+      write,
+      certification: true,
+    })
+    if (!run.report) return { exitCode: 2 }
+    const secrets = Object.fromEntries(namedSecrets(config).map((s) => [s.name, s.value]))
+    const submission = await assembleSubmission(runDir, outDir, product, secrets)
+    const cert = submission.report.certification
+
+    write(`\nCERTIFICATION ${cert.verdict.toUpperCase()}: ${product.product} ${product.version}, crm-conformance ${cert.suiteVersion}, spec sha256 ${cert.specDigest}\n`)
+    for (const reason of cert.verdictReasons) write(`  ${reason}\n`)
+    const notRunShould = cert.notRun.filter((n) => n.level === 'SHOULD')
+    for (const n of notRunShould) write(`  SHOULD ${n.id} (${n.clause}) did not run (${n.status}): ${n.reason}\n`)
+
+    // The same checks a reviewer will run: a vendor sees every problem before publishing.
+    const verified = await verifySubmission(outDir, { catalogue: (await import('../../suites/index.ts')).catalogue, toolVersion: TOOL_VERSION, specDigest: specDigest() })
+    for (const problem of verified.problems) write(`  verify-submission: ${problem}\n`)
+
+    write(`submission: ${outDir}\n`)
+    for (const file of submission.files) write(`  ${file}\n`)
+    write(`${MANIFEST_FILE} sha256: ${submission.manifestDigest}\n`)
+    write('Publish this digest with the submission; a customer checks it with `sha256sum MANIFEST.sha256` and runs `crm-conformance verify-submission <folder>`.\n')
+    const exitCode = cert.verdict === 'compliant' && verified.problems.length === 0 ? 0 : 1
+    return { exitCode, dir: outDir, manifestDigest: submission.manifestDigest }
+  } finally {
+    await rm(runDir, { recursive: true, force: true })
+  }
+}
