@@ -7,5 +7,6 @@ import { checks as filters } from './filters/checks.ts'
 import { checks as idempotency } from './idempotency/checks.ts'
 import { checks as invariants } from './invariants/checks.ts'
 import { checks as rateLimits } from './rate-limits/checks.ts'
+import { checks as records } from './records/checks.ts'
 
-export const catalogue: CheckDefinition[] = [...discovery, ...filters, ...auth, ...idempotency, ...rateLimits, ...invariants]
+export const catalogue: CheckDefinition[] = [...discovery, ...records, ...filters, ...auth, ...idempotency, ...rateLimits, ...invariants]
