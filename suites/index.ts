@@ -8,5 +8,6 @@ import { checks as idempotency } from './idempotency/checks.ts'
 import { checks as invariants } from './invariants/checks.ts'
 import { checks as rateLimits } from './rate-limits/checks.ts'
 import { checks as records } from './records/checks.ts'
+import { checks as validation } from './validation/checks.ts'
 
-export const catalogue: CheckDefinition[] = [...discovery, ...records, ...filters, ...auth, ...idempotency, ...rateLimits, ...invariants]
+export const catalogue: CheckDefinition[] = [...discovery, ...records, ...filters, ...validation, ...auth, ...idempotency, ...rateLimits, ...invariants]

@@ -1,0 +1,57 @@
+// §4.1 "Email-type fields accept a string, null or an empty string": what must be accepted, not refused. Each
+// resource with an email field is created with "" (read back as "" or null), then updated to an address and
+// to null. A server that validates the address format without allowing "" refuses the first.
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import { safeEmail, tagged, updateRecord } from '../../src/engine/operations.ts'
+import { RESOURCE_LIST, parseFieldType, type BodySpec, type ResourceSpec } from '../../src/spec/resources.ts'
+import { CREATE_BASES } from './bases.ts'
+import { trackAccepted } from './judge.ts'
+
+const area = 'validation'
+
+const emailFields = (body: BodySpec | undefined): string[] => Object.entries(body?.fields ?? {}).filter(([, t]) => parseFieldType(t).base === 'email').map(([f]) => f)
+
+function expectAccepted(ctx: CheckContext, res: ApiResponse, what: string): void {
+  if (!res.ok) {
+    ctx.fail(`${what}: status is ${res.status}, expected a 2xx (§4.1: email fields accept a string, null or an empty string)`, { exchanges: [res.exchange], data: res.body })
+  }
+}
+
+function expectRead(ctx: CheckContext, res: ApiResponse, field: string, ok: (v: unknown) => boolean, what: string, wanted: string): void {
+  const value = res.body?.[field]
+  if (!ok(value)) ctx.fail(`${what}: the record's ${field} is ${JSON.stringify(value)}, expected ${wanted} (§4.1)`, { exchanges: [res.exchange] })
+}
+
+function emailCheck(spec: ResourceSpec): CheckDefinition {
+  const fields = emailFields(spec.create)
+  const updatable = emailFields(spec.update)
+  return defineCheck({
+    id: `${area}.${spec.name}.email-values`,
+    clauses: ['§4.1', '§4.4'],
+    level: 'MUST',
+    area,
+    title: `${spec.path} accepts ${fields.join(', ')} as "" on create (read back as "" or null), and as an address and as null on update`,
+    writes: 'safe',
+    async run(ctx) {
+      const empty = Object.fromEntries(fields.map((f) => [f, '']))
+      const created = await ctx.api.post(spec.path, tagged(ctx, spec.name, { ...CREATE_BASES[spec.name]!(ctx), ...empty }))
+      trackAccepted(ctx, spec.name, created)
+      expectAccepted(ctx, created, `POST ${spec.path} with ${fields.join(', ')} ""`)
+      for (const f of fields) expectRead(ctx, created, f, (v) => v === '' || v === null, 'create response', '"" or null')
+      const id = created.body?.id as string
+      for (const f of updatable) {
+        const address = safeEmail(`validation ${spec.name} ${ctx.runId}`)
+        const set = await updateRecord(ctx, spec.name, id, { [f]: address })
+        expectAccepted(ctx, set, `update ${spec.path}/{id} with ${f} "${address}"`)
+        expectRead(ctx, set, f, (v) => typeof v === 'string' && v.toLowerCase() === address, 'update response', JSON.stringify(address))
+        const cleared = await updateRecord(ctx, spec.name, id, { [f]: null })
+        expectAccepted(ctx, cleared, `update ${spec.path}/{id} with ${f} null`)
+        expectRead(ctx, cleared, f, (v) => v === null, 'update response', 'null')
+      }
+    },
+  })
+}
+
+export const emailChecks: CheckDefinition[] = RESOURCE_LIST.filter((r) => emailFields(r.create).length > 0 && CREATE_BASES[r.name] && r.ops.delete).map(emailCheck)

@@ -1,0 +1,49 @@
+// Bodies that are not a JSON object at all (§4: bodies are JSON objects; §7.3): malformed JSON, and JSON that is
+// an array or a string. Each gets a 400 with the §7.1 envelope, never a 5xx and never a record. The code is
+// observed: §7.3 names invalid_request for invalid fields; a parse error may carry another code (§7.8).
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckDefinition } from '../../src/checks/types.ts'
+import { runLabel } from '../../src/engine/operations.ts'
+import { RESOURCES } from '../../src/spec/resources.ts'
+import { expectRefusals, refusalProblem } from './judge.ts'
+
+const area = 'validation'
+const path = RESOURCES.account.path
+
+/** 400 with the §7.1 envelope; any code (observed). */
+const badRequest: typeof refusalProblem = (res) => {
+  const problem = refusalProblem(res, undefined)
+  return problem?.startsWith('error code is') ? undefined : problem
+}
+
+export const bodyChecks: CheckDefinition[] = [
+  defineCheck({
+    id: `${area}.body.malformed-json`,
+    clauses: ['§7.3', '§7.1', '§4'],
+    level: 'MUST',
+    area,
+    title: `POST ${path} with malformed JSON answers 400 with the error envelope, not a 5xx`,
+    writes: 'safe',
+    async run(ctx) {
+      const res = await ctx.api.post(path, undefined, { rawBody: `{"name": "${runLabel(ctx, 'malformed')}", "tags": [` })
+      ctx.observe('code', res.body?.error?.code)
+      await expectRefusals(ctx, [{ label: 'a body cut short', send: async () => res }], { clause: '§7.3', created: 'account', judge: badRequest })
+    },
+  }),
+  defineCheck({
+    id: `${area}.body.not-an-object`,
+    clauses: ['§4', '§7.3', '§7.1'],
+    level: 'MUST',
+    area,
+    title: `POST ${path} with a body that is a JSON array or a JSON string answers 400 with the error envelope`,
+    writes: 'safe',
+    async run(ctx) {
+      const name = runLabel(ctx, 'not an object')
+      const probes = [
+        { label: 'a JSON array holding a valid body', send: () => ctx.api.post(path, undefined, { rawBody: JSON.stringify([{ name }]) }) },
+        { label: 'a JSON string', send: () => ctx.api.post(path, undefined, { rawBody: JSON.stringify(name) }) },
+      ]
+      await expectRefusals(ctx, probes, { clause: '§7.3', created: 'account', judge: badRequest })
+    },
+  }),
+]
