@@ -1,0 +1,441 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { createHmac, randomUUID } from 'node:crypto'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import type { OutgoingHttpHeaders } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TLSSocket } from 'node:tls'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CrmConfError } from '../errors.ts'
+import { REJECTION_STATUS, startSink } from './sink.ts'
+import type { Delivery, Sink, SinkRejection } from './sink.ts'
+
+const hasCurl = (() => {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+const KEY = Buffer.from(SECRET.slice('whsec_'.length), 'base64')
+const MAX_BODY = 4096
+const TIMEOUT_MS = 400
+
+interface Answer {
+  status: number
+  body: string
+}
+interface Outgoing {
+  headers: OutgoingHttpHeaders
+  body: string | Buffer | Buffer[]
+  method?: string
+}
+
+/** Sends one request (no connection reuse); an array body goes out in chunks without a content-length. */
+function send(url: string, out: Outgoing, tls: { rejectUnauthorized?: boolean } = {}): Promise<Answer> {
+  const request = url.startsWith('https:') ? httpsRequest : httpRequest
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: out.method ?? 'POST', headers: out.headers, agent: false, ...tls }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
+    })
+    req.on('error', reject)
+    if (Array.isArray(out.body)) for (const chunk of out.body) req.write(chunk)
+    else req.write(out.body)
+    req.end()
+  })
+}
+
+/** Writes raw bytes on a socket, then gathers whatever comes back until the server closes. */
+function raw(url: string, steps: (socket: ReturnType<typeof connect>) => Promise<void>): Promise<string> {
+  const { port, hostname } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname)
+    const chunks: Buffer[] = []
+    socket.on('data', (c: Buffer) => chunks.push(c))
+    socket.on('error', () => undefined)
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    socket.on('connect', () => void steps(socket))
+  })
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const nowS = () => Math.floor(Date.now() / 1000)
+let counter = 0
+const newId = () => `msg_${Date.now().toString(36)}_${++counter}`
+
+function event(type = 'case.created', extra: object = {}): string {
+  const entityType = type.split('.')[0]
+  return JSON.stringify({ type, timestamp: new Date().toISOString(), data: { id: randomUUID(), entityType, object: { subject: 'Ünïcode ☃' }, changes: {} }, ...extra })
+}
+
+function hmac(key: Buffer | string, id: string, ts: number | string, body: string | Buffer, encoding: 'base64' | 'hex' = 'base64'): string {
+  return createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}.${ts}.`), Buffer.from(body)])).digest(encoding)
+}
+
+function signed(body: string | Buffer, o: { id?: string; ts?: number | string; signature?: (id: string, ts: number | string) => string; headers?: OutgoingHttpHeaders } = {}): Outgoing {
+  const id = o.id ?? newId()
+  const ts = o.ts ?? nowS()
+  const signature = o.signature ? o.signature(id, ts) : `v1,${hmac(KEY, id, ts, body)}`
+  return {
+    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signature, ...o.headers },
+    body,
+  }
+}
+
+function without(out: Outgoing, name: string): Outgoing {
+  const headers = { ...out.headers }
+  delete headers[name]
+  return { ...out, headers }
+}
+
+describe('webhook sink over HTTP', () => {
+  let sink: Sink
+  let logFile: string
+  const printed: string[] = []
+
+  beforeAll(async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'crmconf-sink-')), 'deliveries.jsonl')
+    sink = await startSink({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      maxBodyBytes: MAX_BODY,
+      headerTimeoutMs: TIMEOUT_MS,
+      bodyTimeoutMs: TIMEOUT_MS,
+      logFile,
+      print: (line) => printed.push(line),
+    })
+  })
+  afterAll(async () => {
+    await sink?.close()
+  })
+
+  const last = (): Delivery => sink.deliveries[sink.deliveries.length - 1]
+
+  it('listens on an ephemeral port and answers a health probe', async () => {
+    expect(sink.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
+    expect(sink.port).toBeGreaterThan(0)
+    expect(await send(sink.url, { method: 'GET', headers: {}, body: '' })).toMatchObject({ status: 200 })
+  })
+
+  it('accepts a valid delivery with 200 and records it', async () => {
+    const out = signed(event())
+    const answer = await send(sink.url, out)
+    expect(answer.status).toBe(200)
+    expect(last()).toMatchObject({ verdict: 'accepted', type: 'case.created', webhookId: out.headers['webhook-id'], status: 200, attempt: 1 })
+    expect(last().event?.data.entityType).toBe('case')
+    expect(printed.at(-1)).toMatch(/^✓ case\.created msg_\S+ accepted$/)
+  })
+
+  it('accepts a delivery where only one of several signature entries matches (§6.5)', async () => {
+    const body = event('invoice.paid')
+    const several = signed(body, {
+      signature: (id, ts) => `v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= v1a,AAAA v1,${hmac(KEY, id, ts, body)} v1,Mm7xgUVICxZfQ3bgf0h0Dof65L/IFx+PnZvnDWPCX6Q=`,
+    })
+    expect((await send(sink.url, several)).status).toBe(200)
+    expect(last()).toMatchObject({ verdict: 'accepted', type: 'invoice.paid' })
+  })
+
+  it('accepts an event kind the spec does not name (§6.2), never failing it', async () => {
+    expect((await send(sink.url, signed(event('widget.exploded')))).status).toBe(200)
+    expect(last()).toMatchObject({ verdict: 'accepted', type: 'widget.exploded' })
+  })
+
+  it('acknowledges a replayed webhook-id with 2xx but counts it once (§6.6)', async () => {
+    const body = event()
+    const id = newId()
+    const first = await send(sink.url, signed(body, { id }))
+    const again = await send(sink.url, signed(body, { id }))
+    expect([first.status, again.status]).toEqual([200, 200])
+    const mine = sink.deliveries.filter((d) => d.webhookId === id)
+    expect(mine.map((d) => d.verdict)).toEqual(['accepted', 'duplicate'])
+    expect(mine.map((d) => d.attempt)).toEqual([1, 2])
+    expect(printed.at(-1)).toMatch(/^↻ case\.created msg_\S+ duplicate \(attempt 2\)$/)
+  })
+
+  it('answers a configured non-2xx to chosen deliveries, so retries can be observed', async () => {
+    sink.respondWith((e, d) => (e.type === 'invoice.paid' && d.attempt === 1 ? 503 : undefined))
+    try {
+      const body = event('invoice.paid')
+      const id = newId()
+      const waiting = sink.waitFor((d) => d.webhookId === id && d.attempt === 2, 5000)
+      expect((await send(sink.url, signed(body, { id }))).status).toBe(503)
+      expect(last()).toMatchObject({ verdict: 'accepted', status: 503 })
+      // The retry carries the same webhook-id with a fresh timestamp.
+      expect((await send(sink.url, signed(body, { id, ts: nowS() + 1 }))).status).toBe(200)
+      expect(await waiting).toMatchObject({ verdict: 'duplicate', status: 200 })
+      expect((await send(sink.url, signed(event('case.created')))).status).toBe(200)
+    } finally {
+      sink.respondWith(undefined)
+    }
+  })
+
+  it('answers 500 (and keeps serving) when the respondWith rule itself is broken', async () => {
+    sink.respondWith(() => 42)
+    try {
+      expect((await send(sink.url, signed(event()))).status).toBe(500)
+      expect(last().detail).toMatch(/respondWith/)
+    } finally {
+      sink.respondWith(undefined)
+    }
+  })
+
+  describe('refuses every bad delivery with a 4xx and records why', () => {
+    const replayed = { id: newId(), body: event() }
+    const staleBody = event()
+    const cases: [string, () => Outgoing, SinkRejection, string[]?][] = [
+      ['a forged signature', () => signed(event(), { signature: () => 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' }), 'bad_signature'],
+      ['a signature over another body', () => ({ ...signed(event()), body: event() }), 'bad_signature'],
+      ['a signature keyed on the raw whsec_ string', () => { const b = event(); return signed(b, { signature: (id, ts) => `v1,${hmac(SECRET, id, ts, b)}` }) }, 'bad_signature', ['key_is_whsec_string']],
+      ['a hex signature', () => { const b = event(); return signed(b, { signature: (id, ts) => `v1,${hmac(KEY, id, ts, b, 'hex')}` }) }, 'bad_signature', ['hex_signature']],
+      ['a signature with no version', () => { const b = event(); return signed(b, { signature: (id, ts) => hmac(KEY, id, ts, b) }) }, 'malformed_header', ['missing_version_prefix']],
+      ['a stale timestamp (301 s)', () => signed(staleBody, { ts: nowS() - 301 }), 'stale_timestamp'],
+      ['a replay of a delivery signed 10 minutes ago', () => signed(replayed.body, { id: replayed.id, ts: nowS() - 600 }), 'stale_timestamp'],
+      ['a future timestamp (301 s)', () => signed(event(), { ts: nowS() + 301 }), 'future_timestamp'],
+      ['a millisecond timestamp', () => signed(event(), { ts: Date.now() }), 'timestamp_not_seconds', ['timestamp_milliseconds']],
+      ['no webhook-id', () => without(signed(event()), 'webhook-id'), 'missing_header'],
+      ['no webhook-timestamp', () => without(signed(event()), 'webhook-timestamp'), 'missing_header'],
+      ['no webhook-signature', () => without(signed(event()), 'webhook-signature'), 'missing_header'],
+      ['no webhook headers at all', () => ({ headers: { 'content-type': 'application/json' }, body: event() }), 'missing_header'],
+      ['svix-* headers instead of webhook-*', () => {
+        const b = event()
+        const id = newId()
+        const ts = nowS()
+        return { headers: { 'svix-id': id, 'svix-timestamp': String(ts), 'svix-signature': `v1,${hmac(KEY, id, ts, b)}` }, body: b }
+      }, 'missing_header', ['wrong_header_names']],
+      ['a timestamp that is not a number', () => signed(event(), { ts: 'hello' }), 'malformed_header'],
+      ['webhook-id sent twice', () => signed(event(), { headers: { 'webhook-id': [newId(), newId()] } }), 'malformed_header'],
+      ['a signature header with an empty entry', () => signed(event(), { signature: () => 'v1,' }), 'malformed_header'],
+      ['a body that is not JSON', () => signed('case.created, please'), 'not_json'],
+      ['a body that is not UTF-8', () => signed(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])), 'not_json'],
+      ['an empty body', () => signed(''), 'not_json'],
+      ['a body without data', () => signed(JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString() })), 'bad_shape'],
+      ['a body with data.object null', () => signed(JSON.stringify({ type: 'case.created', timestamp: 't', data: { id: 'x', entityType: 'case', object: null, changes: {} } })), 'bad_shape'],
+      ['a case event whose entityType is not case', () => signed(event('case.created', { data: { id: 'x', entityType: 'ticket', object: {}, changes: {} } })), 'bad_shape'],
+      ['a JSON array', () => signed('[]'), 'bad_shape'],
+      ['an oversized body with its content-length', () => signed(Buffer.alloc(MAX_BODY + 1, 0x20)), 'too_large'],
+      ['an oversized chunked body', () => ({ ...signed('x'), body: [Buffer.alloc(MAX_BODY, 0x20), Buffer.alloc(MAX_BODY, 0x20), Buffer.from('{}')] }), 'too_large'],
+    ]
+
+    it.each(cases)('%s', async (_name, make, reason, mistakes) => {
+      const before = sink.deliveries.length
+      const answer = await send(sink.url, make())
+      expect(answer.status).toBe(REJECTION_STATUS[reason])
+      expect(answer.status).toBeGreaterThanOrEqual(400)
+      expect(answer.status).toBeLessThan(500)
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code: reason } })
+      expect(sink.deliveries.length).toBe(before + 1)
+      expect(last()).toMatchObject({ verdict: 'rejected', reason, status: answer.status })
+      expect(last().detail).toBeTruthy()
+      expect(last().event).toBeUndefined()
+      if (mistakes) expect(last().mistakes?.map((m) => m.mistake)).toEqual(mistakes)
+      expect(printed.at(-1)).toMatch(new RegExp(`^✗ .* rejected ${reason} → ${answer.status}: `))
+    })
+
+    it('refuses a replayed webhook-id whose signature is forged (not a duplicate)', async () => {
+      const id = newId()
+      expect((await send(sink.url, signed(event(), { id }))).status).toBe(200)
+      const forged = await send(sink.url, signed(event(), { id, signature: () => 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' }))
+      expect(forged.status).toBe(401)
+      expect(last()).toMatchObject({ verdict: 'rejected', reason: 'bad_signature', webhookId: id })
+    })
+
+    it('a client that trickles its headers gets 408', async () => {
+      const started = Date.now()
+      const text = await raw(sink.url, async (socket) => {
+        socket.write(`POST / HTTP/1.1\r\nHost: sink\r\nwebhook-id: ${newId()}\r\n`)
+        for (let i = 0; i < 40 && !socket.destroyed; i++) {
+          socket.write('x')
+          await sleep(50)
+        }
+      })
+      expect(text).toMatch(/^HTTP\/1\.1 408 /)
+      expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 4)
+      expect(last()).toMatchObject({ verdict: 'rejected', reason: 'slow_client', status: 408 })
+    })
+
+    it('a client that stalls in its body gets 408', async () => {
+      const text = await raw(sink.url, async (socket) => {
+        socket.write(`POST / HTTP/1.1\r\nHost: sink\r\ncontent-length: 100\r\nwebhook-id: ${newId()}\r\n\r\n{"type":`)
+      })
+      expect(text).toMatch(/^HTTP\/1\.1 408 /)
+      expect(last()).toMatchObject({ verdict: 'rejected', reason: 'slow_client', status: 408, bodyBytes: 8 })
+    })
+
+    it('a request that is not HTTP gets 400', async () => {
+      const text = await raw(sink.url, async (socket) => void socket.write('HELLO THERE\r\n\r\n'))
+      expect(text).toMatch(/^HTTP\/1\.1 400 /)
+      expect(last()).toMatchObject({ verdict: 'rejected', reason: 'bad_http', status: 400 })
+    })
+
+    it('a sender that hangs up mid-body is recorded, and a header named __proto__ stays a header', async () => {
+      await raw(sink.url, async (socket) => {
+        socket.write('POST / HTTP/1.1\r\nHost: sink\r\n__proto__: x\r\ncontent-length: 100\r\n\r\n{')
+        await sleep(50)
+        socket.destroy()
+      })
+      await expect.poll(() => last().reason).toBe('incomplete_body')
+      expect(Object.getPrototypeOf(last().headers)).toBeNull()
+      expect(last().headers['__proto__']).toBe('x')
+    })
+
+    it('a silent connection is closed without a record', async () => {
+      const before = sink.deliveries.length
+      const text = await raw(sink.url, async () => undefined)
+      expect(text).toBe('')
+      expect(sink.deliveries.length).toBe(before)
+    })
+  })
+
+  it('still serves after all of that, and accepted only what it should', async () => {
+    const out = signed(event())
+    expect((await send(sink.url, out)).status).toBe(200)
+    expect(last()).toMatchObject({ verdict: 'accepted', webhookId: out.headers['webhook-id'] })
+
+    const accepted = sink.deliveries.filter((d) => d.verdict === 'accepted')
+    expect(new Set(accepted.map((d) => d.webhookId)).size).toBe(accepted.length)
+    for (const d of accepted) expect(d.event).toBeDefined()
+    for (const d of sink.deliveries.filter((x) => x.verdict === 'rejected')) {
+      expect(d.status).toBeGreaterThanOrEqual(400)
+      expect(d.event).toBeUndefined()
+    }
+    expect(sink.deliveries.map((d) => d.seq)).toEqual(sink.deliveries.map((_, i) => i + 1))
+  })
+
+  it('waitFor finds a past delivery at once and gives up on a missing one', async () => {
+    expect(await sink.waitFor((d) => d.verdict === 'accepted', 10)).toBeDefined()
+    expect(await sink.waitFor((d) => d.type === 'never.sent', 50)).toBeUndefined()
+  })
+
+  it('appended one JSON line per delivery', async () => {
+    await sleep(50)
+    const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Delivery & { kind: string })
+    expect(lines.length).toBe(sink.deliveries.length)
+    expect(lines.map((l) => l.seq)).toEqual(sink.deliveries.map((d) => d.seq))
+    expect(lines.every((l) => l.kind === 'delivery')).toBe(true)
+    expect(readFileSync(logFile, 'utf8')).not.toContain(SECRET.slice('whsec_'.length))
+  })
+})
+
+describe('webhook sink fed the published Standard Webhooks vectors', () => {
+  interface Vectors {
+    signing: { secret: string; msgId: string; timestamp: number; payload: string; signature: string }[]
+    verification: { name: string; vector: number; omit?: string; timestampHeader?: string; signatureHeader?: string; nowOffsetSeconds?: number; expect: string }[]
+  }
+  const vectors = JSON.parse(readFileSync(new URL('../../fixtures/webhooks/vectors.json', import.meta.url), 'utf8')) as Vectors
+  const sinks: Sink[] = []
+  beforeAll(async () => {
+    for (const v of vectors.signing) sinks.push(await startSink({ host: '127.0.0.1', port: 0, secret: v.secret }))
+  })
+  afterAll(async () => {
+    for (const s of sinks) await s.close()
+  })
+
+  it.each(vectors.signing.map((v, i) => [i, v] as const))('vector %i as published today is stale', async (i, v) => {
+    const answer = await send(sinks[i].url, { headers: { 'webhook-id': v.msgId, 'webhook-timestamp': String(v.timestamp), 'webhook-signature': v.signature }, body: v.payload })
+    expect(answer.status).toBe(401)
+    expect(sinks[i].deliveries.at(-1)).toMatchObject({ reason: 'stale_timestamp' })
+  })
+
+  // The libraries build these cases at the current time; so does this test, re-signing the vector now.
+  it.each(vectors.verification)('$name → $expect (valid ones then fail §6.3: the vector payload is no CRM event)', async (c) => {
+    const v = vectors.signing[c.vector]
+    const ts = nowS() - (c.nowOffsetSeconds ?? 0)
+    const fresh = `v1,${hmac(Buffer.from(v.secret.slice('whsec_'.length), 'base64'), v.msgId, ts, v.payload)}`
+    const headers: OutgoingHttpHeaders = {
+      'webhook-id': v.msgId,
+      'webhook-timestamp': c.timestampHeader ?? String(ts),
+      'webhook-signature': (c.signatureHeader ?? v.signature).replace(v.signature, fresh),
+    }
+    if (c.omit) delete headers[c.omit]
+    const answer = await send(sinks[c.vector].url, { headers, body: v.payload })
+    const reason = c.expect === 'valid' ? 'bad_shape' : c.expect
+    expect(sinks[c.vector].deliveries.at(-1)).toMatchObject({ verdict: 'rejected', reason })
+    expect(answer.status).toBe(REJECTION_STATUS[reason as SinkRejection])
+  })
+
+  it('accepted none of them, and still serves', async () => {
+    for (const s of sinks) {
+      expect(s.deliveries.filter((d) => d.verdict !== 'rejected')).toEqual([])
+      expect((await send(s.url, { method: 'GET', headers: {}, body: '' })).status).toBe(200)
+    }
+  })
+})
+
+describe('webhook sink over HTTPS', () => {
+  let sink: Sink
+  beforeAll(async () => {
+    sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET, tls: 'self-signed' })
+  })
+  afterAll(async () => {
+    await sink?.close()
+  })
+
+  it('serves a self-signed certificate generated on the fly and accepts a valid delivery', async () => {
+    expect(sink.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/$/)
+    expect(sink.certificate?.fingerprint256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/)
+    const peer = await new Promise<string>((resolve, reject) => {
+      const req = httpsRequest(sink.url, { method: 'GET', agent: false, rejectUnauthorized: false }, (res) => {
+        resolve((res.socket as TLSSocket).getPeerCertificate().fingerprint256)
+        res.resume()
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(peer).toBe(sink.certificate?.fingerprint256)
+    expect((await send(sink.url, signed(event()), { rejectUnauthorized: false })).status).toBe(200)
+    expect(sink.deliveries.at(-1)).toMatchObject({ verdict: 'accepted' })
+  })
+
+  it('records a sender that hangs up on the certificate (as Node clients do), with a hint', async () => {
+    const before = sink.tlsFailures.length
+    await expect(send(sink.url, signed(event()))).rejects.toThrow(/self.signed/i)
+    await expect.poll(() => sink.tlsFailures.length).toBe(before + 1)
+    expect(sink.tlsFailures.at(-1)).toMatchObject({ code: 'ECONNRESET', hint: expect.stringMatching(/certificate/) })
+  })
+
+  it.skipIf(!hasCurl)('records a sender that refuses the certificate with a TLS alert (curl), with a hint', async () => {
+    const before = sink.tlsFailures.length
+    await new Promise((resolve) => execFile('curl', ['-sS', '--max-time', '5', sink.url], resolve))
+    await expect.poll(() => sink.tlsFailures.length).toBe(before + 1)
+    expect(sink.tlsFailures.at(-1)).toMatchObject({ message: expect.stringMatching(/unknown ca/), hint: expect.stringMatching(/certificate/) })
+  })
+
+  it('records plain HTTP sent to the HTTPS port', async () => {
+    const before = sink.tlsFailures.length
+    await send(sink.url.replace('https:', 'http:'), signed(event())).catch(() => undefined)
+    await expect.poll(() => sink.tlsFailures.length).toBe(before + 1)
+    expect(sink.tlsFailures.at(-1)?.hint).toMatch(/plain HTTP/)
+  })
+
+  it('keeps no record of a bare TCP probe', async () => {
+    const before = sink.tlsFailures.length
+    await raw(sink.url, async (socket) => void socket.end())
+    await sleep(100)
+    expect(sink.tlsFailures.length).toBe(before)
+    expect((await send(sink.url, signed(event()), { rejectUnauthorized: false })).status).toBe(200)
+  })
+})
+
+describe('startSink configuration errors', () => {
+  it.each(['', 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_', 'whsec_not base64!'])('refuses the secret %j', async (secret) => {
+    await expect(startSink({ port: 0, secret })).rejects.toThrow(CrmConfError)
+  })
+
+  it('reports a port in use as a configuration error', async () => {
+    const first = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET })
+    try {
+      await expect(startSink({ host: '127.0.0.1', port: first.port, secret: SECRET })).rejects.toMatchObject({ code: 'CRMCONF_CONFIG_INVALID' })
+    } finally {
+      await first.close()
+    }
+  })
+})

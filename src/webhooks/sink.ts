@@ -1,0 +1,547 @@
+// The webhook sink: receives deliveries over HTTP(S), verifies each one (verify.ts), answers, and records every
+// request, valid or not, in order. Bad input of any kind ends in a 4xx and a recorded violation; the sink keeps serving.
+import { X509Certificate } from 'node:crypto'
+import { createWriteStream, mkdirSync, openSync } from 'node:fs'
+import type { WriteStream } from 'node:fs'
+import { createServer as createHttpServer, STATUS_CODES } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import { isIP } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
+import { hostname, networkInterfaces } from 'node:os'
+import { dirname } from 'node:path'
+import { generate } from 'selfsigned'
+import { Webhook } from 'standardwebhooks'
+import { DEFAULTS } from '../config/config.ts'
+import { CrmConfError } from '../errors.ts'
+import { diagnose, MAX_BODY_BYTES, verifyDelivery } from './verify.ts'
+import type { Diagnosis, VerificationFailure, VerifyResult, WebhookEvent } from './verify.ts'
+
+/** Named defaults of startSink, documented once. */
+export const SINK_DEFAULTS = {
+  host: DEFAULTS.sinkHost,
+  port: DEFAULTS.sinkPort,
+  /** Larger bodies are read to the end (so the sender sees the answer), not kept, and refused with 413. */
+  maxBodyBytes: MAX_BODY_BYTES,
+  /** A sender whose request headers are not complete by then gets 408 (a slow or stalled client). */
+  headerTimeoutMs: 10_000,
+  /** A sender whose body is not complete this long after its headers gets 408. */
+  bodyTimeoutMs: 10_000,
+  /** How much of a refused body its record keeps, to show what was sent. */
+  bodyPreviewBytes: 512,
+  /** Validity of a generated self-signed certificate; it starts a day early to tolerate a sender's clock skew. */
+  selfSignedDays: 30,
+} as const
+
+/** Refusals of the sink itself, on top of the verifier's. `sink_error` is a bug of ours (answered 500). */
+export type SinkRejection = VerificationFailure | 'slow_client' | 'bad_http' | 'incomplete_body' | 'sink_error'
+
+export type Verdict = 'accepted' | 'duplicate' | 'rejected'
+
+/** One HTTP request received, whatever its fate. */
+export interface Delivery {
+  /** 1, 2, … in arrival order. */
+  seq: number
+  receivedAt: string
+  method: string
+  path: string
+  /** As sent, when the header was there (also for refused deliveries). */
+  webhookId?: string
+  /** webhook-timestamp, when it was integer seconds. */
+  timestamp?: number
+  /** The event kind: verified for accepted and duplicate, best effort (unverified) for refused ones. */
+  type?: string
+  /** `accepted`: verified, first time this webhook-id is seen; `duplicate`: verified, webhook-id seen before (§6.6). */
+  verdict: Verdict
+  reason?: SinkRejection
+  detail?: string
+  /** Implementer mistakes the refused delivery matches (verify.ts diagnose). */
+  mistakes?: Diagnosis[]
+  /** How many verified deliveries have carried this webhook-id, this one included. */
+  attempt?: number
+  /** The verified event (accepted and duplicate only). */
+  event?: WebhookEvent
+  /** Request headers, names in lower case; a repeated header is an array; credentials redacted. */
+  headers: Record<string, string | string[]>
+  bodyBytes: number
+  /** The start of a refused body, decoded as UTF-8. */
+  bodyPreview?: string
+  /** The status the sink answered (or tried to answer, when the sender had gone). */
+  status: number
+  remoteAddress?: string
+}
+
+/** A TLS handshake that failed: no HTTP request, so no Delivery; often the sender refusing a self-signed certificate. */
+export interface TlsFailure {
+  at: string
+  remoteAddress?: string
+  code?: string
+  message: string
+  hint?: string
+}
+
+/** Chooses the answer to a verified delivery: a status from 200 to 599, or undefined for the default 200. */
+export type RespondRule = (event: WebhookEvent, delivery: { webhookId: string; attempt: number; verdict: 'accepted' | 'duplicate' }) => number | undefined
+
+export interface SinkOptions {
+  /** Default SINK_DEFAULTS.host. */
+  host?: string
+  /** 0 picks a free port. Default SINK_DEFAULTS.port. */
+  port?: number
+  /** The endpoint's signing secret, `whsec_…` (§6.1). */
+  secret: string
+  /** HTTPS with a certificate generated now, or a given one (PEM). Default: plain HTTP, for loopback use. */
+  tls?: 'self-signed' | { cert: string | Buffer; key: string | Buffer }
+  /** Appends one JSON line per delivery (and per failed TLS handshake). */
+  logFile?: string
+  maxBodyBytes?: number
+  headerTimeoutMs?: number
+  bodyTimeoutMs?: number
+  /** Prints one line per delivery: true for stdout, or a function that takes each line. Default off. */
+  print?: boolean | ((line: string) => void)
+}
+
+export interface Sink {
+  /** Where to send deliveries, e.g. `https://127.0.0.1:8787/` (any path is accepted). */
+  url: string
+  port: number
+  /** The certificate served over HTTPS, to trust or pin it. */
+  certificate?: { pem: string; fingerprint256: string }
+  /** Every request received, valid or not, in order. */
+  deliveries: readonly Delivery[]
+  tlsFailures: readonly TlsFailure[]
+  /** The first delivery, past or future, that matches; undefined after timeoutMs or on close. */
+  waitFor(predicate: (delivery: Delivery) => boolean, timeoutMs: number): Promise<Delivery | undefined>
+  /** Answers chosen verified deliveries with another status (e.g. 503, to observe retries); undefined restores 200. */
+  respondWith(rule: RespondRule | undefined): void
+  close(): Promise<void>
+}
+
+/** The status answered for each refusal. */
+export const REJECTION_STATUS: Record<SinkRejection, number> = {
+  missing_header: 400,
+  malformed_header: 400,
+  timestamp_not_seconds: 400,
+  not_json: 400,
+  bad_http: 400,
+  incomplete_body: 400,
+  bad_signature: 401,
+  stale_timestamp: 401,
+  future_timestamp: 401,
+  slow_client: 408,
+  too_large: 413,
+  bad_shape: 422,
+  sink_error: 500,
+}
+
+const DIAGNOSED = new Set<SinkRejection>(['bad_signature', 'timestamp_not_seconds', 'malformed_header', 'missing_header'])
+const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'])
+const WHSEC = /^whsec_[A-Za-z0-9+/]+=*$/
+
+interface Waiter {
+  predicate: (delivery: Delivery) => boolean
+  resolve: (delivery: Delivery | undefined) => void
+  reject: (error: unknown) => void
+  timer: NodeJS.Timeout
+}
+
+/** Control and bidi characters from a sender never reach the terminal. */
+function printable(text: string, max = 120): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?')
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean
+}
+
+export function describeDelivery(d: Delivery): string {
+  const mark = d.verdict === 'accepted' ? '✓' : d.verdict === 'duplicate' ? '↻' : '✗'
+  const parts = [mark, printable(d.type ?? '-', 60), printable(d.webhookId ?? '-', 60), d.verdict]
+  if (d.verdict === 'duplicate') parts.push(`(attempt ${d.attempt})`)
+  if (d.verdict === 'rejected') parts.push(`${d.reason} → ${d.status}: ${printable(d.detail ?? '', 300)}`)
+  else if (d.status !== 200) parts.push(`→ ${d.status}${d.detail ? ` (${printable(d.detail, 200)})` : ''}`)
+  return [parts.join(' '), ...(d.mistakes ?? []).map((m) => `    hint: ${m.message}`)].join('\n')
+}
+
+function recordedHeaders(raw: string[]): Record<string, string | string[]> {
+  // No prototype: a header named __proto__ stays a header.
+  const headers = Object.create(null) as Record<string, string | string[]>
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase()
+    const value = REDACTED_HEADERS.has(name) ? '<redacted>' : raw[i + 1]
+    const previous = headers[name]
+    headers[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]
+  }
+  return headers
+}
+
+/** The event kind a refused body claims, for the record only: it is not verified. */
+function claimedType(body: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { type?: unknown }
+    return typeof parsed?.type === 'string' ? parsed.type : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** OpenSSL's "803C…:error:0A000418:SSL routines:ssl3_read_bytes:tlsv1 alert unknown ca:../deps/…" → "tlsv1 alert unknown ca". */
+function cleanTlsMessage(message: string): string {
+  const m = /SSL routines:[^:]*:([^:]+)/.exec(message)
+  return m ? m[1] : message
+}
+
+function tlsHint(message: string): string | undefined {
+  if (/unknown ca|bad certificate|certificate unknown|self.signed/i.test(message)) {
+    return 'the sender refused the certificate: make it trust this one (see the fingerprint) or serve one it trusts with --cert/--key'
+  }
+  if (/http request|wrong version number/i.test(message)) return 'the sender spoke plain HTTP to this HTTPS sink'
+  return undefined
+}
+
+/** Names a certificate for this host must carry: the host, loopback, and for a wildcard host this machine's names. */
+function certificateNames(host: string): string[] {
+  const names = new Set(['localhost', '127.0.0.1', '::1'])
+  if (host === '0.0.0.0' || host === '::' || host === '') {
+    names.add(hostname())
+    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.add(a.address)
+  } else {
+    names.add(host)
+  }
+  return [...names]
+}
+
+async function selfSignedCertificate(host: string): Promise<{ cert: string; key: string }> {
+  const names = certificateNames(host)
+  const notBeforeDate = new Date(Date.now() - 24 * 3600 * 1000)
+  const notAfterDate = new Date(Date.now() + SINK_DEFAULTS.selfSignedDays * 24 * 3600 * 1000)
+  const commonName = isIP(host) || host === '' ? 'localhost' : host.slice(0, 64)
+  const pems = await generate([{ name: 'commonName', value: commonName }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: names.map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })) },
+    ],
+  })
+  return { cert: pems.cert, key: pems.private }
+}
+
+function openLog(path: string): WriteStream {
+  let fd: number
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    fd = openSync(path, 'a')
+  } catch (error) {
+    throw new CrmConfError('CRMCONF_CONFIG_INVALID', `Cannot open the webhook log ${path}: ${(error as Error).message}`, { cause: error })
+  }
+  return createWriteStream(path, { fd })
+}
+
+function send(res: ServerResponse, status: number, body: unknown, close = false): void {
+  if (res.headersSent || res.destroyed) return
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(close ? { connection: 'close' } : {}) })
+  res.end(text)
+}
+
+export async function startSink(options: SinkOptions): Promise<Sink> {
+  const host = options.host ?? SINK_DEFAULTS.host
+  const port = options.port ?? SINK_DEFAULTS.port
+  const maxBodyBytes = options.maxBodyBytes ?? SINK_DEFAULTS.maxBodyBytes
+  const headerTimeoutMs = options.headerTimeoutMs ?? SINK_DEFAULTS.headerTimeoutMs
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? SINK_DEFAULTS.bodyTimeoutMs
+  const { secret } = options
+  try {
+    if (typeof secret !== 'string' || !WHSEC.test(secret)) throw new Error('expected whsec_ followed by base64')
+    new Webhook(secret)
+  } catch (error) {
+    throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The webhook sink needs the endpoint's signing secret (§6.1): ${(error as Error).message}`, { cause: error })
+  }
+  const print = options.print === true ? (line: string) => void process.stdout.write(`${line}\n`) : options.print || undefined
+  const tls = options.tls === 'self-signed' ? await selfSignedCertificate(host) : options.tls
+
+  const deliveries: Delivery[] = []
+  const tlsFailures: TlsFailure[] = []
+  const waiters = new Set<Waiter>()
+  const verifiedIds = new Set<string>()
+  const attempts = new Map<string, number>()
+  const sockets = new Set<Socket>()
+  /** Sockets whose request handler is running: its own timers answer, not the clientError handler. */
+  const busy = new WeakSet<object>()
+  let rule: RespondRule | undefined
+  let closing: Promise<void> | undefined
+  let log: WriteStream | undefined = options.logFile === undefined ? undefined : openLog(options.logFile)
+  log?.on('error', (error) => {
+    print?.(`! the webhook log stopped: ${error.message}`)
+    log = undefined
+  })
+
+  const writeLog = (line: object): void => void log?.write(`${JSON.stringify(line)}\n`)
+
+  function record(fields: Omit<Delivery, 'seq'>): Delivery {
+    const delivery: Delivery = { seq: deliveries.length + 1, ...fields }
+    if (closing) return delivery
+    deliveries.push(delivery)
+    writeLog({ kind: 'delivery', ...delivery })
+    print?.(describeDelivery(delivery))
+    for (const waiter of waiters) {
+      let matches: boolean
+      try {
+        matches = waiter.predicate(delivery)
+      } catch (error) {
+        waiters.delete(waiter)
+        clearTimeout(waiter.timer)
+        waiter.reject(error)
+        continue
+      }
+      if (matches) {
+        waiters.delete(waiter)
+        clearTimeout(waiter.timer)
+        waiter.resolve(delivery)
+      }
+    }
+    return delivery
+  }
+
+  function onRequest(req: IncomingMessage, res: ServerResponse): void {
+    // An aborted upload errors the request; 'close' below records it. A write to a gone client must not throw.
+    req.on('error', () => undefined)
+    res.on('error', () => undefined)
+    const base = {
+      receivedAt: new Date().toISOString(),
+      method: req.method ?? '',
+      path: req.url ?? '',
+      headers: recordedHeaders(req.rawHeaders),
+      remoteAddress: req.socket.remoteAddress,
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      req.resume()
+      send(res, 200, { sink: 'crm-conformance', deliveries: deliveries.length })
+      return
+    }
+    const socket = req.socket
+    busy.add(socket)
+    res.on('close', () => busy.delete(socket))
+
+    const chunks: Buffer[] = []
+    let preview = Buffer.alloc(0)
+    let size = 0
+    const declared = Number(req.headers['content-length'])
+    let tooLarge = declared > maxBodyBytes
+    let settled = false
+    const settle = (): boolean => {
+      if (settled) return false
+      settled = true
+      clearTimeout(timer)
+      return true
+    }
+    const idHeader = req.headersDistinct['webhook-id']?.[0]
+
+    const reject = (reason: SinkRejection, detail: string, extra: Partial<Delivery> = {}, close = false): void => {
+      const status = REJECTION_STATUS[reason]
+      record({
+        ...base,
+        webhookId: idHeader,
+        type: tooLarge ? undefined : claimedType(Buffer.concat(chunks)),
+        verdict: 'rejected',
+        reason,
+        detail,
+        bodyBytes: size,
+        bodyPreview: preview.toString('utf8'),
+        status,
+        ...extra,
+      })
+      send(res, status, { error: { code: reason, message: detail } }, close)
+      if (close) res.on('finish', () => socket.destroy())
+    }
+
+    const timer = setTimeout(() => {
+      if (!settle()) return
+      const received = `${size} of ${Number.isFinite(declared) ? declared : 'unknown'} bytes`
+      if (tooLarge) reject('too_large', `body over the limit of ${maxBodyBytes} bytes, and still arriving after ${bodyTimeoutMs} ms (${received})`, {}, true)
+      else reject('slow_client', `body not complete ${bodyTimeoutMs} ms after the headers (${received})`, {}, true)
+    }, bodyTimeoutMs)
+
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (preview.length < SINK_DEFAULTS.bodyPreviewBytes) preview = Buffer.concat([preview, chunk]).subarray(0, SINK_DEFAULTS.bodyPreviewBytes)
+      if (tooLarge || size > maxBodyBytes) {
+        tooLarge = true
+        chunks.length = 0
+      } else {
+        chunks.push(chunk)
+      }
+    })
+    req.on('close', () => {
+      if (settle()) reject('incomplete_body', `the sender closed the connection after ${size} body bytes; no answer could be sent`)
+    })
+    req.on('end', () => {
+      if (!settle()) return
+      if (tooLarge) {
+        reject('too_large', `body is ${size} bytes, over the limit of ${maxBodyBytes} (the spec names no maximum, §8)`)
+        return
+      }
+      let result: VerifyResult
+      const input = { secret, headers: req.headersDistinct, rawBody: Buffer.concat(chunks), maxBodyBytes }
+      try {
+        result = verifyDelivery(input)
+      } catch (error) {
+        reject('sink_error', `the sink failed to verify: ${(error as Error).message}`)
+        return
+      }
+      if (!result.ok) {
+        const mistakes = DIAGNOSED.has(result.reason) ? diagnose(input) : []
+        reject(result.reason, result.detail, { webhookId: result.webhookId ?? idHeader, timestamp: result.timestamp, ...(mistakes.length > 0 ? { mistakes } : {}) })
+        return
+      }
+      acknowledge(result.event, result.webhookId, result.timestamp)
+    })
+
+    function acknowledge(event: WebhookEvent, webhookId: string, timestamp: number): void {
+      const attempt = (attempts.get(webhookId) ?? 0) + 1
+      attempts.set(webhookId, attempt)
+      // §6.6: a repeated webhook-id is acknowledged but counted once; a retry after a chosen non-2xx is a repeat too.
+      const verdict = verifiedIds.has(webhookId) ? 'duplicate' : 'accepted'
+      verifiedIds.add(webhookId)
+      let status = 200
+      let detail = verdict === 'duplicate' ? 'webhook-id seen before; acknowledged and ignored (§6.6)' : undefined
+      try {
+        const chosen = rule?.(event, { webhookId, attempt, verdict })
+        if (chosen !== undefined) {
+          if (!Number.isInteger(chosen) || chosen < 200 || chosen > 599) throw new Error(`it returned ${String(chosen)}, not a status from 200 to 599`)
+          status = chosen
+          if (status >= 300) detail = `answered ${status} as told by respondWith`
+        }
+      } catch (error) {
+        status = 500
+        detail = `the respondWith rule failed: ${(error as Error).message}`
+      }
+      record({ ...base, webhookId, timestamp, type: event.type, verdict, attempt, event, bodyBytes: size, status, ...(detail ? { detail } : {}) })
+      send(res, status, status < 300 ? { received: true, verdict } : { error: { code: 'sink_configured_failure', message: detail } })
+    }
+  }
+
+  const httpOptions = {
+    headersTimeout: headerTimeoutMs,
+    // A backstop only: the body timer answers first.
+    requestTimeout: headerTimeoutMs + bodyTimeoutMs + 1000,
+    // Node checks the two timeouts above on this period; a short one makes headerTimeoutMs precise.
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headerTimeoutMs / 4))),
+  }
+  const server = tls
+    ? createHttpsServer({ ...httpOptions, cert: tls.cert, key: tls.key, handshakeTimeout: headerTimeoutMs }, onRequest)
+    : createHttpServer(httpOptions, onRequest)
+
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (busy.has(socket) || error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    // A connection that never sent a byte (a pre-opened or probing connection) is closed without a record.
+    if (timedOut && socket.bytesRead === 0) {
+      socket.destroy()
+      return
+    }
+    const reason: SinkRejection = timedOut ? 'slow_client' : 'bad_http'
+    const status = timedOut ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+    const detail = timedOut ? `request headers not complete within ${headerTimeoutMs} ms` : `not a valid HTTP request (${error.code ?? 'parse error'}): ${error.message}`
+    record({ receivedAt: new Date().toISOString(), method: '', path: '', headers: {}, verdict: 'rejected', reason, detail, bodyBytes: 0, status, remoteAddress: socket.remoteAddress })
+    const text = JSON.stringify({ error: { code: reason, message: detail } })
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`, () => socket.destroy())
+  })
+
+  server.on('tlsClientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // The TCP bytes read tell a sender that hung up after its ClientHello from a bare connect-and-close probe.
+    // Node exposes them only on the TLS socket's private _parent; without it, hang-ups go unrecorded.
+    const tcp = (socket as Socket & { _parent?: Socket })._parent
+    const tcpBytesRead = tcp?.bytesRead ?? 0
+    const remoteAddress = tcp?.remoteAddress ?? socket.remoteAddress
+    socket.destroy()
+    const hungUp = error.code === 'ECONNRESET'
+    if (closing || (hungUp && tcpBytesRead === 0)) return
+    const message = hungUp ? 'the sender hung up during the TLS handshake' : cleanTlsMessage(error.message)
+    const hint = hungUp
+      ? 'a sender that refuses the certificate often just hangs up: make it trust this one (see the fingerprint) or serve one it trusts with --cert/--key'
+      : tlsHint(message)
+    const failure: TlsFailure = { at: new Date().toISOString(), remoteAddress, code: error.code, message, ...(hint ? { hint } : {}) }
+    tlsFailures.push(failure)
+    writeLog({ kind: 'tls_failure', ...failure })
+    print?.(`✗ TLS handshake failed: ${printable(message, 200)}${hint ? `\n    hint: ${hint}` : ''}`)
+  })
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, host, () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+  } catch (error) {
+    log?.destroy()
+    throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The webhook sink cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error })
+  }
+  server.on('error', (error) => print?.(`! webhook sink: ${error.message}`))
+
+  const address = server.address() as AddressInfo
+  const urlHost = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : isIP(host) === 6 ? `[${host}]` : host
+  const url = `${tls ? 'https' : 'http'}://${urlHost}:${address.port}/`
+  const certificate = tls ? { pem: tls.cert.toString(), fingerprint256: new X509Certificate(tls.cert).fingerprint256 } : undefined
+
+  return {
+    url,
+    port: address.port,
+    certificate,
+    deliveries,
+    tlsFailures,
+    waitFor(predicate, timeoutMs) {
+      let found: Delivery | undefined
+      try {
+        found = deliveries.find(predicate)
+      } catch (error) {
+        return Promise.reject(error)
+      }
+      if (found !== undefined || closing) return Promise.resolve(found)
+      return new Promise((resolve, reject) => {
+        const waiter: Waiter = {
+          predicate,
+          resolve,
+          reject,
+          timer: setTimeout(() => {
+            waiters.delete(waiter)
+            resolve(undefined)
+          }, timeoutMs),
+        }
+        waiters.add(waiter)
+      })
+    },
+    respondWith(next) {
+      rule = next
+    },
+    close() {
+      closing ??= (async () => {
+        for (const waiter of waiters) {
+          clearTimeout(waiter.timer)
+          waiter.resolve(undefined)
+        }
+        waiters.clear()
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+        for (const socket of sockets) socket.destroy()
+        await closed
+        const stream = log
+        log = undefined
+        if (stream) await new Promise<void>((resolve) => stream.end(resolve))
+      })()
+      return closing
+    },
+  }
+}
+
