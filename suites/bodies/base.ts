@@ -1,0 +1,25 @@
+// The one record per resource that the update and replace properties write to, created once per run.
+import fc from 'fast-check'
+import type { CheckContext } from '../../src/checks/types.ts'
+import { createRecord, tagged, type AnyRecord } from '../../src/engine/operations.ts'
+import { validBody } from '../../src/generators/index.ts'
+import type { ResourceName } from '../../src/spec/resources.ts'
+import { bodyOptions } from './targets.ts'
+
+/** Candidate bodies drawn (no request) to pick the fullest one. */
+const CANDIDATES = 20
+
+const filled = (body: Record<string, unknown>) => Object.values(body).filter((v) => v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)).length
+
+/**
+ * The record as created. Its body is the fullest of a few generated ones, so that an update which wrongly
+ * clears the fields it was not sent, or a replace that keeps old values, has something to lose.
+ */
+export function baseRecord(ctx: CheckContext, resource: ResourceName): Promise<AnyRecord> {
+  return ctx.session.memo(`bodies.base.${resource}`, async () => {
+    const bodies = fc.sample(validBody(resource, 'create', bodyOptions(ctx, resource, 'create')), { seed: ctx.seed, numRuns: CANDIDATES })
+    const body = bodies.reduce((best, b) => (filled(b) > filled(best) ? b : best))
+    const { record } = await createRecord(ctx, resource, tagged(ctx, resource, body))
+    return record
+  })
+}

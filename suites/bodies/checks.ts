@@ -1,0 +1,162 @@
+// §4.4 write bodies as properties: generated valid bodies are accepted and read back as written; generated
+// bodies with one explicit defect get the §7.3 400 naming the field. One check per resource and property,
+// generated from the spec tables; each runs CRM_PBT_RUNS cases from the run seed.
+import { expectInvalidRequest, expectSchema } from '../../src/checks/assert.ts'
+import { CheckFailed, defineCheck } from '../../src/checks/define.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import { createRecord, itemPath, replaceRecord, tagged, trackCreated, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
+import { invalidBody, validBody, type Defect } from '../../src/generators/index.ts'
+import { recordKey } from '../../src/schemas/registry.ts'
+import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
+import { baseRecord } from './base.ts'
+import { changedUnsent, differences } from './meaning.ts'
+import { checkProperty } from './property.ts'
+import { CHANGEABLE, CREATABLE, bodyOptions } from './targets.ts'
+
+const area = 'bodies'
+
+/** GET the record back; a read that fails is the server's fault (§4.2 "get … returns the single record"). */
+async function readBack(ctx: CheckContext, resource: ResourceName, id: string): Promise<ApiResponse> {
+  const res = await ctx.api.get(itemPath(resource, id))
+  if (res.status !== 200) ctx.fail(`GET ${itemPath(resource, id)} after a write: status is ${res.status}, expected 200 (§4.2)`, { exchanges: [res.exchange], data: res.body })
+  return res
+}
+
+/** Fails when the record (as `what` returned it) does not mean what was sent. */
+function expectWritten(ctx: CheckContext, resource: ResourceName, sent: AnyRecord, res: ApiResponse, what: string, evidence: ApiResponse[]): void {
+  const diffs = differences(resource, sent, res.body)
+  if (diffs.length > 0) {
+    ctx.fail(`${what} does not hold what was written: ${diffs.map((d) => `${d.field} sent ${JSON.stringify(d.sent)}, got ${JSON.stringify(d.returned)}`).join('; ')} (§4.4, §4.2)`, {
+      expected: 'every field written is returned with the same meaning (§4.2: responses carry the record)',
+      exchanges: evidence.map((r) => r.exchange),
+      data: diffs,
+    })
+  }
+}
+
+/** Renames the failure so the defect it was about leads the message. */
+async function aboutDefect(defect: Defect, action: () => void | Promise<void>): Promise<void> {
+  try {
+    await action()
+  } catch (error) {
+    if (error instanceof CheckFailed) throw new CheckFailed(`${defect.kind} at ${defect.path}: ${error.message}`, error.detail)
+    throw error
+  }
+}
+
+/** The body as sent: with the run tag, unless the defect is in `tags` itself. */
+function sendable(ctx: CheckContext, resource: ResourceName, body: AnyRecord, defect?: Defect): AnyRecord {
+  return defect?.path === 'tags' ? body : tagged(ctx, resource, body)
+}
+
+function createRoundtrip(resource: ResourceName): CheckDefinition {
+  const id = `bodies.${resource}.create-roundtrip`
+  const path = RESOURCES[resource].path
+  return defineCheck({
+    id,
+    clauses: ['§4.4', '§4.1', '§4.2', '§2'],
+    level: 'MUST',
+    area,
+    writes: 'safe',
+    title: `POST ${path} accepts generated valid bodies, and the record returned and read back holds what was written`,
+    async run(ctx) {
+      await checkProperty(ctx, id, validBody(resource, 'create', bodyOptions(ctx, resource, 'create')), async (body) => {
+        const sent = sendable(ctx, resource, body)
+        const { record, response } = await createRecord(ctx, resource, sent)
+        expectWritten(ctx, resource, sent, response, 'the create response', [response])
+        const read = await readBack(ctx, resource, record.id)
+        expectWritten(ctx, resource, sent, read, 'the record read back', [response, read])
+      })
+    },
+  })
+}
+
+function changeRoundtrip(resource: ResourceName, op: 'update' | 'replace'): CheckDefinition {
+  const id = `bodies.${resource}.${op}-roundtrip`
+  const path = `${RESOURCES[resource].path}/{id}`
+  return defineCheck({
+    id,
+    clauses: ['§4.4', '§4.1', '§4.2', '§2'],
+    level: 'MUST',
+    area,
+    writes: 'safe',
+    title:
+      op === 'update'
+        ? `Update ${path} accepts generated valid bodies: the fields sent are read back as written, the others keep their values`
+        : `Replace ${path} accepts generated complete bodies, and the record read back holds what was written`,
+    async run(ctx) {
+      const base = await baseRecord(ctx, resource)
+      let before: AnyRecord = base
+      await checkProperty(ctx, id, validBody(resource, op, bodyOptions(ctx, resource, op)), async (body) => {
+        const sent = sendable(ctx, resource, body)
+        const res = op === 'update' ? await updateRecord(ctx, resource, base.id, sent) : await replaceRecord(ctx, resource, base.id, sent)
+        if (!res.ok) ctx.fail(`${op} ${resource}: status is ${res.status}, expected a 2xx for a valid body (§4.4)`, { exchanges: [res.exchange], data: res.body })
+        expectSchema(res, recordKey(resource), '§4.2')
+        expectWritten(ctx, resource, sent, res, `the ${op} response`, [res])
+        const read = await readBack(ctx, resource, base.id)
+        expectWritten(ctx, resource, sent, read, 'the record read back', [res, read])
+        if (op === 'update') {
+          const changed = changedUnsent(resource, op, sent, before, read.body)
+          if (changed.length > 0) {
+            ctx.fail(`the update changed fields it was not sent: ${changed.map((c) => `${c.field} ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join('; ')} (§4.4)`, {
+              expected: '§4.4 "on update all fields optional": fields not sent keep their values',
+              exchanges: [res.exchange, read.exchange],
+              data: changed,
+            })
+          }
+        }
+        before = read.body
+      })
+    },
+  })
+}
+
+function createInvalid(resource: ResourceName): CheckDefinition {
+  const id = `bodies.${resource}.create-invalid`
+  const path = RESOURCES[resource].path
+  return defineCheck({
+    id,
+    clauses: ['§4.4', '§7.3', '§7.2', '§4.1'],
+    level: 'MUST',
+    area,
+    writes: 'safe',
+    title: `POST ${path} refuses a body with one defect (missing, wrong type, outside the enum, not a uuid, not an integer) with 400 invalid_request naming the field`,
+    async run(ctx) {
+      await checkProperty(ctx, id, invalidBody(resource, 'create', bodyOptions(ctx, resource, 'create')), async ({ body, defect }) => {
+        const res = await ctx.api.post(path, sendable(ctx, resource, body, defect))
+        // A wrongly accepted body made a record: it is removed at the end like the others.
+        if (res.ok && typeof res.body?.id === 'string') trackCreated(ctx, resource, res.body.id)
+        await aboutDefect(defect, () => expectInvalidRequest(res, defect.path, '§7.3'))
+      })
+    },
+  })
+}
+
+function changeInvalid(resource: ResourceName, op: 'update' | 'replace'): CheckDefinition {
+  const id = `bodies.${resource}.${op}-invalid`
+  const path = `${RESOURCES[resource].path}/{id}`
+  return defineCheck({
+    id,
+    clauses: ['§4.4', '§7.3', '§7.2', '§4.1'],
+    level: 'MUST',
+    area,
+    writes: 'safe',
+    title: `${op === 'update' ? 'Update' : 'Replace'} ${path} refuses a body with one defect with 400 invalid_request naming the field`,
+    async run(ctx) {
+      const base = await baseRecord(ctx, resource)
+      await checkProperty(ctx, id, invalidBody(resource, op, bodyOptions(ctx, resource, op)), async ({ body, defect }) => {
+        const sent = sendable(ctx, resource, body, defect)
+        const res = op === 'update' ? await updateRecord(ctx, resource, base.id, sent) : await replaceRecord(ctx, resource, base.id, sent)
+        await aboutDefect(defect, () => expectInvalidRequest(res, defect.path, '§7.3'))
+      })
+    },
+  })
+}
+
+export const checks: CheckDefinition[] = [
+  ...CREATABLE.map(createRoundtrip),
+  ...CHANGEABLE.map(({ resource, op }) => changeRoundtrip(resource, op)),
+  ...CREATABLE.map(createInvalid),
+  ...CHANGEABLE.map(({ resource, op }) => changeInvalid(resource, op)),
+]

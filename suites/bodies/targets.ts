@@ -1,0 +1,31 @@
+// Which bodies the bodies area exercises, and how each resource's generated bodies stay recognisable and safe.
+import type { CheckContext } from '../../src/checks/types.ts'
+import { runLabel } from '../../src/engine/operations.ts'
+import type { BodyOptions } from '../../src/generators/index.ts'
+import { RESOURCE_LIST, type ResourceName } from '../../src/spec/resources.ts'
+
+/** The safe profile's resources: created here and deleted at the end (§4.2 lists a delete for each). */
+export const CREATABLE: ResourceName[] = RESOURCE_LIST.filter((r) => r.create && r.ops.delete).map((r) => r.name)
+
+/** Their update or replace body (§4.4): quotations are replaced while still a draft (§3 rule 1). */
+export const CHANGEABLE: { resource: ResourceName; op: 'update' | 'replace' }[] = RESOURCE_LIST.filter((r) => r.ops.delete && (r.update || r.replace)).map((r) => ({
+  resource: r.name,
+  op: r.update ? 'update' : 'replace',
+}))
+
+/** Resources without tags carry the run label in this field, as `sweep` looks for it (src/engine/sweep.ts). */
+const LABEL_FIELD: Partial<Record<ResourceName, string>> = { lead: 'fullName', opportunity: 'name', quotation: 'title' }
+
+/**
+ * §3: "Transitions between any of these states: not shown", so a writable state (lead status on update) may be
+ * refused from the record's current state by a conformant server; it is left out of generated bodies.
+ */
+const STATE_FIELDS = ['status']
+
+export function bodyOptions(ctx: CheckContext, resource: ResourceName, op: 'create' | 'update' | 'replace'): BodyOptions {
+  const label = LABEL_FIELD[resource]
+  return {
+    prefix: label ? { [label]: `${runLabel(ctx, resource)} ` } : undefined,
+    omit: op === 'create' ? [] : STATE_FIELDS,
+  }
+}

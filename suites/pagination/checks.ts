@@ -1,0 +1,328 @@
+// §4.1 list parameters, §8 page size, §9.2 cursor pagination and incremental sync: the default and bounds of
+// limit, a complete walk by nextCursor, sort and order, createdSince and updatedSince strictly after their bound,
+// and 400 for parameters outside their types. The last-page convention is observed, never judged (§4.1).
+import { expectErrorEnvelope, expectStatus } from '../../src/checks/assert.ts'
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import { observeWalkEnd, runLabel, updateRecord, walkAllPages, type AnyRecord } from '../../src/engine/operations.ts'
+import { LIMITS, RESOURCES } from '../../src/spec/resources.ts'
+import { childSet, probeCollections, type ChildSet } from './fixtures.ts'
+import { distinctInstants, firstMisordered, type Order, type SortKey } from './order.ts'
+import { BAD_PARAMETERS, BAD_PARAMETER_PATH, badParameterResponse, type BadParameter } from './params.ts'
+
+const area = 'pagination'
+const ACCOUNTS = RESOURCES.account.path
+
+/** A list that must answer 200 with a data array (§4.1); anything else fails the check with its evidence. */
+async function listPage(ctx: CheckContext, path: string, query: Record<string, string | number>): Promise<ApiResponse & { body: { data: AnyRecord[]; nextCursor?: unknown } }> {
+  const res = await ctx.api.get(path, query)
+  if (res.status !== 200 || !Array.isArray(res.body?.data)) {
+    ctx.fail(`GET ${path}: status is ${res.status}${res.status === 200 ? ' without a data array' : ''}, expected 200 with { data, nextCursor } (§4.1)`, { exchanges: [res.exchange], data: res.body })
+  }
+  return res
+}
+
+const ids = (records: AnyRecord[]) => records.map((r) => String(r.id))
+const moreAfter = (res: ApiResponse) => typeof res.body?.nextCursor === 'string' && res.body.nextCursor !== ''
+
+const limitDefault = defineCheck({
+  id: 'pagination.limit.default',
+  clauses: ['§4.1', '§8'],
+  level: 'MUST',
+  area,
+  // Writes only when no collection holds more than a page and the profile allows it (checked below).
+  writes: 'none',
+  title: 'A list without limit returns pages of 25 records when the collection holds more',
+  async run(ctx) {
+    const { large, probes } = await probeCollections(ctx)
+    let path = large?.path
+    let query: Record<string, string> = {}
+    let holds = large?.count ?? 0
+    if (!path) {
+      if (ctx.profile === 'read-only') ctx.skip(`no collection holds ${LIMITS.pageSizeDefault + 2} records or more (${probes.map((p) => `${p.path}: ${p.count}`).join(', ')}) and the read-only profile creates none`)
+      const set = await childSet(ctx)
+      path = ACCOUNTS
+      query = set.query
+      holds = set.records.length
+    }
+    const res = await listPage(ctx, path, query)
+    const n = res.body.data.length
+    ctx.observe('collection', `${path}${query.parentId ? '?parentId=…' : ''} (${holds} records)`)
+    if (n !== LIMITS.pageSizeDefault) {
+      ctx.fail(`a list without limit returned ${n} records${moreAfter(res) ? ' and a nextCursor' : ''} from a collection of at least ${holds}, expected ${LIMITS.pageSizeDefault} (§4.1, §8)`, {
+        expected: 'limit: default 25 (§4.1); page size 1–100, default 25 (§8)',
+        exchanges: [res.exchange],
+      })
+    }
+  },
+})
+
+const limitOne = defineCheck({
+  id: 'pagination.limit.one',
+  clauses: ['§4.1', '§8'],
+  level: 'MUST',
+  area,
+  title: 'limit=1 returns one record, and its nextCursor leads to the next record',
+  async run(ctx) {
+    const { probes } = await probeCollections(ctx)
+    const users = RESOURCES.user.path
+    const known = probes.find((p) => p.path === users)?.count
+    const first = await listPage(ctx, users, { limit: 1 })
+    if (first.body.data.length === 0) ctx.skip('GET /users lists no user')
+    if (first.body.data.length !== 1) ctx.fail(`limit=1 returned ${first.body.data.length} records, expected 1 (§4.1)`, { exchanges: [first.exchange] })
+    if (known === undefined || known < 2) return
+    if (!moreAfter(first)) {
+      ctx.fail(`limit=1 on ${known} users returned nextCursor ${JSON.stringify(first.body.nextCursor)}: the page ends the list with records left (§4.1, §9.2)`, {
+        expected: 'a nextCursor that leads to the next page',
+        exchanges: [probes.find((p) => p.path === users)!.response.exchange, first.exchange],
+      })
+    }
+    const second = await listPage(ctx, users, { limit: 1, cursor: first.body.nextCursor as string })
+    const [a, b] = [first.body.data[0]?.id, second.body.data[0]?.id]
+    if (second.body.data.length !== 1 || a === b) {
+      ctx.fail(`the page after a limit=1 page holds ${second.body.data.length} records${a === b ? ', the same record again' : ''}, expected 1 other record (§4.1)`, { exchanges: [first.exchange, second.exchange] })
+    }
+  },
+})
+
+const limitMax = defineCheck({
+  id: 'pagination.limit.max-100',
+  clauses: ['§8', '§4.1'],
+  level: 'MUST',
+  area,
+  title: 'No list page ever holds more than 100 records, whatever limit asks',
+  async run(ctx) {
+    const { large } = await probeCollections(ctx)
+    if (large?.over100) {
+      for (const limit of [LIMITS.pageSizeMax, LIMITS.pageSizeMax + 1]) {
+        const res = await ctx.api.get(large.path, { limit })
+        if (res.ok && Array.isArray(res.body?.data) && res.body.data.length > LIMITS.pageSizeMax) {
+          ctx.fail(`limit=${limit} on ${large.path} returned ${res.body.data.length} records, more than 100 (§8)`, { expected: 'page size 1–100 (§8)', exchanges: [res.exchange] })
+        }
+      }
+      return
+    }
+    const res = await badParameterResponse(ctx, BAD_PARAMETERS.find((b) => b.id === 'limit.rejects-101')!)
+    if (!res.ok) return
+    const n = Array.isArray(res.body?.data) ? res.body.data.length : 0
+    if (n > LIMITS.pageSizeMax) ctx.fail(`limit=101 returned ${n} records, more than 100 (§8)`, { expected: 'page size 1–100 (§8)', exchanges: [res.exchange] })
+    ctx.skip(`limit=101 was accepted (${res.status}) and no collection holds more than 100 records: whether pages are capped at 100 cannot be seen`)
+  },
+})
+
+function rejects(bad: BadParameter): CheckDefinition {
+  return defineCheck({
+    id: `pagination.${bad.id}`,
+    clauses: ['§4.1', '§7.3', ...(bad.param === 'limit' ? ['§8'] : [])],
+    level: bad.level,
+    area,
+    title: `A list with ${bad.param}=${bad.value} is refused with 400 and the error envelope`,
+    async run(ctx) {
+      const res = await badParameterResponse(ctx, bad)
+      if (res.ok && Array.isArray(res.body?.data)) ctx.observe('returned', res.body.data.length)
+      // The answer may have been fetched by another check of this area; the assertion names its exchange.
+      expectErrorEnvelope(res, '§7.3', { status: 400 })
+    },
+  })
+}
+
+const invalidRequestCode = defineCheck({
+  id: 'pagination.params.invalid-request-code',
+  clauses: ['§7.3'],
+  level: 'SHOULD',
+  area,
+  title: 'A 400 for a list parameter outside its type carries the code invalid_request',
+  async run(ctx) {
+    const answers = await Promise.all(BAD_PARAMETERS.map(async (bad) => ({ bad, res: await badParameterResponse(ctx, bad) })))
+    const refused = answers.filter(({ res }) => res.status === 400)
+    if (refused.length === 0) ctx.skip('no bad list parameter was answered 400')
+    const other = refused.filter(({ res }) => res.body?.error?.code !== 'invalid_request')
+    if (other.length > 0) {
+      ctx.fail(`${other.length} of ${refused.length} 400s for bad list parameters have another code: ${other.map(({ bad, res }) => `${bad.param}=${bad.value} → ${JSON.stringify(res.body?.error?.code)}`).join(', ')} (§7.3)`, {
+        expected: '§7.3: invalid or missing fields give 400 with code invalid_request',
+        exchanges: other.slice(0, 3).map(({ res }) => res.exchange),
+      })
+    }
+  },
+})
+
+const walkComplete = defineCheck({
+  id: 'pagination.cursor.walk-complete',
+  clauses: ['§4.1', '§9.2'],
+  level: 'MUST',
+  area,
+  writes: 'safe',
+  title: 'Following nextCursor with a small limit visits every record of a list exactly once',
+  async run(ctx) {
+    const set = await childSet(ctx)
+    const limit = set.records.length <= 10 ? 3 : 7
+    const pagesNeeded = Math.ceil(set.records.length / limit)
+    const walk = await walkAllPages(ctx.api, ACCOUNTS, { ...set.query, limit }, pagesNeeded + 2)
+    observeWalkEnd(ctx, walk)
+    ctx.observe('lastPage', walk.end)
+    ctx.observe('pages', walk.pages.length)
+    const evidence = walk.pages.slice(0, 4).map((p) => p.exchange)
+    if (walk.end === 'max-pages') ctx.fail(`the walk of ${set.records.length} records with limit=${limit} did not end after ${walk.pages.length} pages (§9.2)`, { exchanges: evidence })
+    const big = walk.pages.findIndex((p) => p.body.data.length > limit)
+    if (big >= 0) ctx.fail(`page ${big + 1} holds ${walk.pages[big]!.body.data.length} records with limit=${limit} (§4.1)`, { exchanges: [walk.pages[big]!.exchange] })
+    const seen = new Map<string, number>()
+    walk.pages.forEach((page, i) => {
+      for (const id of ids(page.body.data)) {
+        if (seen.has(id)) {
+          ctx.fail(`record ${id} appears on page ${seen.get(id)! + 1} and again on page ${i + 1} (§9.2)`, {
+            expected: 'each record exactly once across the pages of a walk',
+            exchanges: [walk.pages[seen.get(id)!]!.exchange, page.exchange],
+          })
+        }
+        seen.set(id, i)
+      }
+    })
+    const missing = ids(set.records).filter((id) => !seen.has(id))
+    if (missing.length > 0) {
+      ctx.fail(`${missing.length} of ${set.records.length} records never appear in the walk: ${missing.slice(0, 3).join(', ')} (§9.2)`, {
+        expected: 'each record exactly once across the pages of a walk',
+        exchanges: evidence,
+        data: { missing },
+      })
+    }
+  },
+})
+
+/** The child set listed in one order; skips when its timestamps cannot show an order. */
+async function orderedList(ctx: CheckContext, set: ChildSet, key: SortKey, query: Record<string, string>): Promise<ApiResponse & { body: { data: AnyRecord[] } }> {
+  const res = await listPage(ctx, ACCOUNTS, { ...set.query, limit: LIMITS.pageSizeMax, ...query })
+  if (distinctInstants(res.body.data, key) < 2) ctx.skip(`the ${res.body.data.length} records listed share one ${key}: no order can be seen`)
+  return res
+}
+
+function sortOrder(key: SortKey, order: Order): CheckDefinition {
+  return defineCheck({
+    id: `pagination.sort.${key}-${order}`,
+    clauses: ['§4.1'],
+    level: 'MUST',
+    area,
+    writes: 'safe',
+    title: `sort=${key}&order=${order} lists records ${order === 'asc' ? 'oldest' : 'newest'} ${key} first (ties in any order)`,
+    async run(ctx) {
+      const set = await childSet(ctx)
+      const res = await orderedList(ctx, set, key, { sort: key, order })
+      const wrong = firstMisordered(res.body.data, key, order)
+      if (wrong) {
+        ctx.fail(`with sort=${key}&order=${order}, ${wrong.later.id} (${key} ${wrong.later[key]}) follows ${wrong.earlier.id} (${wrong.earlier[key]}) (§4.1)`, {
+          expected: `${key} ${order === 'asc' ? 'non-decreasing' : 'non-increasing'} down the page`,
+          exchanges: [res.exchange],
+        })
+      }
+    },
+  })
+}
+
+const sortDefault = defineCheck({
+  id: 'pagination.sort.default',
+  clauses: ['§4.1'],
+  level: 'MUST',
+  area,
+  writes: 'safe',
+  title: 'Without sort and order, lists are newest createdAt first (sort default createdAt, order default desc)',
+  async run(ctx) {
+    const set = await childSet(ctx)
+    const res = await orderedList(ctx, set, 'createdAt', {})
+    const wrong = firstMisordered(res.body.data, 'createdAt', 'desc')
+    if (wrong) {
+      ctx.fail(`without sort and order, ${wrong.later.id} (createdAt ${wrong.later.createdAt}) follows ${wrong.earlier.id} (createdAt ${wrong.earlier.createdAt}) (§4.1)`, {
+        expected: 'sort default createdAt, order default desc (§4.1)',
+        exchanges: [res.exchange],
+      })
+    }
+  },
+})
+
+const createdSince = defineCheck({
+  id: 'pagination.createdSince.strictly-after',
+  clauses: ['§4.1'],
+  level: 'MUST',
+  area,
+  writes: 'safe',
+  title: 'createdSince returns the records created after the bound, and not the record created exactly at it',
+  async run(ctx) {
+    const set = await childSet(ctx)
+    const bound = set.records[Math.floor(set.records.length / 2)]!
+    const since = String(bound.createdAt)
+    const res = await listPage(ctx, ACCOUNTS, { ...set.query, createdSince: since, limit: LIMITS.pageSizeMax })
+    const returned = new Set(ids(res.body.data))
+    const at = Date.parse(since)
+    for (const r of set.records) {
+      const t = Date.parse(r.createdAt)
+      const ours = returned.has(r.id)
+      if (ours && (r.createdAt === since || t < at)) {
+        ctx.fail(`createdSince=${since} returned ${r.id}, created ${r.createdAt === since ? 'exactly at' : 'before'} the bound (${r.createdAt}) (§4.1)`, {
+          expected: '§4.1 createdSince: "only records created after this time"',
+          exchanges: [res.exchange],
+        })
+      }
+      if (!ours && t > at) {
+        ctx.fail(`createdSince=${since} left out ${r.id}, created after the bound (${r.createdAt}) (§4.1)`, { expected: '§4.1 createdSince: every record created after this time', exchanges: [res.exchange] })
+      }
+    }
+  },
+})
+
+/** Waited once when the server's clock has not moved past the bound between two writes (coarse timestamps). */
+const CLOCK_STEP_MS = 1_100
+
+const updatedSince = defineCheck({
+  id: 'pagination.updatedSince.incremental-sync',
+  clauses: ['§9.2', '§4.1'],
+  level: 'MUST',
+  area,
+  writes: 'safe',
+  timeoutMs: 30_000,
+  title: 'updatedSince with sort=updatedAt returns the records changed after the bound and none changed at or before it',
+  async run(ctx) {
+    const set = await childSet(ctx)
+    const before = await listPage(ctx, ACCOUNTS, { ...set.query, sort: 'updatedAt', order: 'desc', limit: LIMITS.pageSizeMax })
+    const listed: AnyRecord[] = before.body.data
+    const latest = listed.reduce<AnyRecord | undefined>((m, r) => (m === undefined || Date.parse(r.updatedAt) > Date.parse(m.updatedAt) ? r : m), undefined)
+    if (!latest) return ctx.skip('the isolated accounts are not listed')
+    const since = String(latest.updatedAt)
+    const target = set.records[0]!
+    let changed: ApiResponse | undefined
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, CLOCK_STEP_MS))
+      changed = await updateRecord(ctx, 'account', target.id, { legalName: runLabel(ctx, 'pagination sync') })
+      if (!changed.ok) ctx.skip(`updating account ${target.id} answered ${changed.status}; no change to sync`)
+      if (Date.parse(changed.body?.updatedAt) > Date.parse(since)) break
+    }
+    if (!(Date.parse(changed!.body?.updatedAt) > Date.parse(since))) ctx.skip(`the update left updatedAt at ${changed!.body?.updatedAt}, not after ${since}`)
+    const sync = await listPage(ctx, ACCOUNTS, { ...set.query, updatedSince: since, sort: 'updatedAt', limit: LIMITS.pageSizeMax })
+    const evidence = [before.exchange, changed!.exchange, sync.exchange]
+    const synced: AnyRecord[] = sync.body.data
+    const stale = synced.filter((r) => r.updatedAt === since || Date.parse(r.updatedAt) < Date.parse(since))
+    if (stale.length > 0) {
+      ctx.fail(`updatedSince=${since} returned ${stale.length} record(s) last changed at or before the bound: ${stale.slice(0, 3).map((r) => `${r.id} (${r.updatedAt})`).join(', ')} (§4.1, §9.2)`, {
+        expected: '§4.1 updatedSince: "only records changed after this time"',
+        exchanges: evidence,
+      })
+    }
+    if (!ids(synced).includes(target.id)) {
+      ctx.fail(`updatedSince=${since} left out ${target.id}, changed after it (updatedAt ${changed!.body?.updatedAt}) (§9.2)`, {
+        expected: '§9.2: incremental sync with updatedSince and sort=updatedAt returns every change after the bound',
+        exchanges: evidence,
+      })
+    }
+  },
+})
+
+export const checks: CheckDefinition[] = [
+  limitDefault,
+  limitOne,
+  limitMax,
+  ...BAD_PARAMETERS.map(rejects),
+  invalidRequestCode,
+  walkComplete,
+  sortDefault,
+  ...(['createdAt', 'updatedAt'] as const).flatMap((key) => (['asc', 'desc'] as const).map((order) => sortOrder(key, order))),
+  createdSince,
+  updatedSince,
+]

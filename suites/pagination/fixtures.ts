@@ -1,0 +1,85 @@
+// Shared data of the pagination area, made once per run: a collection known to hold more than one default page
+// (found by listing), and a set of the run's own accounts isolated by the §4.3 parentId filter (children of one
+// parent account), so that walks, orders and time bounds can be judged record by record.
+import type { CheckContext } from '../../src/checks/types.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import { createRecord, runLabel, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
+import { LIMITS, RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
+
+/** Collections probed for one holding more than a default page, most likely first (§4.2: users always exist). */
+const PROBED: ResourceName[] = ['user', 'contact', 'account', 'case', 'activity']
+
+/** More than a default page, with room for a record or two deleted meanwhile by another check. */
+export const LARGE = LIMITS.pageSizeDefault + 2
+
+export interface Probe {
+  path: string
+  /** Records on the first page of `limit=100`. */
+  count: number
+  /** A full page of 100 whose cursor leads to more records. */
+  over100: boolean
+  response: ApiResponse
+}
+
+export interface Probed {
+  /** Every collection listed, in order, until a large one was found. */
+  probes: Probe[]
+  /** The first collection with at least LARGE records, if any. */
+  large?: Probe
+}
+
+const nextCursorOf = (res: ApiResponse): string | undefined => (typeof res.body?.nextCursor === 'string' && res.body.nextCursor !== '' ? res.body.nextCursor : undefined)
+
+/** Lists collections with limit=100 until one holds more than a default page. Read only. */
+export function probeCollections(ctx: CheckContext): Promise<Probed> {
+  return ctx.session.memo('pagination.probe', async () => {
+    const probes: Probe[] = []
+    for (const name of PROBED) {
+      const path = RESOURCES[name].path
+      const response = await ctx.api.get(path, { limit: LIMITS.pageSizeMax })
+      if (response.status !== 200 || !Array.isArray(response.body?.data)) continue
+      const count = response.body.data.length as number
+      let over100 = false
+      const cursor = nextCursorOf(response)
+      if (count === LIMITS.pageSizeMax && cursor !== undefined) {
+        const next = await ctx.api.get(path, { limit: LIMITS.pageSizeMax, cursor })
+        over100 = next.status === 200 && Array.isArray(next.body?.data) && next.body.data.length > 0
+      }
+      const probe = { path, count, over100, response }
+      probes.push(probe)
+      if (count >= LARGE) return { probes, large: probe }
+    }
+    return { probes }
+  })
+}
+
+export interface ChildSet {
+  parentId: string
+  /** The children as created, oldest first. */
+  records: AnyRecord[]
+  /** The query that lists exactly them (§4.3 accounts parentId: "child accounts of this account"). */
+  query: { parentId: string }
+}
+
+/** Children created when a large collection exists elsewhere; else enough for more than a default page. */
+const FEW = 7
+
+/**
+ * A parent account and its children, created one after the other (distinct createdAt). The second child is then
+ * updated, so that updatedAt order differs from createdAt order and a server sorting by the wrong one is seen.
+ */
+export function childSet(ctx: CheckContext): Promise<ChildSet> {
+  return ctx.session.memo('pagination.children', async () => {
+    const { large } = await probeCollections(ctx)
+    const size = large ? FEW : LARGE - 1
+    const { record: parent } = await createRecord(ctx, 'account', { name: runLabel(ctx, 'pagination parent') })
+    const records: AnyRecord[] = []
+    for (let i = 0; i < size; i++) {
+      const { record } = await createRecord(ctx, 'account', { name: runLabel(ctx, `pagination child ${i + 1}`), parentId: parent.id })
+      records.push(record)
+    }
+    const touched = await updateRecord(ctx, 'account', records[1]!.id, { legalName: runLabel(ctx, 'pagination touched') })
+    if (touched.ok && touched.body?.id === records[1]!.id) records[1] = touched.body
+    return { parentId: parent.id, records, query: { parentId: parent.id } }
+  })
+}
