@@ -1,7 +1,7 @@
 // The certifying profile: which checks a certification needs, the rows a certify run must hold, and the
 // `certification` block frozen into its report.json. Pure: no I/O.
 import type { CheckDefinition, CheckResult, Level, Profile } from '../checks/types.ts'
-import { outcomeOf, verdictOf } from '../report/build.ts'
+import { verdictOf } from '../report/build.ts'
 import type { RunReport, Verdict } from '../report/types.ts'
 
 /** Every MUST and SHOULD check of the catalogue must have a row; INFO rows may be there too, and are not required. */
@@ -104,9 +104,4 @@ export function certificationBlock(rows: readonly CheckResult[], catalogue: read
     verdictReasons: reasons,
     notRun: notRunOf(rows),
   }
-}
-
-/** True when a result counts as a pass for certification (a waived failure never does). */
-export function certifiedPass(result: CheckResult): boolean {
-  return outcomeOf(result) === 'passed'
 }
