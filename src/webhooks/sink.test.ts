@@ -276,6 +276,12 @@ describe('webhook sink over HTTP', () => {
       expect(last()).toMatchObject({ verdict: 'rejected', reason: 'bad_http', status: 400 })
     })
 
+    it('a sender that speaks TLS to the plain-HTTP sink gets 400 and a reason that says so', async () => {
+      await send(sink.url.replace('http:', 'https:'), signed(event()), { rejectUnauthorized: false }).catch(() => undefined)
+      await expect.poll(() => last().reason).toBe('bad_http')
+      expect(last().detail).toMatch(/speaks TLS/)
+    })
+
     it('a sender that hangs up mid-body is recorded, and a header named __proto__ stays a header', async () => {
       await raw(sink.url, async (socket) => {
         socket.write('POST / HTTP/1.1\r\nHost: sink\r\n__proto__: x\r\ncontent-length: 100\r\n\r\n{')

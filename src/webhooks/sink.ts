@@ -452,7 +452,13 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     }
     const reason: SinkRejection = timedOut ? 'slow_client' : 'bad_http'
     const status = timedOut ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-    const detail = timedOut ? `request headers not complete within ${headerTimeoutMs} ms` : `not a valid HTTP request (${error.code ?? 'parse error'}): ${error.message}`
+    // A TLS handshake record starts with 0x16: the sender speaks HTTPS to this plain-HTTP sink.
+    const spokeTls = (error as { rawPacket?: Buffer }).rawPacket?.[0] === 0x16
+    const detail = timedOut
+      ? `request headers not complete within ${headerTimeoutMs} ms`
+      : spokeTls
+        ? 'the sender speaks TLS to this plain-HTTP sink: start it with --tls self-signed or --cert/--key'
+        : `not a valid HTTP request (${error.code ?? 'parse error'}): ${error.message}`
     record({ receivedAt: new Date().toISOString(), method: '', path: '', headers: {}, verdict: 'rejected', reason, detail, bodyBytes: 0, status, remoteAddress: socket.remoteAddress })
     const text = JSON.stringify({ error: { code: reason, message: detail } })
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`, () => socket.destroy())
