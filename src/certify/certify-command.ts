@@ -103,7 +103,8 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
       rateLimit: options.rateLimit,
       quiet: options.quiet,
       env,
-      write,
+      // The run's report folder is temporary: the submission folder is printed instead.
+      write: (text) => (text.startsWith('reports: ') ? undefined : write(text)),
       certification: true,
     })
     if (!run.report) return { exitCode: 2 }
