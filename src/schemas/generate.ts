@@ -166,7 +166,7 @@ export function webhookEventSchema(): JsonSchema {
     type: 'object',
     required: ['type', 'timestamp', 'data'],
     properties: {
-      type: { type: 'string', pattern: '^[a-z_]+\\.[a-z_]+$' },
+      type: { type: 'string', pattern: '^[^.\\s]+\\.[^\\s]+$', description: '§6.2: <entity>.<action>; kinds beyond case.created and invoice.paid are not shown, so any dotted name is accepted' },
       timestamp: { type: 'string' },
       data: {
         type: 'object',
