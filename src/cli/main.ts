@@ -145,6 +145,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--cert <file>', 'certificate (PEM) for HTTPS')
     .option('--key <file>', 'private key (PEM) for HTTPS')
     .option('--log <file>', 'JSON Lines log', 'webhook-deliveries.jsonl')
+    .option('--respond <rule>', 'answer chosen deliveries non-2xx to observe retries: <type>=<status>[:<first n attempts>], * for any type (repeatable)', collect)
     .action(async (opts) => {
       const { loadConfig } = await import('../config/config.ts')
       const { runSinkCommand } = await import('../webhooks/sink-command.ts')
@@ -159,7 +160,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
         cert: opts.cert,
         key: opts.key,
         logFile: opts.log,
-      } as never)
+        respond: opts.respond,
+      })
     })
 
   program
