@@ -18,6 +18,7 @@ import { UUID_PATTERN, listPage, parseListQuery } from './pagination.ts'
 import type { RateDecision, RateLimiter } from './rate-limit.ts'
 import type { Json, Store, StoredRecord } from './store.ts'
 import { bodyProblems } from './validation.ts'
+import type { SchemaIssue } from '../schemas/registry.ts'
 import type { Variant } from './variants.ts'
 import type { WebhookDispatcher, WebhookEvent } from './webhooks.ts'
 
@@ -80,7 +81,10 @@ export function createApp(state: AppState): Hono<Env> {
   const dateTimeFields = new Map(
     RESOURCE_LIST.map((spec) => [spec, Object.entries(spec.record).filter(([, t]) => parseFieldType(t).base === 'date-time').map(([f]) => f)]),
   )
-  const recordFaults = faults.has('records.missing-updatedAt') || faults.has('records.datetime-without-zone')
+  const nullableTextFields = new Map(
+    RESOURCE_LIST.map((spec) => [spec, Object.entries(spec.record).filter(([, t]) => parseFieldType(t).nullable && ['string', 'uuid'].includes(parseFieldType(t).base)).map(([f]) => f)]),
+  )
+  const recordFaults = faults.has('records.missing-updatedAt') || faults.has('records.datetime-without-zone') || faults.has('records.null-as-empty-string')
 
   /** The record as sent: the stored one, or a copy carrying the record faults that are switched on. */
   const present = (spec: ResourceSpec, record: Json): Json => {
@@ -90,6 +94,8 @@ export function createApp(state: AppState): Hono<Env> {
     if (faults.has('records.datetime-without-zone')) {
       for (const f of dateTimeFields.get(spec) ?? []) if (typeof out[f] === 'string') out[f] = String(out[f]).replace(/Z$/, '')
     }
+    // The fault: a nullable string or uuid that is null is sent as "" (a zero value serialised as is).
+    if (faults.has('records.null-as-empty-string')) for (const f of nullableTextFields.get(spec) ?? []) if (out[f] === null) out[f] = ''
     return out
   }
 
@@ -121,6 +127,12 @@ export function createApp(state: AppState): Hono<Env> {
     if (Number(c.req.header('content-length') ?? 0) > HTTP_DEFAULTS.maxBodyBytes) throw tooLarge()
     const text = await c.req.text()
     if (text.length > HTTP_DEFAULTS.maxBodyBytes && Buffer.byteLength(text) > HTTP_DEFAULTS.maxBodyBytes) throw tooLarge()
+    // The fault: the body is parsed unguarded and used as an object whatever it is, so a bad body ends in a 500.
+    if (faults.has('validation.body-unguarded-500')) {
+      const value = JSON.parse(text) as unknown
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`Cannot use 'in' operator to search for 'id' in ${String(value)}`)
+      return value as Json
+    }
     let value: unknown
     try {
       value = JSON.parse(text)
@@ -138,12 +150,28 @@ export function createApp(state: AppState): Hono<Env> {
   }
 
   /** Schema (the registry), then references to other records of the workspace. */
+  /** Schema issues that a faulty validator overlooks (faults of the validation area). */
+  const overlooked = (spec: ResourceSpec, op: WriteOp, issue: SchemaIssue): boolean => {
+    if (issue.keyword === 'required') return faults.has('validation.required-unchecked')
+    if (issue.keyword === 'enum') return faults.has('validation.enums-unchecked')
+    const type = spec[op]!.fields[issue.path]
+    return issue.keyword === 'format' && type !== undefined && parseFieldType(type).base === 'uuid' && faults.has('validation.reference-uuid-unchecked')
+  }
+
   const checkBody = (spec: ResourceSpec, op: WriteOp, body: Json, workspace: string): void => {
-    const details: ErrorDetail[] = bodyProblems(spec.name, op, body)
+    // The fault: wrong JSON types are coerced as a form parser would, before validation.
+    if (faults.has('validation.types-coerced')) coerceTypes(spec[op]!.fields, body)
+    const details: ErrorDetail[] = bodyProblems(spec.name, op, body, (issue) => overlooked(spec, op, issue))
+    // The fault: the address format is checked without allowing the empty string of §4.1.
+    if (faults.has('validation.empty-email-refused')) {
+      for (const [f, t] of Object.entries(spec[op]!.fields)) if (t === 'email' && body[f] === '') details.push({ segments: [f], message: `${f} must be an email address` })
+    }
     const fields = spec[op]!.fields
     for (const [field, kind] of Object.entries(MODELS[spec.name].refs)) {
       const v = body[field]
       if (own(fields, field) === undefined || typeof v !== 'string' || details.some((d) => d.segments[0] === field)) continue
+      // The fault: a reference that is not a uuid reaches the database, whose uuid cast throws.
+      if (faults.has('validation.reference-uuid-unchecked') && !UUID_PATTERN.test(v)) throw new Error(`invalid input syntax for type uuid: "${v}"`)
       if (!store.get(workspace, kind, normalizeUuid(v))) details.push({ segments: [field], message: `${field} names no ${kind} of this workspace` })
     }
     if (details.length > 0) throw invalidRequest(details)
@@ -174,7 +202,9 @@ export function createApp(state: AppState): Hono<Env> {
     const values: Json = { ...draft.record, id }
     if ('createdAt' in spec.record) values.createdAt = isoOf(createdAtMs)
     if ('updatedAt' in spec.record) values.updatedAt = isoOf(at)
-    const rec: StoredRecord = { id, createdAtMs, updatedAtMs: at, record: shape(spec, values), hidden: draft.hidden }
+    // The fault: the serialiser writes every column, the write-only ones too (§2 "not in the record").
+    const shown = faults.has('records.write-only-echoed') ? { ...shape(spec, values), ...Object.fromEntries(Object.entries(draft.hidden).filter(([f]) => f in spec.writeOnly)) } : shape(spec, values)
+    const rec: StoredRecord = { id, createdAtMs, updatedAtMs: at, record: shown, hidden: draft.hidden }
     store.put(workspace, spec.name, rec)
     return rec
   }
@@ -185,6 +215,8 @@ export function createApp(state: AppState): Hono<Env> {
     const key = allow(c, spec, 'list')
     const q = parseListQuery(c.req.query(), spec, faults)
     const page = listPage(store, key.workspace, spec.name, q, variant, faults)
+    // The fault: lists come from a search index refreshed every 10 s, so a record just written is missing.
+    if (faults.has('records.list-index-lag')) page.data = page.data.filter((r) => clock.now() - r.createdAtMs > 10_000)
     const body: Json = { data: page.data.map((r) => present(spec, r.record)) }
     if (page.nextCursor !== undefined) body.nextCursor = page.nextCursor
     return c.json(body)
@@ -222,6 +254,8 @@ export function createApp(state: AppState): Hono<Env> {
     const w = writeCtx(key, events)
     const number = model.numberPrefix ? `${model.numberPrefix}-${String(store.nextNumber(key.workspace, spec.name)).padStart(6, '0')}` : null
     const draft = model.create!(w, body, number)
+    // The fault: the comment's HTML is escaped rather than sanitised, so its markup shows as text.
+    if (faults.has('records.comment-html-escaped') && spec.name === 'comment') draft.record.body = String(body.html).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     const rec = commit(spec, key.workspace, crypto.randomUUID(), w.at, w.at, draft)
     events.unshift({ type: `${spec.name}.created`, entityType: spec.name, object: present(spec, rec.record), changes: {} })
     model.afterCreate?.(w, rec)
@@ -248,7 +282,9 @@ export function createApp(state: AppState): Hono<Env> {
     const events: WebhookEvent[] = []
     const w = writeCtx(key, events)
     const draft = op === 'update' ? model.update!(w, current, body) : model.replace!(w, current, body)
-    const rec = commit(spec, key.workspace, current.id, current.createdAtMs, w.at, draft)
+    // Faults: updatedAt left as it was; the change answered but never saved.
+    const rec = commit(spec, key.workspace, current.id, current.createdAtMs, faults.has('records.updatedAt-not-bumped') ? current.updatedAtMs : w.at, draft)
+    if (faults.has('records.change-not-persisted')) store.put(key.workspace, spec.name, current)
     events.unshift({ type: `${spec.name}.updated`, entityType: spec.name, object: present(spec, rec.record), changes: changesOf(current.record, rec.record) })
     publish(key, events)
     return c.json(present(spec, rec.record))
@@ -260,7 +296,8 @@ export function createApp(state: AppState): Hono<Env> {
     const refusal = MODELS[spec.name].refuseDelete?.(current)
     if (refusal) throw refuse(refusal)
     // §1.6: accounts and contacts go to the recycle bin; either way the record is gone from the API.
-    store.remove(key.workspace, spec.name, current.id, spec.deleteMeans === 'recycle-bin' ? 'recycle' : 'delete')
+    // The fault: the delete is acknowledged and never carried out.
+    if (!faults.has('records.deleted-still-readable')) store.remove(key.workspace, spec.name, current.id, spec.deleteMeans === 'recycle-bin' ? 'recycle' : 'delete')
     publish(key, [{ type: `${spec.name}.deleted`, entityType: spec.name, object: present(spec, current.record), changes: {} }])
     if (variant.deleteReply === 'record-200') return c.json(present(spec, current.record), 200)
     if (variant.deleteReply === 'deleted-flag-200') return c.json({ id: current.id, deleted: true }, 200)
@@ -358,4 +395,15 @@ function depthOf(value: unknown): number {
 
 function rateLimited(): ApiError {
   return new ApiError(429, 'rate_limited', "This key's per-minute request limit is reached; retry after Retry-After seconds.")
+}
+
+/** The `validation.types-coerced` fault: numbers become strings, numeric strings integers, fractions are cut. */
+function coerceTypes(fields: Record<string, Parameters<typeof parseFieldType>[0]>, body: Json): void {
+  for (const [field, type] of Object.entries(fields)) {
+    const value = body[field]
+    const base = parseFieldType(type).base
+    if ((base === 'string' || base === 'email') && typeof value === 'number') body[field] = String(value)
+    if (base === 'integer' && typeof value === 'string' && /^-?\d+$/.test(value)) body[field] = Number(value)
+    if (base === 'integer' && typeof value === 'number') body[field] = Math.trunc(value)
+  }
 }

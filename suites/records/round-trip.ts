@@ -259,7 +259,7 @@ function writeOnlyCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinitio
       for (const s of seen(trip)) {
         const shown = fields.filter((f) => f in s.record)
         if (shown.length > 0) {
-          ctx.fail(`${s.step} shows ${shown.join(', ')}, which §2 says are not in the ${spec.name} record`, {
+          ctx.fail(`${s.step} shows ${shown.join(', ')}: writable but not in the ${spec.name} record (§2)`, {
             expected: `${fields.join(', ')}: writable but not in the record (§2)`,
             exchanges: [s.response.exchange],
           })
