@@ -1,0 +1,97 @@
+// Quotations and invoices of this run, and the §4.4 replace bodies. A replace sends every field and all line
+// items (§4.2); the inner shape of items is not shown (§2), so the only item list every server must take is [].
+import type { CheckContext } from '../../src/checks/types.ts'
+import { createRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
+import { validate } from '../../src/schemas/registry.ts'
+import { ENUMS } from '../../src/spec/resources.ts'
+
+const DAY_MS = 86_400_000
+
+export function dateIn(days: number): string {
+  return new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10)
+}
+
+function language(value: unknown): string {
+  return (ENUMS.language as readonly unknown[]).includes(value) ? String(value) : 'en'
+}
+
+/** A harness guard: a body of ours that breaks §4.4 would make a refusal prove nothing. */
+function checked(key: 'writes/quotation.replace' | 'writes/invoice.replace', body: AnyRecord): AnyRecord {
+  const issues = validate(key, body)
+  if (issues.length > 0) throw new Error(`our ${key} body breaks §4.4: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`)
+  return body
+}
+
+/** Every field of the quotation replace body, taken from a record where the record shows it. */
+export function quotationReplaceBody(from: AnyRecord, overrides: AnyRecord = {}): AnyRecord {
+  return checked('writes/quotation.replace', {
+    title: from.title,
+    dealId: from.dealId ?? null,
+    accountId: from.accountId ?? null,
+    contactId: from.contactId ?? null,
+    priceListId: null,
+    tier: null,
+    language: language(from.language),
+    validUntil: from.validUntil ?? null,
+    paymentTermsDays: from.paymentTermsDays ?? null,
+    terms: from.terms ?? null,
+    notes: null,
+    items: [],
+    ...overrides,
+  })
+}
+
+/** Every field of the invoice replace body, taken from a record where the record shows it. */
+export function invoiceReplaceBody(from: AnyRecord, overrides: AnyRecord = {}): AnyRecord {
+  return checked('writes/invoice.replace', {
+    title: from.title,
+    accountId: from.accountId ?? null,
+    contactId: from.contactId ?? null,
+    language: language(from.language),
+    issueDate: from.issueDate ?? null,
+    paymentTermsDays: from.paymentTermsDays ?? null,
+    terms: null,
+    notes: null,
+    items: [],
+    ...overrides,
+  })
+}
+
+export function newQuotationBody(ctx: CheckContext): AnyRecord {
+  return {
+    title: runLabel(ctx, 'quotation'),
+    language: 'en',
+    validUntil: dateIn(30),
+    paymentTermsDays: 30,
+    terms: 'crmconf draft terms',
+    items: [],
+  }
+}
+
+export function newInvoiceBody(ctx: CheckContext): AnyRecord {
+  return {
+    title: runLabel(ctx, 'invoice'),
+    language: 'en',
+    issueDate: dateIn(0),
+    paymentTermsDays: 30,
+    terms: 'crmconf draft terms',
+    items: [],
+  }
+}
+
+/** The run's draft quotation, created once and shared (deleted at clean-up). */
+export async function sharedDraftQuotation(ctx: CheckContext): Promise<AnyRecord> {
+  return ctx.session.memo('state.draft-quotation', async () => (await createRecord(ctx, 'quotation', newQuotationBody(ctx), { validate: false })).record)
+}
+
+/** The run's draft invoice, created once and shared (invoices cannot be deleted: full profile). */
+export async function sharedDraftInvoice(ctx: CheckContext): Promise<AnyRecord> {
+  return ctx.session.memo('state.draft-invoice', async () => (await createRecord(ctx, 'invoice', newInvoiceBody(ctx), { validate: false })).record)
+}
+
+/** The shared draft, or a skip when the server did not create it as a draft (that is created-draft's verdict). */
+export async function draftQuotationOrSkip(ctx: CheckContext): Promise<AnyRecord> {
+  const draft = await sharedDraftQuotation(ctx)
+  if (draft.status !== 'draft') ctx.skip(`the created quotation has status ${JSON.stringify(draft.status)}, not draft (see state.quotation.created-draft)`)
+  return draft
+}

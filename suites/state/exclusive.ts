@@ -1,0 +1,24 @@
+// Checks run concurrently; two probes of the same seeded record (a GET before, a write, a GET after) must not
+// interleave, or one would see the other's change. Another area that writes to a seeded record (e.g. the
+// webhook area paying the sent invoice in full) takes the same turn: `exclusive(session, recordLock('invoice', id), …)`.
+import type { RunSession } from '../../src/engine/session.ts'
+
+const queues = new WeakMap<RunSession, Map<string, Promise<unknown>>>()
+
+/** Runs `task` after every earlier task of the same key in this session has settled. */
+export function exclusive<T>(session: RunSession, key: string, task: () => Promise<T>): Promise<T> {
+  let byKey = queues.get(session)
+  if (!byKey) {
+    byKey = new Map()
+    queues.set(session, byKey)
+  }
+  const previous = byKey.get(key) ?? Promise.resolve()
+  const run = previous.then(task, task)
+  byKey.set(key, run.catch(() => undefined))
+  return run
+}
+
+/** The key under which the probes of one record take turns. */
+export function recordLock(resource: string, id: string): string {
+  return `${resource}:${id}`
+}

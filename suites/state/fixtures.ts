@@ -1,0 +1,46 @@
+// Seeded records the API cannot bring into being (§3: transitions are not shown): the configured fixture, or
+// else the first fitting record of one listed page. Skips, naming the variable, when there is none.
+import type { CheckContext } from '../../src/checks/types.ts'
+import { FIXTURE_VARIABLES, type FixtureName } from '../../src/config/config.ts'
+import type { AnyRecord } from '../../src/engine/operations.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import type { Query } from '../../src/http/transport.ts'
+import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
+
+export interface Found {
+  id: string
+  source: 'fixture' | 'listed'
+  /** The variable that names such a record, for skip messages. */
+  variable: string
+}
+
+/** One page of a collection, fetched once per run for every check looking for a seeded record in it. */
+export function listedOnce(ctx: CheckContext, resource: ResourceName, query: Query = {}): Promise<ApiResponse> {
+  const path = RESOURCES[resource].path
+  const q: Query = { limit: 100, ...query }
+  return ctx.session.memo(`state.listed ${path} ${JSON.stringify(q)}`, () => ctx.api.get(path, q))
+}
+
+/** Records of a listed page (none when the list failed: the lists themselves are judged elsewhere). */
+export function recordsOf(page: ApiResponse): AnyRecord[] {
+  return page.status === 200 && Array.isArray(page.body?.data) ? (page.body.data as AnyRecord[]) : []
+}
+
+export async function findSeeded(
+  ctx: CheckContext,
+  fixture: FixtureName,
+  resource: ResourceName,
+  what: string,
+  fits: (record: AnyRecord) => boolean,
+  query: Query = {},
+): Promise<Found> {
+  const variable = FIXTURE_VARIABLES[fixture]
+  const configured = ctx.config.fixtures[fixture]
+  if (configured) return { id: configured, source: 'fixture', variable }
+  const found = recordsOf(await listedOnce(ctx, resource, query)).find(fits)
+  if (!found || typeof found.id !== 'string') ctx.skip(`no ${what} found by listing ${RESOURCES[resource].path}; set ${variable}`)
+  ctx.note(`${what}: ${found.id}, found by listing (${variable} is not set)`)
+  return { id: found.id, source: 'listed', variable }
+}
+
+export const isNonDraft = (r: AnyRecord): boolean => typeof r.status === 'string' && r.status !== 'draft'

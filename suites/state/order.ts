@@ -1,0 +1,134 @@
+// §3.2: "An order is created from an accepted quotation (the create call takes the quotation id)". Orders
+// cannot be deleted (§4.2), so the successful creation needs the full profile; it happens once per run.
+import { defineCheck } from '../../src/checks/define.ts'
+import { expectStatus } from '../../src/checks/assert.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import { FIXTURE_VARIABLES } from '../../src/config/config.ts'
+import { itemPath, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import { RESOURCES } from '../../src/spec/resources.ts'
+import { draftQuotationOrSkip } from './drafts.ts'
+import { listedOnce, recordsOf } from './fixtures.ts'
+import { REFUSAL_EXPECTED, isStateRefusal, refusalOf } from './refusal.ts'
+
+const area = 'state'
+const ORDERS = RESOURCES.order.path
+const VARIABLE = FIXTURE_VARIABLES.acceptedQuotationId
+/** Listed accepted quotations tried when looking for one without an order. */
+const MAX_CANDIDATES = 3
+
+function ordersFor(ctx: CheckContext, quoteId: string): Promise<ApiResponse> {
+  return ctx.api.get(ORDERS, { quoteId, limit: 100 })
+}
+
+const orderOf = (page: ApiResponse, quoteId: string): AnyRecord | undefined => recordsOf(page).find((o) => o.quoteId === quoteId)
+
+/**
+ * The accepted quotation: the fixture, or a listed one without an order. The accepted state's name is not
+ * shown (§3), so listing can only try `status=accepted`.
+ */
+async function acceptedQuotationId(ctx: CheckContext): Promise<string> {
+  const configured = ctx.config.fixtures.acceptedQuotationId
+  if (configured) return configured
+  const candidates = recordsOf(await listedOnce(ctx, 'quotation', { status: 'accepted' })).filter((q) => q.status === 'accepted')
+  for (const candidate of candidates.slice(0, MAX_CANDIDATES)) {
+    if (!orderOf(await ordersFor(ctx, candidate.id), candidate.id)) return candidate.id
+  }
+  return ctx.skip(`no accepted quotation without an order found by listing /quotations?status=accepted; set ${VARIABLE}`)
+}
+
+interface OrderAttempt {
+  quote: ApiResponse
+  created: ApiResponse
+  /** When the creation was refused: the orders already listed for the quotation. */
+  existing?: ApiResponse
+}
+
+/** One POST /orders per run, shared by the checks below. */
+function orderFromAccepted(ctx: CheckContext): Promise<OrderAttempt> {
+  return ctx.session.memo('state.order-from-accepted', async () => {
+    const quoteId = await acceptedQuotationId(ctx)
+    const quote = await ctx.api.get(itemPath('quotation', quoteId))
+    if (quote.status === 404) ctx.skip(`${VARIABLE}: GET /quotations/${quoteId} answered 404`)
+    expectStatus(quote, 200, '§4.2')
+    const created = await ctx.api.post(ORDERS, { quoteId })
+    if (created.ok && typeof created.body?.id === 'string') trackCreated(ctx, 'order', created.body.id)
+    return { quote, created, existing: created.ok ? undefined : await ordersFor(ctx, quoteId) }
+  })
+}
+
+export const orderChecks: CheckDefinition[] = [
+  defineCheck({
+    id: 'state.order.non-accepted-refused',
+    clauses: ['§3.2'],
+    level: 'MUST',
+    area,
+    title: 'Creating an order from a draft quotation is refused (4xx) and creates no order',
+    writes: 'safe',
+    async run(ctx) {
+      const draft = await draftQuotationOrSkip(ctx)
+      const res = await ctx.api.post(ORDERS, { quoteId: draft.id })
+      if (res.ok) {
+        if (typeof res.body?.id === 'string') trackCreated(ctx, 'order', res.body.id)
+        ctx.fail(`an order was created from a draft quotation (status ${res.status}); orders come from accepted quotations (§3.2)`, { expected: REFUSAL_EXPECTED, exchanges: [res.exchange] })
+      }
+      if (!isStateRefusal(res.status)) {
+        ctx.fail(`order from a draft quotation: status is ${res.status}, expected a 4xx refusal other than 401, 403, 429 (§3.2)`, { expected: REFUSAL_EXPECTED, exchanges: [res.exchange] })
+      }
+      ctx.observe('refusal', refusalOf(res))
+      const listed = await ordersFor(ctx, draft.id)
+      expectStatus(listed, 200, '§4.3', 'orders?quoteId= lists the order for this quotation')
+      const order = orderOf(listed, draft.id)
+      if (order) {
+        ctx.fail(`the create was refused (${res.status}) but an order for the draft quotation exists: ${order.id} (§3.2)`, { expected: 'no order for a quotation that is not accepted', exchanges: [res.exchange, listed.exchange] })
+      }
+    },
+  }),
+  defineCheck({
+    id: 'state.order.from-accepted',
+    clauses: ['§3.2', '§4.2'],
+    level: 'MUST',
+    area,
+    title: 'An order can be created from an accepted quotation, and its quoteId is that quotation',
+    writes: 'full',
+    async run(ctx) {
+      const { quote, created, existing } = await orderFromAccepted(ctx)
+      const quoteId = quote.body.id
+      ctx.observe('quotation.status', quote.body.status)
+      if (!created.ok) {
+        const order = existing && orderOf(existing, quoteId)
+        if (order) ctx.skip(`quotation ${quoteId} already has an order (${order.id}) and another was refused (${created.status}); set ${VARIABLE} to an accepted quotation without one`)
+        ctx.fail(`order from a quotation with status ${JSON.stringify(quote.body.status)}: status is ${created.status}, expected a 2xx (§3.2)`, {
+          expected: 'an order is created from an accepted quotation',
+          exchanges: [quote.exchange, created.exchange],
+        })
+      }
+      ctx.observe('createStatus', created.status)
+      if (created.body?.quoteId !== quoteId) {
+        ctx.fail(`the order's quoteId is ${JSON.stringify(created.body?.quoteId)}, expected ${quoteId} (§3.2)`, { expected: 'the order of the quotation it was created from', exchanges: [created.exchange] })
+      }
+    },
+  }),
+  defineCheck({
+    id: 'state.order.follows-quotation',
+    clauses: ['§3.2', '§2'],
+    level: 'SHOULD',
+    area,
+    title: 'An order created from a quotation carries its totalSen and currency',
+    writes: 'full',
+    async run(ctx) {
+      const { quote, created, existing } = await orderFromAccepted(ctx)
+      const order: AnyRecord | undefined = created.ok ? created.body : existing && orderOf(existing, quote.body.id)
+      if (!order) return ctx.skip('no order was created from the accepted quotation (see state.order.from-accepted)')
+      const evidence = [quote.exchange, (created.ok || !existing ? created : existing).exchange]
+      const differs = (['totalSen', 'currency'] as const).filter((f) => order[f] !== quote.body[f])
+      ctx.observe('sameDealAndAccount', order.dealId === quote.body.dealId && order.accountId === quote.body.accountId)
+      if (differs.length > 0) {
+        ctx.fail(`the order's ${differs.map((f) => `${f} is ${JSON.stringify(order[f])}, the quotation's ${JSON.stringify(quote.body[f])}`).join('; ')}`, {
+          expected: 'an order made from a quotation is for the quotation\'s total, in its currency',
+          exchanges: evidence,
+        })
+      }
+    },
+  }),
+]

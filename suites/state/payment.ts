@@ -1,0 +1,64 @@
+// §2 invoice `paidSen` is "paid so far": recording a payment against an invoice (§4.2) raises it by the amount.
+// Payments cannot be deleted (§4.2): full profile. The payment here is partial on purpose, so the seeded
+// invoice stays open for the webhook area, which pays it in full to see `invoice.paid` (§6.2).
+import { defineCheck } from '../../src/checks/define.ts'
+import { expectStatus } from '../../src/checks/assert.ts'
+import type { CheckDefinition } from '../../src/checks/types.ts'
+import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
+import { dateIn } from './drafts.ts'
+import { exclusive, recordLock } from './exclusive.ts'
+import { findSeeded, isNonDraft } from './fixtures.ts'
+
+/** The largest part payment made here, in the smallest currency unit (§1.4). */
+const PART_PAYMENT_SEN = 100
+/** Reads of the invoice after the payment, this far apart, while paidSen has not moved. */
+const SETTLE_READS = 3
+const SETTLE_WAIT_MS = 1_000
+
+export const paymentChecks: CheckDefinition[] = [
+  defineCheck({
+    id: 'state.payment.raises-paid',
+    clauses: ['§2', '§4.2'],
+    level: 'MUST',
+    area: 'state',
+    title: "A payment recorded against an invoice raises the invoice's paidSen by its amount",
+    writes: 'full',
+    async run(ctx) {
+      const target = await findSeeded(ctx, 'sentInvoiceId', 'invoice', 'invoice with an outstanding balance', (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 2)
+      const path = itemPath('invoice', target.id)
+      const { before, payment, amount, after } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
+        const before = await ctx.api.get(path)
+        if (before.status === 404) ctx.skip(`${target.variable}: GET ${path} answered 404`)
+        expectStatus(before, 200, '§4.2')
+        const invoice = before.body
+        if (invoice.status === 'draft') ctx.skip(`invoice ${target.id} is a draft; set ${target.variable} to a sent invoice`)
+        if (invoice.voidedAt != null) ctx.skip(`invoice ${target.id} is void; set ${target.variable} to a sent invoice`)
+        const balance = invoice.totalSen - invoice.paidSen
+        if (!(balance >= 2)) ctx.skip(`invoice ${target.id} has ${balance} outstanding; a part payment needs at least 2; set ${target.variable} to an invoice with a balance`)
+        const amount = Math.min(PART_PAYMENT_SEN, balance - 1)
+        const { response: payment } = await createRecord(
+          ctx,
+          'payment',
+          { invoiceId: target.id, amountSen: amount, method: 'other', paidOn: dateIn(0), reference: runLabel(ctx, 'payment'), note: 'crmconf conformance run: part payment' },
+          { validate: false },
+        )
+        // The invoice may be updated just after the payment is stored: read it again a few times if unchanged.
+        let after = await ctx.api.get(path)
+        for (let read = 1; read < SETTLE_READS && after.body?.paidSen === invoice.paidSen; read++) {
+          await new Promise((r) => setTimeout(r, SETTLE_WAIT_MS))
+          after = await ctx.api.get(path)
+        }
+        return { before, payment, amount, after }
+      })
+      expectStatus(after, 200, '§4.2')
+      ctx.observe('invoice.status', { before: before.body.status, after: after.body.status })
+      const expected = before.body.paidSen + amount
+      if (after.body.paidSen !== expected) {
+        ctx.fail(`paidSen went from ${before.body.paidSen} to ${JSON.stringify(after.body.paidSen)} after a payment of ${amount}, expected ${expected} (§2 "paid so far")`, {
+          expected: 'paidSen raised by the amount of the payment',
+          exchanges: [before.exchange, payment.exchange, after.exchange],
+        })
+      }
+    },
+  }),
+]

@@ -1,0 +1,112 @@
+// §3: a quotation is created as a draft, and can be replaced or deleted only while it is one (§3.1).
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import { createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/engine/operations.ts'
+import { draftQuotationOrSkip, newQuotationBody, quotationReplaceBody, sharedDraftQuotation } from './drafts.ts'
+import { findSeeded, isNonDraft, type Found } from './fixtures.ts'
+import { expectRefusedWrite } from './refused-write.ts'
+
+const area = 'state'
+
+function sentQuotation(ctx: CheckContext): Promise<Found> {
+  return findSeeded(ctx, 'sentQuotationId', 'quotation', 'non-draft quotation', isNonDraft)
+}
+
+export const quotationChecks: CheckDefinition[] = [
+  defineCheck({
+    id: 'state.quotation.created-draft',
+    clauses: ['§3', '§4.2'],
+    level: 'MUST',
+    area,
+    title: 'A created quotation has status draft',
+    writes: 'safe',
+    async run(ctx) {
+      const draft = await sharedDraftQuotation(ctx)
+      if (draft.status !== 'draft') {
+        ctx.fail(`created quotation has status ${JSON.stringify(draft.status)}, expected "draft" (§3)`, { expected: 'status "draft": quotations are "created as a draft" (§3, §4.2 "create (draft)")' })
+      }
+    },
+  }),
+  defineCheck({
+    id: 'state.quotation.replace-draft',
+    clauses: ['§3.1', '§4.2'],
+    level: 'MUST',
+    area,
+    title: 'Replacing a draft quotation succeeds and returns the replaced record',
+    writes: 'safe',
+    async run(ctx) {
+      const draft = await draftQuotationOrSkip(ctx)
+      const title = runLabel(ctx, 'quotation replaced')
+      const body = quotationReplaceBody(draft, { title, terms: 'crmconf replaced terms', paymentTermsDays: 14 })
+      const res = await replaceRecord(ctx, 'quotation', draft.id, body)
+      if (!res.ok) ctx.fail(`replace of a draft quotation: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, { expected: 'a draft quotation can be replaced', exchanges: [res.exchange] })
+      if (res.body?.title !== title) ctx.fail(`replace answered ${res.status} but the returned title is ${JSON.stringify(res.body?.title)} (§4.2)`, { expected: 'the replaced record, with the title sent', exchanges: [res.exchange] })
+      const after = await ctx.api.get(itemPath('quotation', draft.id))
+      if (after.body?.title !== title || after.body?.paymentTermsDays !== 14) {
+        ctx.fail(`after the replace, GET shows title ${JSON.stringify(after.body?.title)} and paymentTermsDays ${after.body?.paymentTermsDays} (§3.1)`, {
+          expected: `title ${JSON.stringify(title)}, paymentTermsDays 14`,
+          exchanges: [res.exchange, after.exchange],
+        })
+      }
+      ctx.observe('versionBeforeAndAfter', [draft.version, after.body?.version])
+      ctx.observe('statusAfterReplace', after.body?.status)
+    },
+  }),
+  defineCheck({
+    id: 'state.quotation.delete-draft',
+    clauses: ['§3.1', '§4.2'],
+    level: 'MUST',
+    area,
+    title: 'Deleting a draft quotation succeeds, and the quotation is gone (404)',
+    writes: 'safe',
+    async run(ctx) {
+      const { record } = await createRecord(ctx, 'quotation', newQuotationBody(ctx), { validate: false })
+      if (record.status !== 'draft') ctx.skip(`the created quotation has status ${JSON.stringify(record.status)}, not draft (see state.quotation.created-draft)`)
+      const res = await deleteRecord(ctx, 'quotation', record.id)
+      if (!res.ok) ctx.fail(`delete of a draft quotation: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, { expected: 'a draft quotation can be deleted', exchanges: [res.exchange] })
+      const after = await ctx.api.get(itemPath('quotation', record.id))
+      if (after.status !== 404 && after.status !== 410) {
+        ctx.fail(`after the delete, GET answers ${after.status}, expected 404 (§7.6)`, { expected: 'a deleted record does not exist (§7.6)', exchanges: [res.exchange, after.exchange] })
+      }
+      ctx.observe('deleteStatus', res.status)
+    },
+  }),
+  defineCheck({
+    id: 'state.quotation.replace-non-draft',
+    clauses: ['§3.1'],
+    level: 'MUST',
+    area,
+    title: 'Replacing a quotation that is not a draft is refused (4xx) and leaves it unchanged',
+    writes: 'safe',
+    async run(ctx) {
+      const target = await sentQuotation(ctx)
+      await expectRefusedWrite(ctx, {
+        resource: 'quotation',
+        target,
+        op: 'replace',
+        clause: '§3.1',
+        // The record's own values: a server that wrongly accepts changes as little as the API lets us.
+        body: (before) => quotationReplaceBody(before),
+        send: (body) => replaceRecord(ctx, 'quotation', target.id, body!),
+      })
+    },
+  }),
+  defineCheck({
+    id: 'state.quotation.delete-non-draft',
+    clauses: ['§3.1'],
+    level: 'MUST',
+    area,
+    title: 'Deleting a quotation that is not a draft is refused (4xx) and leaves it in place, unchanged',
+    writes: 'safe',
+    async run(ctx) {
+      const target = await sentQuotation(ctx)
+      await expectRefusedWrite(ctx, {
+        resource: 'quotation',
+        target,
+        op: 'delete',
+        clause: '§3.1',
+        send: () => deleteRecord(ctx, 'quotation', target.id),
+      })
+    },
+  }),
+]

@@ -1,0 +1,70 @@
+// §3.1: a write the record's state does not allow is refused and leaves the record as it was. One probe for
+// every such rule: GET before, the write, GET after, with no other probe of the same record in between.
+import type { CheckContext } from '../../src/checks/types.ts'
+import { expectStatus } from '../../src/checks/assert.ts'
+import { itemPath, type AnyRecord } from '../../src/engine/operations.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import type { ResourceName } from '../../src/spec/resources.ts'
+import { exclusive, recordLock } from './exclusive.ts'
+import type { Found } from './fixtures.ts'
+import { changedFields, diffOf } from './meaning.ts'
+import { REFUSAL_EXPECTED, isStateRefusal, namesSentField, refusalOf } from './refusal.ts'
+
+export interface RefusedWrite {
+  resource: ResourceName
+  target: Found
+  /** `replace` or `delete`, as §3.1 words it. */
+  op: string
+  clause: string
+  /** The body the write sends, built from the record as read before (none for a delete). */
+  body?: (before: AnyRecord) => AnyRecord
+  send: (body: AnyRecord | undefined) => Promise<ApiResponse>
+  /** Fields a concurrent, legitimate change may move (e.g. a payment on an invoice), given both versions. */
+  tolerate?: (before: AnyRecord, after: AnyRecord) => string[]
+}
+
+export async function expectRefusedWrite(ctx: CheckContext, probe: RefusedWrite): Promise<void> {
+  const { resource, target, op, clause } = probe
+  const path = itemPath(resource, target.id)
+  const { before, sent, response, after } = await exclusive(ctx.session, recordLock(resource, target.id), async () => {
+    const before = await ctx.api.get(path)
+    if (before.status === 404) ctx.skip(`${target.variable}: GET ${path} answered 404; set it to a visible non-draft ${resource}`)
+    expectStatus(before, 200, '§4.2', `GET of an existing ${resource}`)
+    if (before.body?.status === 'draft') ctx.skip(`${resource} ${target.id} is a draft; set ${target.variable} to a non-draft ${resource}`)
+    const sent = probe.body?.(before.body)
+    const response = await probe.send(sent)
+    const after = await ctx.api.get(path)
+    return { before, sent, response, after }
+  })
+  const state = before.body.status
+  ctx.observe(`${resource}.status`, state)
+  const evidence = [before.exchange, response.exchange, after.exchange]
+  if (response.ok) {
+    ctx.fail(`${op} of a ${state} ${resource} was accepted (status ${response.status}); only a draft may be ${op}d (${clause})`, {
+      expected: REFUSAL_EXPECTED,
+      exchanges: evidence,
+    })
+  }
+  if (!isStateRefusal(response.status)) {
+    ctx.fail(`${op} of a ${state} ${resource}: status is ${response.status}, expected a 4xx refusal other than 401, 403, 429 (${clause})`, {
+      expected: REFUSAL_EXPECTED,
+      exchanges: [response.exchange],
+    })
+  }
+  const field = sent ? namesSentField(response, sent) : undefined
+  if (field) ctx.skip(`the ${op} was refused as invalid input (details name ${field}), not for the ${resource}'s state: cannot tell`)
+  ctx.observe('refusal', refusalOf(response))
+  if (after.status !== 200) {
+    ctx.fail(`after the refused ${op}, GET ${path} answers ${after.status}, expected 200 (${clause})`, { expected: `the ${resource} is still there`, exchanges: evidence })
+  }
+  const tolerated = probe.tolerate?.(before.body, after.body) ?? []
+  if (tolerated.length > 0) ctx.note(`a concurrent change moved ${tolerated.join(', ')}; those fields were not compared`)
+  const changed = changedFields(before.body, after.body, tolerated)
+  if (changed.length > 0) {
+    ctx.fail(`the refused ${op} changed the ${resource}: ${changed.join(', ')} (${clause})`, {
+      expected: `a refused write leaves the ${resource} unchanged, updatedAt included`,
+      exchanges: evidence,
+      data: diffOf(before.body, after.body, changed),
+    })
+  }
+}
