@@ -1,0 +1,47 @@
+// §2 activity `body` and §8: "short preview, up to 500 characters". A longer body is sent; the record keeps at
+// most 500. Activities cannot be deleted (§4.2): full profile.
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckDefinition } from '../../src/checks/types.ts'
+import { itemPath, runLabel, trackCreated } from '../../src/engine/operations.ts'
+import { LIMITS, RESOURCES } from '../../src/spec/resources.ts'
+import { namesSentField } from '../state/refusal.ts'
+import { sharedAccount } from './shared.ts'
+
+const MAX = LIMITS.activityBodyMaxLength
+/** ASCII only, so every way of counting characters agrees. */
+const LONG_BODY = `crmconf activity preview ${'abcdefghij'.repeat(60)}`
+
+export const activityChecks: CheckDefinition[] = [
+  defineCheck({
+    id: 'side-effects.activity.body-preview',
+    clauses: ['§8', '§2'],
+    level: 'MUST',
+    area: 'side-effects',
+    title: `An activity logged with a body over ${MAX} characters comes back with a body of at most ${MAX}`,
+    writes: 'full',
+    async run(ctx) {
+      const account = await sharedAccount(ctx)
+      const sent = { kind: 'note', title: runLabel(ctx, 'activity'), body: LONG_BODY, accountId: account.id }
+      const created = await ctx.api.post(RESOURCES.activity.path, sent)
+      if (!created.ok) {
+        if (namesSentField(created, { body: LONG_BODY })) ctx.skip(`the server refuses an activity body of ${LONG_BODY.length} characters (400 naming body): the preview limit cannot be observed`)
+        ctx.fail(`create activity: status is ${created.status}, expected a 2xx (§4.2, §4.4)`, { exchanges: [created.exchange] })
+      }
+      if (typeof created.body?.id === 'string') trackCreated(ctx, 'activity', created.body.id)
+      const got = await ctx.api.get(itemPath('activity', created.body.id))
+      for (const [where, res] of [['create response', created], ['GET', got]] as const) {
+        const body = res.body?.body
+        if (body === null) ctx.skip(`${where}: the body is null: the preview limit cannot be observed`)
+        if (typeof body === 'string' && body.length > MAX) {
+          ctx.fail(`${where}: activity body has ${body.length} characters, expected at most ${MAX} (§8)`, {
+            expected: `a short preview, up to ${MAX} characters (§2, §8)`,
+            exchanges: [res.exchange],
+          })
+        }
+      }
+      const preview = String(got.body?.body ?? '')
+      ctx.observe('previewLength', preview.length)
+      ctx.observe('previewIsPrefix', LONG_BODY.startsWith(preview.replace(/(…|\.\.\.)$/, '')))
+    },
+  }),
+]

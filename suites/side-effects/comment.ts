@@ -1,0 +1,52 @@
+// §2 comment: `body` is "sanitised HTML"; §4.4 POST /comments takes `html` "(HTML body, sanitised)". The probe is
+// an internal note (no email goes out, §1.6 is about public comments), but comments cannot be deleted: full.
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckDefinition } from '../../src/checks/types.ts'
+import { createRecord, itemPath, runLabel, trackCreated } from '../../src/engine/operations.ts'
+import { RESOURCES } from '../../src/spec/resources.ts'
+import { unsafeParts } from './html-safety.ts'
+
+function probeHtml(marker: string): string {
+  return [
+    `<p>${marker} harmless text</p>`,
+    '<script>alert(1)</script>',
+    '<img src="https://example.com/crmconf.png" alt="crmconf" onerror="alert(2)">',
+    '<a href="javascript:alert(3)">crmconf link</a>',
+  ].join('')
+}
+
+export const commentChecks: CheckDefinition[] = [
+  defineCheck({
+    id: 'side-effects.comment.sanitised',
+    clauses: ['§2', '§4.4'],
+    level: 'MUST',
+    area: 'side-effects',
+    title: 'Comment HTML comes back sanitised: no script, no event handler, no javascript: URL, harmless text kept',
+    writes: 'full',
+    async run(ctx) {
+      const { record: kase } = await createRecord(ctx, 'case', { subject: runLabel(ctx, 'case'), description: 'crmconf: comment sanitising probe' }, { validate: false })
+      const marker = `crmconf-keep-${Math.random().toString(36).slice(2, 10)}`
+      const created = await ctx.api.post(RESOURCES.comment.path, { caseId: kase.id, kind: 'internal', html: probeHtml(marker) })
+      if (created.status === 400) ctx.skip('the server refused the comment html with 400: sanitising could not be observed')
+      if (!created.ok) ctx.fail(`create comment: status is ${created.status}, expected a 2xx (§4.2, §4.4)`, { exchanges: [created.exchange] })
+      if (typeof created.body?.id === 'string') trackCreated(ctx, 'comment', created.body.id)
+      const got = await ctx.api.get(itemPath('comment', created.body.id))
+      for (const [where, res] of [['create response', created], ['GET', got]] as const) {
+        const body = res.body?.body
+        if (typeof body !== 'string') ctx.fail(`${where}: comment body is ${JSON.stringify(body)}, expected a string (§2)`, { exchanges: [res.exchange] })
+        const unsafe = unsafeParts(body)
+        if (unsafe.length > 0) {
+          ctx.fail(`${where}: comment body keeps ${unsafe.join(', ')} (§2 "sanitised HTML")`, {
+            expected: 'no <script>, no on*= attribute, no javascript: URL',
+            exchanges: [res.exchange],
+            data: { body },
+          })
+        }
+        if (!body.includes(marker)) {
+          ctx.fail(`${where}: comment body lost the harmless text ${JSON.stringify(marker)} (§2)`, { expected: 'sanitising removes the unsafe parts only', exchanges: [res.exchange], data: { body } })
+        }
+      }
+      ctx.observe('sanitisedBody', got.body.body)
+    },
+  }),
+]

@@ -1,0 +1,34 @@
+// §2 contact: `accountId` is "writable but not in the record" and "sets the primary account".
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckDefinition } from '../../src/checks/types.ts'
+import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
+import { sharedAccount, uniqueEmail } from './shared.ts'
+
+export const contactAccountChecks: CheckDefinition[] = [
+  defineCheck({
+    id: 'side-effects.contact.primary-account',
+    clauses: ['§2', '§4.4'],
+    level: 'MUST',
+    area: 'side-effects',
+    title: 'A contact created with accountId has that account as its primaryAccountId',
+    writes: 'safe',
+    async run(ctx) {
+      const account = await sharedAccount(ctx)
+      const { record, response } = await createRecord(
+        ctx,
+        'contact',
+        { firstName: 'Crmconf', lastName: runLabel(ctx, 'contact'), email: uniqueEmail(ctx, 'contact'), accountId: account.id },
+        { validate: false },
+      )
+      const got = await ctx.api.get(itemPath('contact', record.id))
+      for (const [where, res] of [['create response', response], ['GET', got]] as const) {
+        if (res.body?.primaryAccountId !== account.id) {
+          ctx.fail(`${where}: primaryAccountId is ${JSON.stringify(res.body?.primaryAccountId)}, expected the accountId sent, ${account.id} (§2)`, {
+            expected: 'accountId "sets the primary account" (§2 contact)',
+            exchanges: [response.exchange, got.exchange],
+          })
+        }
+      }
+    },
+  }),
+]
