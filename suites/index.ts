@@ -10,8 +10,9 @@ import { checks as invariants } from './invariants/checks.ts'
 import { checks as pagination } from './pagination/checks.ts'
 import { checks as rateLimits } from './rate-limits/checks.ts'
 import { checks as records } from './records/checks.ts'
+import { checks as readOnly } from './read-only/checks.ts'
 import { checks as sideEffects } from './side-effects/checks.ts'
 import { checks as state } from './state/checks.ts'
 import { checks as validation } from './validation/checks.ts'
 
-export const catalogue: CheckDefinition[] = [...discovery, ...records, ...bodies, ...pagination, ...filters, ...validation, ...auth, ...idempotency, ...rateLimits, ...state, ...sideEffects, ...invariants]
+export const catalogue: CheckDefinition[] = [...discovery, ...records, ...bodies, ...pagination, ...filters, ...validation, ...readOnly, ...auth, ...idempotency, ...rateLimits, ...state, ...sideEffects, ...invariants]

@@ -103,6 +103,8 @@ export function createApp(state: AppState): Hono<Env> {
 
   const parseId = (spec: ResourceSpec, raw: string): string => {
     if (UUID_PATTERN.test(raw)) return raw.toLowerCase()
+    // The fault: the id goes to the database unchecked, whose uuid cast throws.
+    if (faults.has('read-only.non-uuid-500')) throw new Error(`invalid input syntax for type uuid: "${raw}"`)
     if (variant.nonUuidId === 'invalid-400') throw invalidRequest([{ segments: ['id'], in: 'path', message: 'id must be a uuid' }])
     throw notFound(spec.name)
   }
@@ -217,13 +219,32 @@ export function createApp(state: AppState): Hono<Env> {
     const page = listPage(store, key.workspace, spec.name, q, variant, faults)
     // The fault: lists come from a search index refreshed every 10 s, so a record just written is missing.
     if (faults.has('records.list-index-lag')) page.data = page.data.filter((r) => clock.now() - r.createdAtMs > 10_000)
+    if (faults.has('filters.empty-result-404') && q.filters.length > 0 && page.data.length === 0) throw notFound(spec.name)
     const body: Json = { data: page.data.map((r) => present(spec, r.record)) }
     if (page.nextCursor !== undefined) body.nextCursor = page.nextCursor
     return c.json(body)
   }
 
   const get = (spec: ResourceSpec) => (c: Ctx) => {
-    allow(c, spec, 'get')
+    const key = allow(c, spec, 'get')
+    // The fault: the ORM's null for a missing row is sent as is.
+    if (faults.has('read-only.unknown-id-200-null') && !store.get(key.workspace, spec.name, parseId(spec, c.req.param('id') ?? ''))) return c.json(null)
+    return c.json(present(spec, find(c, spec).record))
+  }
+
+  /** The `read-only.create-everywhere` fault: a generic create that stores the body's record fields. */
+  const createAnything = (spec: ResourceSpec) => async (c: Ctx) => {
+    const key = allow(c, spec, 'create')
+    const body = await readBody(c)
+    const at = clock.stamp()
+    const values = Object.fromEntries(Object.entries(body).filter(([f]) => f in spec.record && f !== 'id'))
+    const rec = commit(spec, key.workspace, crypto.randomUUID(), at, at, { record: values, hidden: {} })
+    return c.json(present(spec, rec.record), variant.createStatus)
+  }
+
+  /** The `read-only.update-everywhere` fault: a generic update that answers the record unchanged. */
+  const acceptAnyUpdate = (spec: ResourceSpec) => (c: Ctx) => {
+    allow(c, spec, 'update')
     return c.json(present(spec, find(c, spec).record))
   }
 
@@ -323,10 +344,12 @@ export function createApp(state: AppState): Hono<Env> {
     const item = `${spec.path}/:id`
     if (spec.ops.list) api.get(spec.path, list(spec))
     if (spec.ops.create) api.post(spec.path, create(spec))
+    else if (faults.has('read-only.create-everywhere')) api.post(spec.path, createAnything(spec))
     if (spec.ops.get) api.get(item, get(spec))
     if (spec.ops.update) api.on(variant.updateMethod, item, change(spec, 'update'))
     if (spec.ops.replace) api.put(item, change(spec, 'replace'))
-    if (spec.ops.delete) api.delete(item, remove(spec))
+    if (spec.ops.delete || faults.has('read-only.delete-everywhere')) api.delete(item, remove(spec))
+    if (!spec.ops.update && !spec.ops.replace && faults.has('read-only.update-everywhere')) api.on(['PATCH', 'PUT'], item, acceptAnyUpdate(spec))
   }
 
   const app = new Hono<Env>()

@@ -46,6 +46,9 @@ function decodeCursor(cursor: string): Position | undefined {
   }
 }
 
+/** Filters the `filters.unimplemented-ignored` fault leaves out, as a server that never wrote them would. */
+const UNIMPLEMENTED_FILTERS: ReadonlySet<string> = new Set(['account.parentId', 'case.teamId', 'article.categoryId'])
+
 /** Parses the common parameters and the resource's filters; every bad parameter is one detail of one 400. */
 export function parseListQuery(params: Record<string, string>, spec: ResourceSpec, faults: FaultSet): ListQuery {
   const details: ErrorDetail[] = []
@@ -91,11 +94,15 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
 
   const filters: ListQuery['filters'] = []
   for (const f of spec.filters) {
-    const value = params[f.param]
+    let value = params[f.param]
     if (value === undefined) continue
     if (f.param === 'email' && faults.has('filters.email-ignored')) continue
+    if (faults.has('filters.unimplemented-ignored') && UNIMPLEMENTED_FILTERS.has(`${spec.name}.${f.param}`)) continue
+    // The fault: '+' read as a form-encoded space, then trimmed away.
+    if (f.match === 'e164' && faults.has('filters.mobile-plus-as-space')) value = value.replace(/\+/g, ' ').trim()
+    const listed = faults.has('filters.direction-system-refused') && f.param === 'direction' ? f.values?.filter((v) => v !== 'system') : f.values
     if (f.kind === 'uuid' && !UUID_PATTERN.test(value)) bad(f.param, `${f.param} must be a uuid`)
-    else if (f.kind === 'enum' && !f.values?.includes(value)) bad(f.param, `${f.param} must be one of ${f.values?.join(', ')}`)
+    else if (f.kind === 'enum' && !faults.has('filters.enum-unvalidated') && !listed?.includes(value)) bad(f.param, `${f.param} must be one of ${listed?.join(', ')}`)
     else filters.push({ spec: f, value })
   }
 
@@ -117,7 +124,7 @@ function e164Of(value: string): string | undefined {
   return /^\+[1-9]\d{1,14}$/.test(compact) ? compact : undefined
 }
 
-function matches(rec: StoredRecord, q: ListQuery): boolean {
+function matches(rec: StoredRecord, q: ListQuery, faults: FaultSet): boolean {
   if (q.createdSince !== undefined && !(rec.createdAtMs > q.createdSince)) return false
   if (q.updatedSince !== undefined && !(rec.updatedAtMs > q.updatedSince)) return false
   for (const { spec, value } of q.filters) {
@@ -125,10 +132,12 @@ function matches(rec: StoredRecord, q: ListQuery): boolean {
     if (typeof field !== 'string') return false
     switch (spec.match) {
       case 'lowercase':
-        if (field.toLowerCase() !== value.toLowerCase()) return false
+        // The fault: the address compared as stored.
+        if (faults.has('filters.email-case-sensitive') ? field !== value : field.toLowerCase() !== value.toLowerCase()) return false
         break
       case 'uppercase':
-        if (field.toUpperCase() !== value.toUpperCase()) return false
+        // The fault: the SKU lower-cased like an email address, then compared as stored.
+        if (faults.has('filters.sku-lowercased') ? field !== value.toLowerCase() : field.toUpperCase() !== value.toUpperCase()) return false
         break
       case 'e164':
         if (e164Of(field) === undefined || e164Of(field) !== e164Of(value)) return false
@@ -176,7 +185,7 @@ export function listPage(store: Store, workspace: string, kind: Kind, q: ListQue
   let more = false
   for (; asc ? i < records.length : i >= 0; asc ? i++ : i--) {
     const r = records[i]
-    if (!matches(r, q)) continue
+    if (!matches(r, q, faults)) continue
     if (data.length === q.limit) {
       more = true
       break

@@ -1,0 +1,71 @@
+// What the write-method probes are sent to. A probe that a broken server accepts must do no harm, yet a probe
+// must be able to fail: so, in order of preference, a record this run created (full profile), then for PATCH and
+// PUT an existing record with a body that rewrites its own values, then a well-formed id no record has (whose
+// 404 cannot tell a missing method from a missing record: inconclusive, a skip).
+import { randomUUID } from 'node:crypto'
+import type { CheckContext } from '../../src/checks/types.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import { itemPath, type AnyRecord } from '../../src/engine/operations.ts'
+import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
+import { activity, comment, invoice, product } from '../filters/made.ts'
+
+/** The newest records of a collection: one GET per run, shared by this area's checks. */
+export function listed(ctx: CheckContext, resource: ResourceName): Promise<ApiResponse> {
+  return ctx.session.memo(`read-only.list:${resource}`, () => ctx.api.get(RESOURCES[resource].path, { limit: 5 }))
+}
+
+export function listedRecords(response: ApiResponse): AnyRecord[] {
+  return response.status === 200 && Array.isArray(response.body?.data) ? (response.body.data as AnyRecord[]).filter((r) => typeof r?.id === 'string') : []
+}
+
+/** Records the API cannot delete that the run may create for itself (full profile; shared with the filters area). */
+const OWN_MAKERS: Partial<Record<ResourceName, (ctx: CheckContext) => Promise<AnyRecord>>> = { comment, activity, product, invoice }
+
+/** A record of this run: one another check created (still in the ledger), or one made here in the full profile. */
+export async function ownRecordId(ctx: CheckContext, resource: ResourceName): Promise<string | undefined> {
+  const tracked = ctx.session.ledger.pending().find((e) => e.resource === resource)
+  if (tracked) return tracked.id
+  const make = OWN_MAKERS[resource]
+  if (ctx.profile !== 'full' || !make) return undefined
+  return (await make(ctx)).id
+}
+
+export interface Target {
+  id: string
+  /** The record as last read, for bodies that rewrite its own values; none for an unknown id. */
+  record?: AnyRecord
+  kind: 'own' | 'existing' | 'unknown'
+}
+
+/** DELETE: the run's own record, else an unknown id. Never a record the run did not create. */
+export async function deleteTarget(ctx: CheckContext, resource: ResourceName): Promise<Target> {
+  const own = await ownRecordId(ctx, resource)
+  return own ? { id: own, kind: 'own' } : { id: randomUUID(), kind: 'unknown' }
+}
+
+/** PATCH and PUT: the run's own record, else the newest existing one (rewritten with its own values), else an unknown id. */
+export async function rewriteTarget(ctx: CheckContext, resource: ResourceName): Promise<Target> {
+  const own = await ownRecordId(ctx, resource)
+  if (own) {
+    const res = await ctx.api.get(itemPath(resource, own))
+    if (res.ok && typeof res.body === 'object' && res.body !== null) return { id: own, record: res.body, kind: 'own' }
+  }
+  const existing = listedRecords(await listed(ctx, resource))[0]
+  return existing ? { id: existing.id, record: existing, kind: 'existing' } : { id: randomUUID(), kind: 'unknown' }
+}
+
+/** Fields a PATCH may carry unchanged, most harmless first. */
+const REWRITABLE = ['title', 'displayName', 'slug', 'body', 'note', 'reference']
+
+/** PATCH: one field set to the value it already has. */
+export function patchBody(target: Target): AnyRecord {
+  const field = REWRITABLE.find((f) => typeof target.record?.[f] === 'string')
+  return field ? { [field]: target.record![field] } : { title: 'crmconf' }
+}
+
+/** PUT: the record as read, every field at its current value. */
+export function putBody(target: Target): AnyRecord {
+  if (!target.record) return { title: 'crmconf' }
+  const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = target.record
+  return rest
+}
