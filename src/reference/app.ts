@@ -191,6 +191,7 @@ export function createApp(state: AppState): Hono<Env> {
       stamp: () => clock.stamp(),
       refuse,
       emit: (e) => events.push(e),
+      faults,
     }
   }
 
@@ -297,7 +298,13 @@ export function createApp(state: AppState): Hono<Env> {
     checkBody(spec, op, body, key.workspace)
     const model = MODELS[spec.name]
     if (op === 'replace' && !faults.has('state.replace-non-draft')) {
-      const refusal = model.refuseReplace?.(current)
+      let refusal = model.refuseReplace?.(current)
+      if (faults.has('state.drafts-locked') && model.refuseReplace) refusal ??= 'Only a draft can be replaced.'
+      // The fault: the replace is saved first and the draft rule checked after.
+      if (refusal && faults.has('state.refused-write-saved')) {
+        const w = writeCtx(key, [])
+        commit(spec, key.workspace, current.id, current.createdAtMs, w.at, model.replace!(w, current, body))
+      }
       if (refusal) throw refuse(refusal)
     }
     const events: WebhookEvent[] = []
@@ -314,11 +321,15 @@ export function createApp(state: AppState): Hono<Env> {
   const remove = (spec: ResourceSpec) => (c: Ctx) => {
     const key = allow(c, spec, 'delete')
     const current = find(c, spec)
-    const refusal = MODELS[spec.name].refuseDelete?.(current)
+    const model = MODELS[spec.name]
+    let refusal = faults.has('state.delete-non-draft') ? undefined : model.refuseDelete?.(current)
+    if (faults.has('state.drafts-locked') && model.refuseDelete) refusal ??= 'Only a draft can be deleted.'
     if (refusal) throw refuse(refusal)
     // §1.6: accounts and contacts go to the recycle bin; either way the record is gone from the API.
+    // The fault: the recycle bin is a flag that no read looks at.
+    const flagOnly = faults.has('side-effects.recycle-bin-still-visible') && spec.deleteMeans === 'recycle-bin'
     // The fault: the delete is acknowledged and never carried out.
-    if (!faults.has('records.deleted-still-readable')) store.remove(key.workspace, spec.name, current.id, spec.deleteMeans === 'recycle-bin' ? 'recycle' : 'delete')
+    if (!flagOnly && !faults.has('records.deleted-still-readable')) store.remove(key.workspace, spec.name, current.id, spec.deleteMeans === 'recycle-bin' ? 'recycle' : 'delete')
     publish(key, [{ type: `${spec.name}.deleted`, entityType: spec.name, object: present(spec, current.record), changes: {} }])
     if (variant.deleteReply === 'record-200') return c.json(present(spec, current.record), 200)
     if (variant.deleteReply === 'deleted-flag-200') return c.json({ id: current.id, deleted: true }, 200)

@@ -5,6 +5,7 @@ import sanitizeHtml from 'sanitize-html'
 import { RESOURCES, parseFieldType, type BodySpec, type FieldType, type ResourceName, type ResourceSpec } from '../spec/resources.ts'
 import { ApiError, invalidField } from './api-error.ts'
 import { dateOf, isoOf, parseDate, parseDateTime } from './clock.ts'
+import type { FaultSet } from './faults.ts'
 import type { Json, Kind, Store, StoredRecord } from './store.ts'
 
 /** Workspace settings the API cannot show but its behaviour depends on (routing, default pipeline). */
@@ -48,6 +49,8 @@ export interface WriteCtx {
   refuse(message: string): ApiError
   /** A webhook event, sent after the call succeeds (§6). */
   emit(event: { type: string; entityType: string; object: Json; changes: Json }): void
+  /** The faults switched on, for the mistakes a model makes (self-validation). */
+  faults: FaultSet
 }
 
 export interface Draft {
@@ -328,7 +331,7 @@ export const MODELS: Record<ResourceName, Model> = {
       d.hidden.fullNameGiven = str(body.fullName) !== null
       if (!d.hidden.fullNameGiven) d.record.fullName = contactFullName(d.record)
       // §2: accountId "sets the primary account".
-      d.record.primaryAccountId = d.hidden.accountId ?? null
+      d.record.primaryAccountId = w.faults.has('side-effects.contact-account-ignored') ? null : (d.hidden.accountId ?? null)
       return d
     },
     update(_w, current, body) {
@@ -371,7 +374,7 @@ export const MODELS: Record<ResourceName, Model> = {
         authorType: 'user',
         authorId: w.actor.userId,
         authorName: w.actor.displayName,
-        body: sanitizeComment(String(body.html)),
+        body: w.faults.has('side-effects.comment-unsanitised') ? String(body.html) : sanitizeComment(String(body.html)),
         via: 'api',
       })
       return d
@@ -384,7 +387,7 @@ export const MODELS: Record<ResourceName, Model> = {
     create(w, body, number) {
       const d = createOf('lead', body, { number, source: 'api', status: 'new', fields: {} })
       // §1.6: "New leads are routed to a sales rep" when the caller names no owner.
-      if (!has(body, 'ownerId')) {
+      if (!has(body, 'ownerId') && !w.faults.has('side-effects.lead-not-routed')) {
         d.record.ownerId = roundRobin(w.workspace.salesUserIds, numberOf(number))
         if (!has(body, 'teamId')) d.record.teamId = w.workspace.salesTeamId
       }
@@ -410,7 +413,13 @@ export const MODELS: Record<ResourceName, Model> = {
       return d
     },
     // §4.4: pipeline, stage and currency are not in the update body, so they are never changed here.
-    update: (_w, current, body) => mergeOf('opportunity', 'update', current, body),
+    update(w, current, body) {
+      const d = mergeOf('opportunity', 'update', current, body)
+      if (w.faults.has('side-effects.opportunity-fixed-fields-updatable')) {
+        for (const f of ['pipelineId', 'stageKey', 'currency']) if (has(body, f)) d.record[f] = body[f]
+      }
+      return d
+    },
   },
 
   quotation: {
@@ -418,7 +427,8 @@ export const MODELS: Record<ResourceName, Model> = {
     numberPrefix: 'QUO',
     create(w, body, number) {
       // §3: created as a draft.
-      const d = createOf('quotation', body, { number, version: 1, ownerId: w.actor.userId, status: 'draft', currency: DEFAULT_CURRENCY, language: 'en' })
+      const status = w.faults.has('state.created-not-draft') ? 'open' : 'draft'
+      const d = createOf('quotation', body, { number, version: 1, ownerId: w.actor.userId, status, currency: DEFAULT_CURRENCY, language: 'en' })
       quotationDerived(w, d.record, d.hidden)
       return d
     },
@@ -438,7 +448,8 @@ export const MODELS: Record<ResourceName, Model> = {
     create(w, body, number) {
       // §3.2: an order is created from an accepted quotation, at most once.
       const quote = w.store.get(w.workspace.id, 'quotation', normalizeUuid(String(body.quoteId)))!
-      if (quote.record.status !== 'accepted') throw w.refuse(`Quotation ${quote.record.number} is ${quote.record.status}, not accepted.`)
+      const accepted = w.faults.has('state.order-accepted-refused') ? 'approved' : 'accepted'
+      if (quote.record.status !== accepted && !w.faults.has('state.order-from-any-quotation')) throw w.refuse(`Quotation ${quote.record.number} is ${quote.record.status}, not accepted.`)
       if (w.store.sorted(w.workspace.id, 'order', 'createdAt').some((o) => o.record.quoteId === quote.id)) {
         throw w.refuse(`Quotation ${quote.record.number} already has an order.`)
       }
@@ -453,7 +464,7 @@ export const MODELS: Record<ResourceName, Model> = {
         title: q.title,
         status: 'open',
         currency: q.currency,
-        totalSen: q.totalSen,
+        totalSen: w.faults.has('state.order-total-before-tax') ? q.grossSen : q.totalSen,
         taxSen: q.taxSen,
       }
       return { record, hidden: {} }
@@ -465,7 +476,8 @@ export const MODELS: Record<ResourceName, Model> = {
     numberPrefix: 'INV',
     create(w, body, number) {
       // §3: created as a draft.
-      const d = createOf('invoice', body, { number, ownerId: w.actor.userId, status: 'draft', currency: DEFAULT_CURRENCY, language: 'en', paidSen: 0 })
+      const status = w.faults.has('state.created-not-draft') ? 'open' : 'draft'
+      const d = createOf('invoice', body, { number, ownerId: w.actor.userId, status, currency: DEFAULT_CURRENCY, language: 'en', paidSen: 0 })
       invoiceDerived(d.record, d.hidden, w.at)
       return d
     },
@@ -497,7 +509,7 @@ export const MODELS: Record<ResourceName, Model> = {
       const invoice = w.store.get(w.workspace.id, 'invoice', String(payment.record.invoiceId))!
       const at = w.stamp()
       const before = invoice.record
-      const paidSen = Number(before.paidSen) + Number(payment.record.amountSen)
+      const paidSen = Number(before.paidSen) + (w.faults.has('state.payment-not-applied') ? 0 : Number(payment.record.amountSen))
       const paid = paidSen >= Number(before.totalSen)
       const record: Json = { ...before, paidSen, status: paid ? 'paid' : 'partially_paid', paidAt: paid ? isoOf(at) : before.paidAt, updatedAt: isoOf(at) }
       w.store.put(w.workspace.id, 'invoice', { ...invoice, record, updatedAtMs: at })
@@ -543,7 +555,7 @@ export const MODELS: Record<ResourceName, Model> = {
         : d.record.accountId
           ? ['account', d.record.accountId]
           : ['user', w.actor.userId]
-      Object.assign(d.record, { subjectType, subjectId, body: preview(d.record.body) })
+      Object.assign(d.record, { subjectType, subjectId, body: w.faults.has('side-effects.activity-body-uncut') ? (d.record.body ?? null) : preview(d.record.body) })
       d.hidden.fullBody = body.body ?? null
       d.record.occurredAt ??= isoOf(w.at)
       return d
