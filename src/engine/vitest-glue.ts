@@ -2,7 +2,7 @@
 // name carries the id, level and clauses, and its meta carries the CheckResult to the CLI's reporter.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, inject, test } from 'vitest'
+import { inject, test } from 'vitest'
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { loadConfig } from '../config/config.ts'
 import { cleanUpWith } from './cleanup.ts'
@@ -36,6 +36,9 @@ function sharedSession(options: SuiteRunOptions): Promise<RunSession> {
   return g[SESSION]
 }
 
+/** The harness's own last test: clean-up and statistics. It carries no check result. */
+export const TEARDOWN_TEST = 'crm-conformance: clean up the run and record its statistics'
+
 export function testName(check: CheckDefinition): string {
   return `${check.id} [${check.level} ${check.clauses.join(' ')}] ${check.title}`
 }
@@ -68,7 +71,9 @@ export function registerChecks(checks: CheckDefinition[], options: { closesSessi
     })
   }
   if (options.closesSession) {
-    afterAll(async () => {
+    // A test, not an afterAll hook: vitest runs no hook in a file whose checks --only filtered out, and
+    // the clean-up must happen whatever was selected. It runs after the concurrent checks above.
+    test(TEARDOWN_TEST, { timeout: 120_000 }, async () => {
       const g = globalThis as Global
       const session = await g[SESSION]
       if (!session) return
