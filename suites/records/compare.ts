@@ -38,6 +38,11 @@ export function sameMeaning(recordType: FieldType, sent: unknown, actual: unknow
   // §4.1 "Email-type fields accept a string, null or an empty string": "" may be stored as null.
   if (parseFieldType(bodyType).base === 'email' && (sent === '' || sent === null)) return actual === '' || actual === null
   if (sent === null || actual === null) return sent === actual
+  // Written through an enum (§4.4) but read as an open string (§2: task priority, lead source, activity kind,
+  // payment method, locale/language): the record promises no spelling, so case is not held against a server.
+  if (parseFieldType(bodyType).base === 'enum' && parseFieldType(recordType).base !== 'enum') {
+    return typeof sent === 'string' && typeof actual === 'string' && sent.toLowerCase() === actual.toLowerCase()
+  }
   switch (parseFieldType(recordType).base) {
     case 'date-time':
       return sameInstant(sent, actual)
