@@ -163,7 +163,9 @@ export function createApp(state: AppState): Hono<Env> {
   const checkBody = (spec: ResourceSpec, op: WriteOp, body: Json, workspace: string): void => {
     // The fault: wrong JSON types are coerced as a form parser would, before validation.
     if (faults.has('validation.types-coerced')) coerceTypes(spec[op]!.fields, body)
-    const details: ErrorDetail[] = bodyProblems(spec.name, op, body, (issue) => overlooked(spec, op, issue))
+    let details: ErrorDetail[] = bodyProblems(spec.name, op, body, (issue) => overlooked(spec, op, issue))
+    // The fault: only missing required fields are looked for.
+    if (faults.has('bodies.types-unchecked')) details = details.filter((d) => d.segments.length === 1 && own(body, d.segments[0]) === undefined)
     // The fault: the address format is checked without allowing the empty string of §4.1.
     if (faults.has('validation.empty-email-refused')) {
       for (const [f, t] of Object.entries(spec[op]!.fields)) if (t === 'email' && body[f] === '') details.push({ segments: [f], message: `${f} must be an email address` })
@@ -275,7 +277,9 @@ export function createApp(state: AppState): Hono<Env> {
     const events: WebhookEvent[] = []
     const w = writeCtx(key, events)
     const number = model.numberPrefix ? `${model.numberPrefix}-${String(store.nextNumber(key.workspace, spec.name)).padStart(6, '0')}` : null
-    const draft = model.create!(w, body, number)
+    // The fault: only the required fields (and the tags) reach the record.
+    const kept = faults.has('bodies.create-drops-optional-fields') ? Object.fromEntries(Object.entries(body).filter(([f]) => spec.create!.required.includes(f) || f === 'tags')) : body
+    const draft = model.create!(w, kept, number)
     // The fault: the comment's HTML is escaped rather than sanitised, so its markup shows as text.
     if (faults.has('records.comment-html-escaped') && spec.name === 'comment') draft.record.body = String(body.html).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     const rec = commit(spec, key.workspace, crypto.randomUUID(), w.at, w.at, draft)
@@ -309,13 +313,20 @@ export function createApp(state: AppState): Hono<Env> {
     }
     const events: WebhookEvent[] = []
     const w = writeCtx(key, events)
-    const draft = op === 'update' ? model.update!(w, current, body) : model.replace!(w, current, body)
+    // The faults: an update that clears every nullable field it was not sent; a replace that skips null values.
+    let written = body
+    if (op === 'update' && faults.has('bodies.update-resets-unsent-fields')) {
+      written = { ...Object.fromEntries(Object.entries(spec.update!.fields).filter(([f, t]) => parseFieldType(t).nullable && own(body, f) === undefined).map(([f]) => [f, null])), ...body }
+    }
+    if (op === 'replace' && faults.has('bodies.replace-skips-nulls')) written = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
+    const draft = op === 'update' ? model.update!(w, current, written) : model.replace!(w, current, written)
     // Faults: updatedAt left as it was; the change answered but never saved.
     const rec = commit(spec, key.workspace, current.id, current.createdAtMs, faults.has('records.updatedAt-not-bumped') ? current.updatedAtMs : w.at, draft)
     if (faults.has('records.change-not-persisted')) store.put(key.workspace, spec.name, current)
     events.unshift({ type: `${spec.name}.updated`, entityType: spec.name, object: present(spec, rec.record), changes: changesOf(current.record, rec.record) })
     publish(key, events)
-    return c.json(present(spec, rec.record))
+    // The fault: the handler answers with the record it loaded, not the one it saved.
+    return c.json(present(spec, faults.has('bodies.write-answers-old-record') ? current.record : rec.record))
   }
 
   const remove = (spec: ResourceSpec) => (c: Ctx) => {

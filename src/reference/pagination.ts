@@ -2,7 +2,7 @@
 // and the cursor holds the last position, so paging never repeats or skips a record however the data changes.
 
 import { LIMITS, type FilterSpec, type ResourceSpec } from '../spec/resources.ts'
-import { invalidRequest, type ErrorDetail } from './api-error.ts'
+import { ApiError, INVALID_MESSAGE, invalidRequest, type ErrorDetail } from './api-error.ts'
 import { parseDateTime } from './clock.ts'
 import type { FaultSet } from './faults.ts'
 import type { Kind, SortField, Store, StoredRecord } from './store.ts'
@@ -57,25 +57,32 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
   let limit: number = faults.has('pagination.default-limit-20') ? 20 : LIMITS.pageSizeDefault
   if (params.limit !== undefined) {
     const n = /^\d{1,4}$/.test(params.limit) ? Number(params.limit) : NaN
-    if (!(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) bad('limit', `limit must be an integer from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}`)
-    else limit = n
+    // The fault: a size outside 1–100 is clamped into it, and one that does not parse keeps the default.
+    if (faults.has('pagination.limit-clamped') && !(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) {
+      if (!Number.isNaN(n)) limit = Math.min(Math.max(n, LIMITS.pageSizeMin), LIMITS.pageSizeMax)
+    } else if (!(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) bad('limit', `limit must be an integer from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}`)
+    // The fault: limit is validated, then never applied.
+    else if (!faults.has('pagination.limit-ignored')) limit = n
   }
 
   let sort: SortField | undefined
   if (params.sort !== undefined) {
     if (params.sort === 'createdAt' || params.sort === 'updatedAt') sort = params.sort
-    else bad('sort', 'sort must be createdAt or updatedAt')
+    else if (!faults.has('pagination.bad-sort-ignored')) bad('sort', 'sort must be createdAt or updatedAt')
   }
   let order: 'asc' | 'desc' | undefined
   if (params.order !== undefined) {
     if (params.order === 'asc' || params.order === 'desc') order = params.order
-    else bad('order', 'order must be asc or desc')
+    else if (!faults.has('pagination.bad-sort-ignored')) bad('order', 'order must be asc or desc')
   }
 
   let after: Position | undefined
   if (params.cursor !== undefined && params.cursor !== '') {
     after = decodeCursor(params.cursor)
-    if (!after) bad('cursor', 'cursor is not a nextCursor of this API')
+    // The fault: a cursor that does not decode starts the list again from the top.
+    if (!after) {
+      if (!faults.has('pagination.bad-cursor-restarts')) bad('cursor', 'cursor is not a nextCursor of this API')
+    }
     // A cursor belongs to one sort and order; the parameters may be repeated or left out, not changed.
     else if ((sort !== undefined && sort !== after.sort) || (order !== undefined && order !== after.order)) {
       bad('cursor', 'cursor was issued for another sort or order')
@@ -86,7 +93,7 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     const raw = params[param]
     if (raw === undefined) return undefined
     const ms = parseDateTime(raw)
-    if (ms === undefined) bad(param, `${param} must be an ISO 8601 date-time with a zone`)
+    if (ms === undefined && !faults.has('pagination.bad-since-ignored')) bad(param, `${param} must be an ISO 8601 date-time with a zone`)
     return ms
   }
   const createdSince = since('createdSince')
@@ -106,11 +113,16 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     else filters.push({ spec: f, value })
   }
 
-  if (details.length > 0) throw invalidRequest(details)
+  if (details.length > 0) {
+    // The fault: list parameters get their own error code.
+    if (faults.has('pagination.param-error-code')) throw new ApiError(400, 'bad_parameter', INVALID_MESSAGE, details)
+    throw invalidRequest(details)
+  }
   return {
     limit,
-    sort: sort ?? after?.sort ?? 'createdAt',
-    order: order ?? after?.order ?? 'desc',
+    // The faults: sort or order validated but not applied; no order means oldest first.
+    sort: faults.has('pagination.sort-ignored') ? 'createdAt' : (sort ?? after?.sort ?? 'createdAt'),
+    order: faults.has('pagination.order-ignored') ? 'desc' : (order ?? after?.order ?? (faults.has('pagination.default-order-asc') ? 'asc' : 'desc')),
     after,
     createdSince,
     updatedSince,
@@ -125,8 +137,11 @@ function e164Of(value: string): string | undefined {
 }
 
 function matches(rec: StoredRecord, q: ListQuery, faults: FaultSet): boolean {
-  if (q.createdSince !== undefined && !(rec.createdAtMs > q.createdSince)) return false
-  if (q.updatedSince !== undefined && !(rec.updatedAtMs > q.updatedSince)) return false
+  // The faults: the bounds taken as "at or after"; updatedSince read against createdAt.
+  const inclusive = faults.has('pagination.since-inclusive')
+  const after = (ms: number, bound: number) => ms > bound || (inclusive && ms === bound)
+  if (q.createdSince !== undefined && !after(rec.createdAtMs, q.createdSince)) return false
+  if (q.updatedSince !== undefined && !after(faults.has('pagination.updatedSince-reads-createdAt') ? rec.createdAtMs : rec.updatedAtMs, q.updatedSince)) return false
   for (const { spec, value } of q.filters) {
     const field = rec.record[spec.field]
     if (typeof field !== 'string') return false
@@ -178,7 +193,8 @@ export function listPage(store: Store, workspace: string, kind: Kind, q: ListQue
     const next = firstAfter(records, key, q.after.at, q.after.id)
     // Descending: the first record strictly before the position. The fault restarts on the boundary record.
     const boundary = next > 0 && records[next - 1].id === q.after.id && records[next - 1][key] === q.after.at
-    const repeat = faults.has('pagination.repeat-boundary-record') && boundary ? 1 : 0
+    // The skip fault steps one record too far past the boundary.
+    const repeat = (faults.has('pagination.repeat-boundary-record') && boundary ? 1 : 0) - (faults.has('pagination.skip-boundary-record') ? 1 : 0)
     i = asc ? next - repeat : (boundary ? next - 2 : next - 1) + repeat
   }
   const data: StoredRecord[] = []
