@@ -34,6 +34,9 @@ export const HTTP_DEFAULTS = {
 
 export const BASE_PATHS = ['/v1', '/api/v1'] as const
 
+/** The `rate-limits.hidden-burst-limit` fault's unannounced cap on one key's calls within a second. */
+const HIDDEN_BURST_PER_SECOND = 100
+
 export interface AppState {
   store: Store
   clock: Clock
@@ -72,10 +75,30 @@ export function createApp(state: AppState): Hono<Env> {
   const rateHeaders = (res: Response, d: RateDecision): void => {
     if (faults.has('ratelimit.no-headers-on-errors') && res.status >= 400 && res.status < 500) return
     const reset = variant.rateLimitReset === 'unix-time' ? Math.ceil(clock.now() / 1000) + d.resetSeconds : d.resetSeconds
-    res.headers.set('RateLimit-Limit', String(d.limit))
-    res.headers.set('RateLimit-Remaining', String(d.remaining))
-    res.headers.set('RateLimit-Reset', String(reset))
-    if (d.retryAfterSeconds !== undefined) res.headers.set('Retry-After', String(d.retryAfterSeconds))
+    // Faults: Remaining never decremented; Limit and Remaining swapped; the reset as an ISO timestamp.
+    const remaining = faults.has('rate-limits.remaining-stuck') ? d.limit : d.remaining
+    const [limitValue, remainingValue] = faults.has('rate-limits.headers-swapped') ? [remaining, d.limit] : [d.limit, remaining]
+    res.headers.set('RateLimit-Limit', String(limitValue))
+    res.headers.set('RateLimit-Remaining', String(remainingValue))
+    res.headers.set('RateLimit-Reset', faults.has('rate-limits.reset-iso-date') ? new Date(clock.now() + d.resetSeconds * 1000).toISOString() : String(reset))
+    // The fault: the 429 leaves clients to guess how long to wait.
+    if (d.retryAfterSeconds !== undefined && !faults.has('rate-limits.429-without-retry-after')) res.headers.set('Retry-After', String(retryAfterOf(d.retryAfterSeconds)))
+  }
+
+  /** Retry-After from the limiter's whole seconds (rounded up), or as a fault makes it. */
+  const retryAfterOf = (seconds: number): number => {
+    if (faults.has('rate-limits.retry-after-fixed-1s')) return 1
+    if (faults.has('rate-limits.retry-after-milliseconds')) return seconds * 1000
+    return seconds
+  }
+
+  // The `rate-limits.hidden-burst-limit` fault: each key's calls of the last second, against a cap no header shows.
+  const recentCalls = new Map<string, number[]>()
+  const burstExceeded = (id: string, now: number): boolean => {
+    const recent = (recentCalls.get(id) ?? []).filter((t) => now - t < 1000)
+    recent.push(now)
+    recentCalls.set(id, recent)
+    return recent.length > HIDDEN_BURST_PER_SECOND
   }
 
   const dateTimeFields = new Map(
@@ -109,15 +132,27 @@ export function createApp(state: AppState): Hono<Env> {
     throw notFound(spec.name)
   }
 
+  /** The `auth.item-any-workspace` fault: the workspace a record was found in, when not the key's. */
+  const foundIn = new WeakMap<StoredRecord, string>()
+
   const find = (c: Ctx, spec: ResourceSpec): StoredRecord => {
-    const rec = store.get(c.get('key').workspace, spec.name, parseId(spec, c.req.param('id') ?? ''))
+    const id = parseId(spec, c.req.param('id') ?? '')
+    let rec = store.get(c.get('key').workspace, spec.name, id)
+    // The fault: the id is looked up in every workspace, not only the key's; writes then act on the owner's copy.
+    if (!rec && faults.has('auth.item-any-workspace')) {
+      for (const ws of state.workspaces.keys()) if (!rec && (rec = store.get(ws, spec.name, id))) foundIn.set(rec, ws)
+    }
+    // The fault: the missing record is dereferenced.
+    if (!rec && faults.has('auth.unknown-id-500')) throw new TypeError("Cannot read properties of undefined (reading 'record')")
     if (!rec) throw notFound(spec.name)
     return rec
   }
 
   const allow = (c: Ctx, spec: ResourceSpec, op: OpName): ApiKey => {
     const key = c.get('key')
-    requireScope(key, scopeFor(spec.name, op), faults)
+    const scope = scopeFor(spec.name, op)
+    // The fault: comments guarded by comments:* scopes of their own, which §5.4 does not have.
+    requireScope(key, faults.has('auth.comments-own-scope') && spec.name === 'comment' ? scope.replace(/^cases:/, 'comments:') : scope, faults)
     return key
   }
 
@@ -222,6 +257,10 @@ export function createApp(state: AppState): Hono<Env> {
     const page = listPage(store, key.workspace, spec.name, q, variant, faults)
     // The fault: lists come from a search index refreshed every 10 s, so a record just written is missing.
     if (faults.has('records.list-index-lag')) page.data = page.data.filter((r) => clock.now() - r.createdAtMs > 10_000)
+    // Faults: other workspaces' records in this key's lists, when filtered or when not.
+    if (faults.has(q.filters.length > 0 ? 'auth.filtered-list-any-workspace' : 'auth.list-any-workspace')) {
+      for (const ws of state.workspaces.keys()) if (ws !== key.workspace) page.data.push(...listPage(store, ws, spec.name, q, variant, faults).data)
+    }
     if (faults.has('filters.empty-result-404') && q.filters.length > 0 && page.data.length === 0) throw notFound(spec.name)
     const body: Json = { data: page.data.map((r) => present(spec, r.record)) }
     if (page.nextCursor !== undefined) body.nextCursor = page.nextCursor
@@ -252,7 +291,9 @@ export function createApp(state: AppState): Hono<Env> {
   }
 
   const create = (spec: ResourceSpec) => async (c: Ctx) => {
-    const key = allow(c, spec, 'create')
+    // The fault: the scope is checked after the record is written.
+    const lateScope = faults.has('auth.scope-checked-after-write')
+    const key = lateScope ? c.get('key') : allow(c, spec, 'create')
     const body = await readBody(c)
     const model = MODELS[spec.name]
 
@@ -262,14 +303,24 @@ export function createApp(state: AppState): Hono<Env> {
       throw invalidRequest([{ segments: ['Idempotency-Key'], in: 'header', message: `Idempotency-Key is longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }])
     }
     const fingerprint = idemKey === undefined ? '' : `${spec.name}\n${canonicalJson(body)}`
-    if (idemKey !== undefined) {
-      const first = state.idempotency.lookup(key.secret, idemKey, clock.now())
+    // Faults: replays found by the body alone, whatever the key; replays shared by every API key.
+    const replayKey = idemKey !== undefined && faults.has('idempotency.keyed-by-body') ? fingerprint : idemKey
+    const replayOwner = faults.has('idempotency.shared-across-keys') ? '' : key.secret
+    if (replayKey !== undefined) {
+      const first = state.idempotency.lookup(replayOwner, replayKey, clock.now())
       if (first) {
         if (first.fingerprint !== fingerprint && variant.idempotencyMismatch !== 'replay-first') {
           const { status, code } = variant.idempotencyMismatch
           throw new ApiError(status, code, 'This Idempotency-Key was used with a different request body.')
         }
-        return c.json(first.body as Json, first.status as ContentfulStatusCode, { ...first.headers, 'Idempotent-Replayed': 'true' })
+        // The fault: the create runs before the key is looked up; the first response is still sent.
+        if (faults.has('idempotency.replay-also-creates')) {
+          const w = writeCtx(key, [])
+          commit(spec, key.workspace, crypto.randomUUID(), w.at, w.at, model.create!(w, body, null))
+        }
+        // The fault: the replay is sent as a plain 200, whatever the first status was.
+        const status = faults.has('idempotency.replay-status-200') ? 200 : (first.status as ContentfulStatusCode)
+        return c.json(first.body as Json, status, { ...first.headers, 'Idempotent-Replayed': 'true' })
       }
     }
 
@@ -289,8 +340,9 @@ export function createApp(state: AppState): Hono<Env> {
 
     const location = `${c.req.path.slice(0, c.req.path.length - spec.path.length)}${spec.path}/${rec.id}`
     const responseBody = present(spec, rec.record)
-    if (idemKey !== undefined) {
-      state.idempotency.save(key.secret, idemKey, { fingerprint, status: variant.createStatus, body: responseBody, headers: { Location: location }, at: clock.now() })
+    if (lateScope) allow(c, spec, 'create')
+    if (replayKey !== undefined) {
+      state.idempotency.save(replayOwner, replayKey, { fingerprint, status: variant.createStatus, body: responseBody, headers: { Location: location }, at: clock.now() })
     }
     return c.json(responseBody, variant.createStatus, { Location: location })
   }
@@ -321,7 +373,7 @@ export function createApp(state: AppState): Hono<Env> {
     if (op === 'replace' && faults.has('bodies.replace-skips-nulls')) written = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
     const draft = op === 'update' ? model.update!(w, current, written) : model.replace!(w, current, written)
     // Faults: updatedAt left as it was; the change answered but never saved.
-    const rec = commit(spec, key.workspace, current.id, current.createdAtMs, faults.has('records.updatedAt-not-bumped') ? current.updatedAtMs : w.at, draft)
+    const rec = commit(spec, foundIn.get(current) ?? key.workspace, current.id, current.createdAtMs, faults.has('records.updatedAt-not-bumped') ? current.updatedAtMs : w.at, draft)
     if (faults.has('records.change-not-persisted')) store.put(key.workspace, spec.name, current)
     events.unshift({ type: `${spec.name}.updated`, entityType: spec.name, object: present(spec, rec.record), changes: changesOf(current.record, rec.record) })
     publish(key, events)
@@ -340,7 +392,7 @@ export function createApp(state: AppState): Hono<Env> {
     // The fault: the recycle bin is a flag that no read looks at.
     const flagOnly = faults.has('side-effects.recycle-bin-still-visible') && spec.deleteMeans === 'recycle-bin'
     // The fault: the delete is acknowledged and never carried out.
-    if (!flagOnly && !faults.has('records.deleted-still-readable')) store.remove(key.workspace, spec.name, current.id, spec.deleteMeans === 'recycle-bin' ? 'recycle' : 'delete')
+    if (!flagOnly && !faults.has('records.deleted-still-readable')) store.remove(foundIn.get(current) ?? key.workspace, spec.name, current.id, spec.deleteMeans === 'recycle-bin' ? 'recycle' : 'delete')
     publish(key, [{ type: `${spec.name}.deleted`, entityType: spec.name, object: present(spec, current.record), changes: {} }])
     if (variant.deleteReply === 'record-200') return c.json(present(spec, current.record), 200)
     if (variant.deleteReply === 'deleted-flag-200') return c.json({ id: current.id, deleted: true }, 200)
@@ -380,22 +432,29 @@ export function createApp(state: AppState): Hono<Env> {
   app.use(async (c, next) => {
     const now = clock.now()
     const remote = c.env?.incoming?.socket?.remoteAddress
-    const resolved = state.keys.resolve(bearerOf(c.req.header('authorization')))
+    const authorization = c.req.header('authorization')
+    // The fault: the token is the header's second word, whatever the scheme.
+    const resolved = state.keys.resolve(faults.has('auth.any-scheme') && authorization !== undefined ? authorization.split(' ')[1] : bearerOf(authorization))
     if (!('key' in resolved)) {
       // No valid key: a per-address bucket, so even a 401 carries rate headers and a flood of them is limited.
       const d = state.limiter.take(`ip:${remote ?? 'unknown'}`, HTTP_DEFAULTS.anonymousLimitPerMinute, now)
-      const res = errorResponse(c, d.allowed ? unauthorized(resolved.problem, faults) : rateLimited())
+      const res = errorResponse(c, d.allowed ? unauthorized(resolved.problem, faults, authorization) : rateLimited())
       rateHeaders(res, d)
       return res
     }
     const key = resolved.key
     const d = state.limiter.take(`key:${key.secret}`, key.limitPerMinute, now)
     let refused: ApiError | undefined
-    if (!d.allowed) refused = rateLimited()
-    else if (!ipAllowed(key, remote)) refused = new ApiError(403, 'forbidden', "This key's IP allowlist does not include the caller's address.")
+    // Faults: the limit announced but not enforced; a burst cap no header announces; the allowlist not compared.
+    if (!d.allowed && !faults.has('rate-limits.no-429')) refused = rateLimited()
+    else if (faults.has('rate-limits.hidden-burst-limit') && burstExceeded(key.secret, now)) refused = rateLimited({ 'Retry-After': '1' })
+    else if (!faults.has('auth.ip-allowlist-ignored') && !ipAllowed(key, remote)) refused = new ApiError(403, 'forbidden', "This key's IP allowlist does not include the caller's address.")
     if (refused) {
-      const res = errorResponse(c, refused)
-      rateHeaders(res, d)
+      const limited = refused.status === 429
+      // Faults: a 429 written as text by a middleware default; a 429 with Retry-After only.
+      const res = limited && faults.has('rate-limits.429-plain-text') ? c.text('Too Many Requests', 429) : errorResponse(c, refused)
+      if (limited && faults.has('rate-limits.429-without-ratelimit-headers')) res.headers.set('Retry-After', String(d.retryAfterSeconds ?? 1))
+      else rateHeaders(res, d)
       return res
     }
     c.set('key', key)
@@ -438,8 +497,8 @@ function depthOf(value: unknown): number {
   return max
 }
 
-function rateLimited(): ApiError {
-  return new ApiError(429, 'rate_limited', "This key's per-minute request limit is reached; retry after Retry-After seconds.")
+function rateLimited(headers?: Record<string, string>): ApiError {
+  return new ApiError(429, 'rate_limited', "This key's per-minute request limit is reached; retry after Retry-After seconds.", undefined, headers)
 }
 
 /** The `validation.types-coerced` fault: numbers become strings, numeric strings integers, fractions are cut. */

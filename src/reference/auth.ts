@@ -43,29 +43,44 @@ export interface KeyTable {
   resolve(bearer: string | undefined): { key: ApiKey } | { problem: 'missing' | 'malformed' | 'unknown' | 'revoked' }
 }
 
-export function keyTable(keys: readonly ApiKey[]): KeyTable {
+export function keyTable(keys: readonly ApiKey[], faults: FaultSet = new Set()): KeyTable {
   const bySecret = new Map(keys.map((k) => [k.secret, k]))
   return {
     resolve(bearer) {
       if (bearer === undefined || bearer === '') return { problem: 'missing' }
-      if (!KEY_PATTERN.test(bearer)) return { problem: 'malformed' }
-      const key = bySecret.get(bearer)
+      // The fault: the prefix is never compared; the key is looked up as if it had the right one.
+      const token = faults.has('auth.prefix-not-checked') ? bearer.replace(/^[^_]*_/, `${KEY_PREFIX}_`) : bearer
+      const form = KEY_PATTERN.exec(token)
+      if (!form) {
+        // The fault: a bearer token that is not key-shaped breaks the parser.
+        if (faults.has('auth.garbage-key-500') && token !== NOT_BEARER) throw new TypeError("Cannot read properties of undefined (reading 'split')")
+        return { problem: 'malformed' }
+      }
+      let key = bySecret.get(token)
+      // The fault: a key of the right form and a known workspace is taken without comparing its secret.
+      if (!key && faults.has('auth.secret-not-compared')) key = keys.find((k) => k.workspace === form[1] && !k.revoked)
       if (!key) return { problem: 'unknown' }
-      if (key.revoked) return { problem: 'revoked' }
+      // The fault: revocation is never checked.
+      if (key.revoked && !faults.has('auth.revocation-ignored')) return { problem: 'revoked' }
       return { key }
     },
   }
 }
 
+/** What bearerOf gives for a header that is not `Bearer <token>`: never a key. */
+const NOT_BEARER = '\u0000not-bearer'
+
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive). */
 export function bearerOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined
   const m = /^Bearer[ ]+(\S*)\s*$/i.exec(header)
-  return m ? m[1] : '\u0000not-bearer'
+  return m ? m[1] : NOT_BEARER
 }
 
-export function unauthorized(problem: 'missing' | 'malformed' | 'unknown' | 'revoked', faults: FaultSet): ApiError {
+export function unauthorized(problem: 'missing' | 'malformed' | 'unknown' | 'revoked', faults: FaultSet, header?: string): ApiError {
   if (problem === 'missing' && faults.has('auth.missing-key-403')) return new ApiError(403, 'forbidden', 'No API key.')
+  // The fault: a header that is not `Bearer <token>` is taken for a bad request.
+  if (faults.has('auth.malformed-header-400') && bearerOf(header) === NOT_BEARER) return new ApiError(400, 'invalid_request', 'The Authorization header is malformed.')
   const message = {
     missing: 'An API key is required: send Authorization: Bearer <API_KEY>.',
     malformed: 'The API key is not valid.',

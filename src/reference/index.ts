@@ -86,7 +86,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     clock,
     variant,
     faults,
-    keys: keyTable(seeded.keys),
+    keys: keyTable(seeded.keys, faults),
     workspaces: seeded.workspaces,
     limiter: new RateLimiter(),
     idempotency: new IdempotencyStore(),
