@@ -1,6 +1,7 @@
 // The crm-conformance command line. Each command is a thin shell over a module that does the work.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import type { Profile } from '../checks/types.ts'
+import { CrmConfError } from '../errors.ts'
 import { TOOL_VERSION } from '../version.ts'
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)]
@@ -151,7 +152,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const { runSinkCommand } = await import('../webhooks/sink-command.ts')
       const config = loadConfig()
       const secret = opts.secret ?? config.webhookSecret
-      if (!secret) throw new InvalidArgumentError('--secret or CRM_WEBHOOK_SECRET is required')
+      if (!secret) throw new CrmConfError('CRMCONF_USAGE', 'sink: --secret or CRM_WEBHOOK_SECRET is required')
       await runSinkCommand({
         host: opts.host ?? config.sinkHost,
         port: opts.port ?? config.sinkPort,
@@ -178,10 +179,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
       try {
         olderThanMs = parseDuration(opts.olderThan)
       } catch (error) {
-        throw new InvalidArgumentError((error as Error).message)
+        throw new CrmConfError('CRMCONF_USAGE', `sweep: --older-than: ${(error as Error).message}`)
       }
       const config = loadConfig(process.env, { baseUrl: opts.baseUrl })
-      if (!config.baseUrl) throw new InvalidArgumentError('sweep needs CRM_BASE_URL (or --base-url) and CRM_API_KEY')
+      if (!config.baseUrl) throw new CrmConfError('CRMCONF_USAGE', 'sweep needs CRM_BASE_URL (or --base-url) and CRM_API_KEY')
       const transport = transportFor(config)
       try {
         const result = await sweep(transport, { olderThanMs, dryRun: opts.dryRun })

@@ -120,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
 
   const keys: Partial<Record<KeyRole, string>> = {}
   for (const [role, variable] of Object.entries(KEY_VARIABLES) as [KeyRole, string][]) {
+    // Credentials belong in CRM_API_KEY, where they are redacted; a URL is printed in every report.
+    if (url && (url.username || url.password)) problems.push('CRM_BASE_URL must not carry credentials (user:password@): put the key in CRM_API_KEY')
     const value = get(variable)
     if (value !== undefined) keys[role] = value
   }
