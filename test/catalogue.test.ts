@@ -1,0 +1,42 @@
+// The catalogue is the contract of the suite itself: ids are frozen (a rename is a decision, not an
+// accident: certified reports name them), unique, well formed, and every suite file's checks are in it.
+import { readdirSync, readFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { AREA_ORDER } from '../src/engine/areas.ts'
+import { PROJECT_ROOT } from '../src/version.ts'
+import { catalogue } from '../suites/index.ts'
+
+const SUITES = join(PROJECT_ROOT, 'suites')
+
+describe('the check catalogue', () => {
+  it('has unique, well-formed ids in a known area with a clause, a level and a title', () => {
+    const ids = catalogue.map((c) => c.id)
+    expect(ids.length).toBe(new Set(ids).size)
+    for (const c of catalogue) {
+      expect(c.id, c.id).toMatch(/^[a-z-]+\.[A-Za-z0-9._-]+$/)
+      expect(c.id.startsWith(`${c.area}.`), `${c.id} starts with its area ${c.area}`).toBe(true)
+      expect(AREA_ORDER as readonly string[], c.id).toContain(c.area)
+      expect(c.clauses.length, `${c.id} cites a clause`).toBeGreaterThan(0)
+      for (const clause of c.clauses) expect(clause, c.id).toMatch(/^§\d+(\.\d+)*$/)
+      expect(['MUST', 'SHOULD', 'INFO']).toContain(c.level)
+      expect(c.title.trim().length, `${c.id} has a title`).toBeGreaterThan(10)
+    }
+  })
+
+  it('holds every check that a suite file registers', async () => {
+    for (const area of readdirSync(SUITES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+      const suiteFile = join(SUITES, area, `${area}.suite.ts`)
+      if (!existsSync(suiteFile)) continue
+      expect(readFileSync(suiteFile, 'utf8'), `${area}.suite.ts registers ./checks.ts`).toContain("from './checks.ts'")
+      const { checks } = (await import(join(SUITES, area, 'checks.ts'))) as { checks: { id: string }[] }
+      const missing = checks.map((c) => c.id).filter((id) => !catalogue.some((c) => c.id === id))
+      expect(missing, `checks of suites/${area} missing from suites/index.ts`).toEqual([])
+    }
+  })
+
+  it('keeps its ids frozen: a rename or removal must update suites/check-ids.txt on purpose', async () => {
+    const listing = catalogue.map((c) => `${c.id} ${c.level} ${c.clauses.join(',')}`).join('\n') + '\n'
+    await expect(listing).toMatchFileSnapshot(join(SUITES, 'check-ids.txt'))
+  })
+})
