@@ -83,8 +83,9 @@ export interface Recovery {
   unmet?: string
 }
 
-// Retry-After counts whole seconds; an HTTP date is a whole second too, so it may round the wait down by up to one.
-const MARGIN_MS = { 'delta-seconds': 250, 'http-date': 1000 } as const
+// Waits count from the 429's arrival, after the server computed them, so seconds need only a timer's margin; an
+// HTTP date has whole-second precision and may round the wait down by up to one.
+const MARGIN_MS = { 'delta-seconds': 100, 'http-date': 1000 } as const
 
 /** After the probe's 429: waits what Retry-After asks (bounded by maxRetryAfterS) and calls once more. */
 export function recovery(ctx: CheckContext): Promise<Recovery> {
