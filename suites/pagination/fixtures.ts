@@ -83,3 +83,38 @@ export function childSet(ctx: CheckContext): Promise<ChildSet> {
     return { parentId: parent.id, records, query: { parentId: parent.id } }
   })
 }
+
+export interface ListSource {
+  path: string
+  query: Record<string, string>
+  /** Every record the query lists, as far as known; undefined when the collection is larger than a page of 100. */
+  records?: AnyRecord[]
+  /** The run's own records (isolated and still), or a collection of the server's as found (read-only profile). */
+  own: boolean
+}
+
+/**
+ * Where order and walk checks look: the run's own child set when the profile allows writing it; in the read-only
+ * profile, the largest collection the probe listed (its first page of 100, when that was the whole collection).
+ * Declared `writes: 'none'`, such checks write only through this, and never in the read-only profile.
+ */
+export async function listSource(ctx: CheckContext, minimum = 3): Promise<ListSource> {
+  if (ctx.profile !== 'read-only') {
+    const set = await childSet(ctx)
+    return { path: RESOURCES.account.path, query: set.query, records: set.records, own: true }
+  }
+  const { probes } = await probeCollections(ctx)
+  const largest = probes.reduce<Probe | undefined>((m, p) => (m === undefined || p.count > m.count ? p : m), undefined)
+  if (!largest || largest.count < minimum) {
+    ctx.skip(`no collection lists ${minimum} records or more (${probes.map((p) => `${p.path}: ${p.count}`).join(', ')}) and the read-only profile creates none`)
+  }
+  const first = largest!.response
+  const cursor = nextCursorOf(first)
+  // §4.1: the last page's cursor is not shown; one that leads to an empty page also ends the list.
+  let whole = cursor === undefined
+  if (!whole && first.body.data.length < LIMITS.pageSizeMax) {
+    const next = await ctx.api.get(largest!.path, { limit: LIMITS.pageSizeMax, cursor })
+    whole = next.status === 200 && Array.isArray(next.body?.data) && next.body.data.length === 0
+  }
+  return { path: largest!.path, query: {}, records: whole ? first.body.data : undefined, own: false }
+}
