@@ -87,8 +87,13 @@ const CREDENTIALS: Credential[] = [
   { id: 'key-under-basic-scheme', what: 'the main key sent under the Basic scheme', level: 'SHOULD', clauses: ['§5.1', '§5.5'], sender: (ctx) => ({ client: ctx.api, auth: { header: `Basic ${mainKey(ctx)}` } }) },
 ]
 
+/** §7.8: codes other than invalid_request are not shown; the one a 401 carries is reported once for the run. */
 function expect401(ctx: CheckContext, res: ApiResponse): void {
-  if (res.body?.error?.code !== undefined) ctx.observe('error.code', res.body.error.code)
+  const code = res.body?.error?.code
+  if (res.status === 401 && typeof code === 'string') {
+    const seen = (ctx.session.capabilities['auth.unauthorized.code'] as string[] | undefined) ?? []
+    if (!seen.includes(code)) ctx.session.capabilities['auth.unauthorized.code'] = [...seen, code]
+  }
   expectErrorEnvelope(res, '§5.5', { status: 401 })
 }
 

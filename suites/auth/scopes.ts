@@ -26,13 +26,14 @@ export async function restrictedScopes(ctx: CheckContext): Promise<KnownScopes> 
   const known = await ctx.session.memo('auth.restricted-scopes', async (): Promise<KnownScopes | undefined> => {
     const me = await restricted.get(ME_PATH)
     const shown = me.ok ? scopesFromMe(me.body) : undefined
-    if (shown) return { scopes: shown, source: 'GET /me with CRM_API_KEY_RESTRICTED' }
-    if (ctx.config.restrictedScopes) return { scopes: ctx.config.restrictedScopes, source: 'CRM_API_KEY_RESTRICTED_SCOPES' }
-    return undefined
+    const found = shown
+      ? { scopes: shown, source: 'GET /me with CRM_API_KEY_RESTRICTED' }
+      : ctx.config.restrictedScopes && { scopes: ctx.config.restrictedScopes, source: 'CRM_API_KEY_RESTRICTED_SCOPES' }
+    // Once for the run, not once per scope check.
+    if (found) ctx.session.capabilities['auth.restrictedScopes'] = found
+    return found || undefined
   })
   if (!known) ctx.skip("the restricted key's scopes are unknown: its GET /me shows none and CRM_API_KEY_RESTRICTED_SCOPES is not set")
-  ctx.observe('restrictedScopes', known.scopes)
-  ctx.observe('restrictedScopes.source', known.source)
   return known
 }
 
