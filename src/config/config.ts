@@ -58,6 +58,13 @@ export const DEFAULTS = {
   maxRetryAfterS: 90,
   /** Generated cases per property-based check (each case costs a few requests). */
   pbtRuns: 3,
+  /**
+   * Requests in a row that got no answer at all (timeout, reset, refused) before the target is treated as
+   * unreachable: later requests fail at once instead of each waiting out its timeout.
+   */
+  unreachableAfterFailures: 8,
+  /** While the target is treated as unreachable, one request is let through this often to see if it is back. */
+  unreachableRetryMs: 5_000,
 } as const
 
 export interface ResolvedConfig {

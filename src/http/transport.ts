@@ -4,7 +4,7 @@
 import { Agent, request } from 'undici'
 import type { Dispatcher } from 'undici'
 import { CrmConfError } from '../errors.ts'
-import { KEY_VARIABLES, type KeyRole } from '../config/config.ts'
+import { DEFAULTS, KEY_VARIABLES, type KeyRole } from '../config/config.ts'
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts'
 import { Pacer, parseRetryAfter } from './pacer.ts'
 import { Redactor } from './redact.ts'
@@ -39,6 +39,10 @@ export interface TransportOptions {
   concurrency: number
   requestBudget: number
   maxRetryAfterS: number
+  /** Requests in a row without any answer before the target counts as unreachable (default DEFAULTS.unreachableAfterFailures). */
+  unreachableAfterFailures?: number
+  /** How often one request is let through to an unreachable target (default DEFAULTS.unreachableRetryMs). */
+  unreachableRetryMs?: number
   /** Called with every exchange, already redacted. */
   onExchange?: (exchange: Exchange) => void
 }
@@ -51,10 +55,53 @@ export interface TransportStats {
 
 const MAX_429_RETRIES = 3
 
+/**
+ * A circuit breaker on the target. A server that stops answering would otherwise cost every remaining
+ * request its full timeout (hundreds of checks × 15 s, and the clean-up after them); once
+ * `threshold` requests in a row got no answer, requests fail at once with CRMCONF_TARGET_UNREACHABLE, except
+ * one every `retryMs` that goes out to see whether the target is back. Any response (whatever its status)
+ * closes the breaker. Only the absence of an answer counts: a 500 is an answer, and a verdict.
+ */
+class Reachability {
+  private failures = 0
+  private lastError = ''
+  private retryAt = 0
+  private probing = false
+
+  constructor(
+    private readonly threshold: number,
+    private readonly retryMs: number,
+  ) {}
+
+  /** `refused`: why the request may not go out. Otherwise call `settle` with `probe` once it has ended. */
+  admit(now: number): { refused: string } | { refused?: undefined; probe: boolean } {
+    if (this.failures < this.threshold) return { probe: false }
+    if (!this.probing && now >= this.retryAt) {
+      this.probing = true
+      return { probe: true }
+    }
+    return {
+      refused: `not sent: the last ${this.failures} requests got no answer (last: ${this.lastError}); the target is treated as unreachable, one request every ${Math.round(this.retryMs / 1000)} s tries again`,
+    }
+  }
+
+  settle(probe: boolean, answered: boolean, error: string | undefined, now: number): void {
+    if (probe) this.probing = false
+    if (answered) {
+      this.failures = 0
+      return
+    }
+    this.failures++
+    this.lastError = error ?? 'no response'
+    if (this.failures >= this.threshold) this.retryAt = now + this.retryMs
+  }
+}
+
 export class Transport {
   readonly stats: TransportStats = { total: 0, byKey: {}, rateLimited: {} }
   private readonly dispatcher: Agent
   private readonly pacers = new Map<string, Pacer>()
+  private readonly reachability: Reachability
   private seq = 0
 
   constructor(readonly options: TransportOptions) {
@@ -65,6 +112,10 @@ export class Transport {
       keepAliveTimeout: 10_000,
       connections: Math.max(8, options.concurrency * 2),
     })
+    this.reachability = new Reachability(
+      options.unreachableAfterFailures ?? DEFAULTS.unreachableAfterFailures,
+      options.unreachableRetryMs ?? DEFAULTS.unreachableRetryMs,
+    )
   }
 
   get baseUrl(): string {
@@ -128,6 +179,11 @@ export class Transport {
 
     const pacer = this.pacerFor(role)
     const release = req.paced === false ? () => {} : await pacer.acquire()
+    const admission = this.reachability.admit(Date.now())
+    if (admission.refused !== undefined) {
+      release()
+      throw new CrmConfError('CRMCONF_TARGET_UNREACHABLE', `${req.method} ${this.options.redactor.string(url)}: ${this.options.redactor.string(admission.refused)}`)
+    }
     const seq = ++this.seq
     this.stats.total++
     this.stats.byKey[role] = (this.stats.byKey[role] ?? 0) + 1
@@ -143,9 +199,10 @@ export class Transport {
         pacer.exhausted(parseRetryAfter(response.headers['retry-after'], Date.now()))
       }
     } catch (cause) {
-      error = describeError(cause)
+      error = describeError(cause, this.options.timeoutMs)
     } finally {
       release()
+      this.reachability.settle(admission.probe, response !== undefined, error && `${req.method} ${url}: ${error.message}`, Date.now())
     }
     const redactor = this.options.redactor
     const recorded: RecordedRequest = {
@@ -215,10 +272,12 @@ function tryParse(text: string): unknown {
   }
 }
 
-function describeError(cause: unknown): { code: string; message: string } {
-  const error = cause as { name?: string; code?: string; message?: string }
-  if (error?.name === 'TimeoutError' || error?.code === 'UND_ERR_HEADERS_TIMEOUT' || error?.code === 'UND_ERR_BODY_TIMEOUT' || error?.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { code: 'CRMCONF_TIMEOUT', message: `no complete answer in time (${error.code ?? error.name})` }
+function describeError(cause: unknown, timeoutMs: number): { code: string; message: string } {
+  const error = cause as { name?: string; code?: unknown; message?: string }
+  // A DOMException (the deadline's TimeoutError) has a numeric legacy code (23): name it instead.
+  const name = typeof error?.code === 'string' ? error.code : (error?.name ?? 'error')
+  if (error?.name === 'TimeoutError' || name === 'UND_ERR_HEADERS_TIMEOUT' || name === 'UND_ERR_BODY_TIMEOUT' || name === 'UND_ERR_CONNECT_TIMEOUT') {
+    return { code: 'CRMCONF_TIMEOUT', message: `no complete answer within ${timeoutMs} ms (${name})` }
   }
-  return { code: 'CRMCONF_NETWORK', message: `${error?.code ?? error?.name ?? 'error'}: ${error?.message ?? String(cause)}` }
+  return { code: 'CRMCONF_NETWORK', message: `${name}: ${error?.message ?? String(cause)}` }
 }
