@@ -11,6 +11,8 @@ export interface LedgerEntry {
   /** Why it cannot be deleted, when deletePath is absent. */
   reason?: string
   checkId?: string
+  /** The key that created it (default main): a foreign workspace's record is removed with the foreign key. */
+  keyRole?: string
 }
 
 type JournalLine = ({ op: 'add' } & LedgerEntry) | { op: 'remove'; id: string }
@@ -74,7 +76,7 @@ export interface Leftover {
 /** Deletes what the ledger still holds; returns what could not be removed through the API. */
 export async function cleanUp(
   ledger: Ledger,
-  remove: (path: string) => Promise<number | undefined>,
+  remove: (path: string, keyRole: string) => Promise<number | undefined>,
 ): Promise<Leftover[]> {
   const leftovers: Leftover[] = []
   for (const entry of ledger.pending()) {
@@ -84,7 +86,7 @@ export async function cleanUp(
     }
     let status: number | undefined
     try {
-      status = await remove(entry.deletePath)
+      status = await remove(entry.deletePath, entry.keyRole ?? 'main')
     } catch (error) {
       leftovers.push({ resource: entry.resource, id: entry.id, reason: `delete failed: ${(error as Error).message}` })
       continue

@@ -2,6 +2,7 @@
 // any 2xx on create (200 or 201, observed), update by PATCH falling back to PUT on 405 (observed), any 2xx
 // on delete with or without a body (observed), and list walks that accept every last-page convention.
 import type { CheckContext } from '../checks/types.ts'
+import type { KeyRole } from '../config/config.ts'
 import { CheckFailed } from '../checks/define.ts'
 import { expectSchema } from '../checks/assert.ts'
 import type { ApiClient, ApiResponse } from '../http/api-client.ts'
@@ -56,18 +57,18 @@ export async function createRecord(ctx: CheckContext, resource: ResourceName, bo
   if (typeof record?.id !== 'string') {
     throw new CheckFailed(`create ${resource}: the response has no record id (§4.2: create returns the record)`, { exchanges: [response.exchange] })
   }
-  trackCreated(ctx, resource, record.id)
+  trackCreated(ctx, resource, record.id, client.role)
   if (options.validate !== false) expectSchema(response, recordKey(resource), '§2')
   return { record, response }
 }
 
-/** Records a created id in the run's ledger, with how it can be removed. */
-export function trackCreated(ctx: CheckContext, resource: ResourceName, id: string): void {
+/** Records a created id in the run's ledger, with how it can be removed and by which key. */
+export function trackCreated(ctx: CheckContext, resource: ResourceName, id: string, keyRole: KeyRole = 'main'): void {
   const spec = RESOURCES[resource]
   ctx.session.ledger.track({
     resource,
     id,
-    checkId: undefined,
+    keyRole: keyRole === 'main' ? undefined : keyRole,
     ...(spec.ops.delete ? { deletePath: itemPath(resource, id) } : { reason: `the API has no delete for ${spec.path} (§4.2)` }),
   })
 }
