@@ -4,12 +4,14 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { startVitest } from 'vitest/node'
-import type { Profile } from '../checks/types.ts'
+import type { Reporter, Vitest } from 'vitest/node'
+import type { CheckResult, Profile } from '../checks/types.ts'
 import { describeMissingOptionals, KEY_VARIABLES, loadConfig, redactedConfig, type KeyRole, type ResolvedConfig } from '../config/config.ts'
 import { cleanUpJournal } from '../engine/cleanup.ts'
 import { ResultCollector } from '../engine/collector.ts'
 import type { Leftover } from '../engine/ledger.ts'
 import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from '../engine/run-options.ts'
+import { select } from '../engine/selection.ts'
 import { sweep } from '../engine/sweep.ts'
 import { CrmConfError } from '../errors.ts'
 import { Redactor, type NamedSecret } from '../http/redact.ts'
@@ -125,24 +127,41 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     embedded: embedded ? { variant: options.variant, faults: options.faults, rateLimitPerMinute: options.rateLimit ?? EMBEDDED_RATE_LIMIT } : undefined,
   }
   const collector = new ResultCollector({ quiet: options.quiet, write })
-  let interrupted = false
-  const onSignal = () => {
-    interrupted = true
+  let interrupted: NodeJS.Signals | undefined
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = signal
     write('\ninterrupted: stopping the checks and cleaning up…\n')
     void vitest?.cancelCurrentRun('keyboard-input')
   }
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
-  let vitest: Awaited<ReturnType<typeof startVitest>> | undefined
+  // vitest's logger answers SIGINT and SIGTERM with process.exit() a millisecond later, which would end the
+  // run before it removed what it created: its handlers are taken off as soon as vitest adds them, and ours
+  // cancels the run instead. A second Ctrl-C still ends the process at once (no handler is left).
+  const dropVitestSignalHandlers = (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== onSignal) queueMicrotask(() => process.off(event, listener))
+  }
+  process.on('newListener', dropVitestSignalHandlers)
+  let vitest: Vitest | undefined
+  // startVitest hands the instance back only once the run is over; a signal needs it during the run.
+  const cancellation: Reporter = {
+    onInit: (ctx) => {
+      vitest = ctx
+    },
+    onTestRunStart: () => {
+      if (interrupted) void vitest?.cancelCurrentRun('keyboard-input')
+    },
+  }
   try {
     vitest = await startVitest('test', [], {
       config: join(PROJECT_ROOT, 'vitest.suites.config.ts'),
       root: PROJECT_ROOT,
       watch: false,
-      reporters: [collector, ['junit', { outputFile: join(reportDir, 'junit.xml'), suiteName: 'crm-conformance' }]],
+      reporters: [cancellation, collector, ['junit', { outputFile: join(reportDir, 'junit.xml'), suiteName: 'crm-conformance' }]],
       provide: { crmconf: suiteOptions },
     } as never)
   } finally {
+    process.off('newListener', dropVitestSignalHandlers)
     await vitest?.close()
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
@@ -157,6 +176,9 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   }
 
   let results = [...collector.results]
+  // An interrupted run judged only some checks: the others are listed as not run, so that a run stopped
+  // half-way never reads `compliant`.
+  if (interrupted) results = [...results, ...(await notRunRows(results, options, config, embedded, `not run: the run was interrupted (${interrupted})`))]
   // Certification: a certifying check that never reported gets an error row; waivers mark excused failures.
   const { catalogue } = options.certification || waivers ? await import('../../suites/index.ts') : { catalogue: [] }
   if (options.certification) results = completeCertifyingRows(results, catalogue, { seed: config.seed, harnessErrors: collector.unhandled })
@@ -197,6 +219,29 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   // A stale waiver fails the run, so waivers never outlive the failure they excuse.
   if (exitCode === 0 && waiverOutcome && waiverOutcome.stale.length > 0) exitCode = 1
   return { exitCode, report, reportDir, files }
+}
+
+async function notRunRows(results: CheckResult[], options: RunCommandOptions, config: ResolvedConfig, embedded: boolean, reason: string): Promise<CheckResult[]> {
+  const { catalogue } = await import('../../suites/index.ts')
+  const seen = new Set(results.map((r) => r.id))
+  return select(catalogue, options.only, options.skip)
+    .filter((c) => !seen.has(c.id))
+    .map((c) => ({
+      id: c.id,
+      clause: c.clauses[0] ?? '',
+      clauses: c.clauses,
+      level: c.level,
+      area: c.area,
+      title: c.title,
+      status: 'skipped',
+      message: reason,
+      evidence: [],
+      observations: {},
+      notes: [],
+      requests: 0,
+      durationMs: 0,
+      replay: `crm-conformance run --only ${c.id} --seed ${config.seed}${embedded ? '' : ` --base-url ${config.baseUrl}`}`,
+    }))
 }
 
 export function namedSecrets(config: ResolvedConfig): NamedSecret[] {
