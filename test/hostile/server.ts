@@ -1,0 +1,283 @@
+// A server that misbehaves on purpose, for the robustness tests. One listener on 127.0.0.1; the first path
+// segment picks the behaviour (`http://127.0.0.1:PORT/<mode>/v1`), so one server serves every mode at once.
+// Requests it does not sabotage are passed through to a real reference server, so a check meets a hostile
+// answer where it would otherwise have progressed (the `flaky` and `dies-after` modes).
+//
+// A second listener, on another host name (`localhost`) and port, is the target of the `redirect` mode: it
+// records every request that reaches it, so a test can prove that no redirect was followed with the key.
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+
+export const HOSTILE_MODES = [
+  /** Passed through untouched: a faithful stand-in for the reference server that records every method it is sent. */
+  'pass',
+  /** Accepts the connection, reads the request, never answers. */
+  'hang',
+  /** Destroys the connection as soon as the request arrives. */
+  'reset',
+  /** Sends the status line and headers, then the body one byte at a time, far slower than any timeout. */
+  'trickle',
+  /** 200, `Content-Type: application/json`, a body that is HTML. */
+  'not-json',
+  /** 200 and a chunked JSON body that never ends, sent as fast as the client reads. */
+  'endless',
+  /** 200 and a complete JSON body bigger than the client's size cap, with its Content-Length. */
+  'huge',
+  /** 302 (307 for writes, which keep method and body) to the other host's listener, same path. */
+  'redirect',
+  /** 500 with a plain-text body, on every request. */
+  'error-500',
+  /** Passed through, but every response is labelled `text/html`. */
+  'wrong-type',
+  /** Passed through, but every fifth request meets one of the behaviours above, in turn. */
+  'flaky',
+  /** Passed through for the first `diesAfter` requests, then never answers again (a server dying mid-run). */
+  'dies-after',
+  /**
+   * Passed through, but the server repeats what it was sent: the Authorization header in a response header,
+   * in `/me` and in every error body (with all request headers), and every seventh success becomes such an
+   * error, so that the run has failures whose evidence carries the key. For the secret-leak test.
+   */
+  'echo',
+] as const
+
+export type HostileMode = (typeof HOSTILE_MODES)[number]
+
+/** The behaviours `flaky` rotates through (not `hang`: it would only add timeouts to the same verdicts). */
+const FLAKY_ROTATION: HostileMode[] = ['reset', 'not-json', 'error-500', 'trickle', 'endless', 'huge', 'redirect', 'wrong-type']
+const FLAKY_EVERY = 5
+
+export interface RedirectHit {
+  method: string
+  url: string
+  /** The Authorization header as received, if any. */
+  authorization?: string
+}
+
+export interface HostileServer {
+  /** `http://127.0.0.1:PORT/<mode>/v1`. */
+  baseUrl(mode: HostileMode): string
+  /** Origin of the redirect target: another host name and port. */
+  redirectOrigin: string
+  /** Every request the redirect target received. */
+  redirectHits: RedirectHit[]
+  /** Requests received per mode. */
+  received: Record<string, number>
+  /** Requests received per mode and method: `{ pass: { GET: 12 } }`. */
+  methods: Record<string, Record<string, number>>
+  close(): Promise<void>
+}
+
+export interface HostileServerOptions {
+  /** Origin (`http://127.0.0.1:PORT`) of the reference server that unsabotaged requests are passed to. */
+  upstream: string
+  /** `dies-after`: requests answered before the server stops answering. Default 40. */
+  diesAfter?: number
+  /** Bytes of the `huge` body. Default 6 MiB (the client's cap is 4 MiB). */
+  hugeBytes?: number
+  /** Milliseconds between the bytes of a `trickle` body. Default 200. */
+  trickleIntervalMs?: number
+}
+
+/** The body of a `huge` answer: a valid list envelope, only far too big. Built once. */
+function hugeBody(bytes: number): Buffer {
+  const item = JSON.stringify({ id: '00000000-0000-4000-8000-000000000000', name: 'x'.repeat(200) })
+  const count = Math.ceil(bytes / (item.length + 1))
+  return Buffer.from(`{"data":[${Array.from({ length: count }, () => item).join(',')}],"nextCursor":null}`)
+}
+
+export async function startHostileServer(options: HostileServerOptions): Promise<HostileServer> {
+  const sockets = new Set<Socket>()
+  const timers = new Set<NodeJS.Timeout>()
+  const received: Record<string, number> = {}
+  const methods: Record<string, Record<string, number>> = {}
+  const redirectHits: RedirectHit[] = []
+  const huge = hugeBody(options.hugeBytes ?? 6 * 1024 * 1024)
+  const trickleMs = options.trickleIntervalMs ?? 200
+  const diesAfter = options.diesAfter ?? 40
+  let flakyCount = 0
+  let echoCount = 0
+  let diesCount = 0
+
+  const redirectTarget = createServer((req, res) => {
+    redirectHits.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization })
+    // A plausible answer: were a client to follow, nothing here would stop it.
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end('{"data":[],"nextCursor":null}')
+  })
+  redirectTarget.on('connection', (s) => track(s))
+  await listen(redirectTarget, 'localhost')
+  const redirectOrigin = `http://localhost:${(redirectTarget.address() as AddressInfo).port}`
+
+  function track(socket: Socket): void {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    // A client that gives up resets the socket; that is expected here, never an error of the test.
+    socket.on('error', () => {})
+  }
+
+  function later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      timers.delete(timer)
+      fn()
+    }, ms)
+    timers.add(timer)
+  }
+
+  function passThrough(req: IncomingMessage, res: ServerResponse, path: string, rewrite?: (headers: Record<string, string | string[] | undefined>) => void): void {
+    const upstream = new URL(options.upstream)
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } },
+      (answer) => {
+        const headers = { ...answer.headers }
+        rewrite?.(headers)
+        res.writeHead(answer.statusCode ?? 502, headers)
+        answer.pipe(res)
+      },
+    )
+    forward.on('error', () => res.destroy())
+    req.pipe(forward)
+  }
+
+  function echo(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const upstream = new URL(options.upstream)
+    const n = ++echoCount
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      const chunks: Buffer[] = []
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+      answer.on('end', () => {
+        const authorization = req.headers.authorization ?? ''
+        let status = answer.statusCode ?? 502
+        let text = Buffer.concat(chunks).toString('utf8')
+        const errorBody = () => JSON.stringify({ error: { code: 'echo', message: `refused, you sent Authorization: ${authorization}`, details: { headers: req.headers } } })
+        if (status >= 400 || n % 7 === 0) {
+          status = status >= 400 ? status : 500
+          text = errorBody()
+        } else if (/\/me(\?|$)/.test(path)) {
+          try {
+            text = JSON.stringify({ ...JSON.parse(text), echo: { authorization, secret: authorization.split('_').at(-1) } })
+          } catch {
+            /* not JSON: left as it is */
+          }
+        }
+        const headers = { ...answer.headers, 'x-echo-authorization': authorization, 'content-length': String(Buffer.byteLength(text)) }
+        delete headers['transfer-encoding']
+        res.writeHead(status, headers)
+        res.end(text)
+      })
+    })
+    forward.on('error', () => res.destroy())
+    req.pipe(forward)
+  }
+
+  function sabotage(mode: HostileMode, req: IncomingMessage, res: ServerResponse, path: string): void {
+    switch (mode) {
+      case 'pass':
+        return passThrough(req, res, path)
+      case 'hang':
+        return // the socket stays open until the client gives up or the server closes
+      case 'reset':
+        req.socket.destroy()
+        return
+      case 'trickle': {
+        const text = '{"data":[{"id":"00000000-0000-4000-8000-000000000000"}],"nextCursor":null}'
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) })
+        let i = 0
+        const next = () => {
+          if (res.destroyed || i >= text.length) return void res.end()
+          res.write(text[i++])
+          later(trickleMs, next)
+        }
+        next()
+        return
+      }
+      case 'not-json':
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('<html><body><h1>Welcome to nginx!</h1></body></html>')
+        return
+      case 'endless': {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        const chunk = Buffer.from(`${JSON.stringify({ id: '00000000-0000-4000-8000-000000000000', name: 'y'.repeat(1000) })},`.repeat(64))
+        res.write('{"data":[')
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk)) {
+            /* keep writing while the socket takes it */
+          }
+          if (!res.destroyed) res.once('drain', pump)
+        }
+        pump()
+        return
+      }
+      case 'huge':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(huge.length) })
+        res.end(huge)
+        return
+      case 'redirect': {
+        const keepsMethod = req.method !== 'GET' && req.method !== 'HEAD'
+        res.writeHead(keepsMethod ? 307 : 302, { location: `${redirectOrigin}${path}`, 'content-type': 'text/plain' })
+        res.end('moved')
+        return
+      }
+      case 'error-500':
+        res.writeHead(500, { 'content-type': 'text/plain' })
+        res.end('Internal Server Error')
+        return
+      case 'wrong-type':
+        passThrough(req, res, path, (headers) => {
+          headers['content-type'] = 'text/html; charset=utf-8'
+        })
+        return
+      case 'flaky': {
+        const n = ++flakyCount
+        if (n % FLAKY_EVERY !== 0) return passThrough(req, res, path)
+        return sabotage(FLAKY_ROTATION[(n / FLAKY_EVERY) % FLAKY_ROTATION.length]!, req, res, path)
+      }
+      case 'dies-after':
+        if (++diesCount <= diesAfter) return passThrough(req, res, path)
+        return sabotage('hang', req, res, path)
+      case 'echo':
+        return echo(req, res, path)
+    }
+  }
+
+  const server = createServer((req, res) => {
+    const match = /^\/([a-z0-9-]+)(\/.*)$/.exec(req.url ?? '')
+    const mode = match?.[1] as HostileMode | undefined
+    if (!match || !mode || !HOSTILE_MODES.includes(mode)) {
+      res.writeHead(404, { 'content-type': 'text/plain' })
+      return void res.end('no such mode')
+    }
+    received[mode] = (received[mode] ?? 0) + 1
+    const byMethod = (methods[mode] ??= {})
+    byMethod[req.method ?? '?'] = (byMethod[req.method ?? '?'] ?? 0) + 1
+    // Read (and drop) the request body before sabotaging, except where the body is passed through.
+    if (mode === 'pass' || mode === 'wrong-type' || mode === 'flaky' || mode === 'dies-after' || mode === 'echo') return sabotage(mode, req, res, match[2]!)
+    req.resume()
+    sabotage(mode, req, res, match[2]!)
+  })
+  server.on('connection', (s) => track(s))
+  // Hostile, not fragile: a client that hangs up mid-answer is never this server's crash.
+  server.on('clientError', (_error, socket) => socket.destroy())
+  await listen(server, '127.0.0.1')
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+  return {
+    baseUrl: (mode) => `${origin}/${mode}/v1`,
+    redirectOrigin,
+    redirectHits,
+    received,
+    methods,
+    async close() {
+      for (const timer of timers) clearTimeout(timer)
+      for (const socket of sockets) socket.destroy()
+      await Promise.all([server, redirectTarget].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
+    },
+  }
+}
+
+function listen(server: Server, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, host, () => resolve())
+  })
+}
