@@ -1,0 +1,216 @@
+// Safe on shared systems: a run removes what it created, also when it is interrupted (SIGINT, SIGTERM), and
+// `sweep` removes what crashed runs left behind, and nothing else. Against `crm-conformance serve` in a child
+// process, as a user would run it, with the keys from the .env block it prints.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parse as parseDotenv } from 'dotenv'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { KEY_VARIABLES, type KeyRole } from '../src/config/config.ts'
+import { runInProcess } from '../src/engine/in-process.ts'
+import { walkAllPages } from '../src/engine/operations.ts'
+import { RUN_TAG_PREFIX } from '../src/engine/session.ts'
+import { ApiClient } from '../src/http/api-client.ts'
+import { Redactor } from '../src/http/redact.ts'
+import { Transport } from '../src/http/transport.ts'
+import { RESOURCE_LIST, type ResourceName } from '../src/spec/resources.ts'
+import { catalogue } from '../suites/index.ts'
+import { BIN, baseEnv, runCli, startCli } from './hostile/cli.ts'
+
+/** Collections a run can clean: those with a delete (§4.2). Records elsewhere are listed as leftovers instead. */
+const DELETABLE = RESOURCE_LIST.filter((r) => r.ops.delete)
+
+let serve: ChildProcess
+let env: Record<string, string>
+let transport: Transport
+let client: ApiClient
+let dir: string
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'crmconf-interrupt-'))
+  // Port 0: the machine may be shared; the printed .env block says where it listens.
+  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: dir, env: baseEnv(), stdio: ['ignore', 'pipe', 'inherit'] })
+  let printed = ''
+  env = await new Promise<Record<string, string>>((resolve, reject) => {
+    serve.once('exit', (code) => reject(new Error(`serve exited (${code}): ${printed}`)))
+    serve.stdout!.on('data', (chunk: Buffer) => {
+      printed += chunk
+      if (printed.includes('Ctrl-C')) resolve(parseDotenv(printed.slice(printed.indexOf('CRM_BASE_URL='))))
+    })
+  })
+  serve.removeAllListeners('exit')
+  expect(env.CRM_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+  transport = new Transport({
+    baseUrl: env.CRM_BASE_URL!,
+    keys: { main: env.CRM_API_KEY },
+    redactor: new Redactor(),
+    timeoutMs: 10_000,
+    maxResponseBytes: 16 * 1024 * 1024,
+    concurrency: 4,
+    requestBudget: 100_000,
+    maxRetryAfterS: 90,
+  })
+  client = new ApiClient(transport, 'main', () => {})
+})
+
+afterAll(async () => {
+  await transport?.close()
+  if (serve && serve.exitCode === null) {
+    const exited = new Promise((resolve) => serve.once('exit', resolve))
+    serve.kill('SIGTERM')
+    await exited
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+interface Listed {
+  resource: ResourceName
+  id: string
+  tags: string[]
+}
+
+/** Every record of every deletable collection, as the main key sees it. */
+async function listDeletable(): Promise<Listed[]> {
+  const all: Listed[] = []
+  for (const spec of DELETABLE) {
+    const { records } = await walkAllPages(client, spec.path, { limit: 100 }, 1_000)
+    for (const record of records) all.push({ resource: spec.name, id: String(record.id), tags: Array.isArray(record.tags) ? record.tags : [] })
+  }
+  return all
+}
+
+/** The run's environment: the target, the keys and fixtures of the .env block (no webhook secret: no sink). */
+function runEnv(): NodeJS.ProcessEnv {
+  const { CRM_WEBHOOK_SECRET: _secret, ...target } = env
+  return baseEnv(target)
+}
+
+function journalAdds(journal: string): number {
+  if (!existsSync(journal)) return 0
+  return readFileSync(journal, 'utf8').split('\n').filter((line) => line.includes('"op":"add"')).length
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (condition()) return true
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return condition()
+}
+
+describe('records a run creates are removed', () => {
+  test('a complete run leaves no record behind in any collection with a delete', async () => {
+    const before = new Set((await listDeletable()).map((r) => r.id))
+    const keys = Object.fromEntries((Object.entries(KEY_VARIABLES) as [KeyRole, string][]).filter(([, v]) => env[v]).map(([role, v]) => [role, env[v]!]))
+    const run = await runInProcess({
+      checks: catalogue,
+      profile: 'safe',
+      config: { baseUrl: env.CRM_BASE_URL, keys, restrictedScopes: env.CRM_API_KEY_RESTRICTED_SCOPES?.split(' '), webhookSecret: undefined },
+      runId: '20200101-000000-c0ffee',
+    })
+    expect(run.results.filter((r) => r.status === 'passed').length).toBeGreaterThan(0)
+    expect(run.leftovers).toEqual([])
+    const after = await listDeletable()
+    expect(after.filter((r) => r.tags.some((t) => t.startsWith(`${RUN_TAG_PREFIX}20200101-000000-c0ffee`)))).toEqual([])
+    expect(after.filter((r) => !before.has(r.id))).toEqual([])
+  })
+
+  test.each(['SIGINT', 'SIGTERM'] as const)('%s mid-run: the run stops, cleans up, and leaves no record behind', async (signal) => {
+    const before = new Set((await listDeletable()).map((r) => r.id))
+    const reportDir = join(dir, `report-${signal}`)
+    const journal = join(reportDir, '.journal', 'ledger.jsonl')
+    const cli = startCli(['run', '--report-dir', reportDir, '--no-sweep'], { cwd: dir, env: runEnv(), hardLimitMs: 120_000 })
+    // Mid-run: once the run has created records and before it ends.
+    const started = await until(() => journalAdds(journal) >= 10 || cli.child.exitCode !== null, 90_000)
+    expect(started && cli.child.exitCode === null, `the run ended before it could be interrupted:\n${cli.output().slice(-2000)}`).toBe(true)
+    cli.child.kill(signal)
+    const result = await cli.done
+    expect(result.hung, result.stdout.slice(-2000)).toBe(false)
+    // An interrupted run is not a verdict: exit 1, with its report written.
+    expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(1)
+    expect(result.stdout).toMatch(/interrupted: stopping the checks and cleaning up/)
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'))
+    // The checks it never reached are listed as not run, so a run stopped half-way never reads compliant.
+    expect(report.checks.filter((c: { message: string }) => c.message === `not run: the run was interrupted (${signal})`).length).toBeGreaterThan(0)
+    expect(report.verdict).not.toBe('compliant')
+    expect(report.leftovers).toEqual([])
+
+    const after = await listDeletable()
+    const tag = `${RUN_TAG_PREFIX}${report.runId}`
+    expect(after.filter((r) => r.tags.includes(tag))).toEqual([])
+    expect(after.filter((r) => !before.has(r.id))).toEqual([])
+  }, 150_000)
+})
+
+describe('sweep: what crashed runs left behind', () => {
+  /** A run id as newRunId makes it, for a run that started `ageMs` ago. */
+  const runIdAged = (ageMs: number, suffix: string) =>
+    `${new Date(Date.now() - ageMs).toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}-${suffix}`
+
+  async function create(path: string, body: Record<string, unknown>): Promise<string> {
+    const response = await client.post(path, body)
+    expect(response.status, JSON.stringify(response.body)).toBeLessThan(300)
+    return String(response.body.id)
+  }
+
+  async function exists(path: string, id: string): Promise<boolean> {
+    const response = await client.get(`${path}/${id}`)
+    expect([200, 404]).toContain(response.status)
+    return response.status === 200
+  }
+
+  test('removes the records of runs older than the threshold, by run tag or run label, and nothing else', async () => {
+    const crashed = runIdAged(3 * 86_400_000, 'dead01')
+    const recent = runIdAged(60_000, 'a11ve0')
+    const swept = [
+      { path: '/accounts', id: await create('/accounts', { name: 'crashed run account', tags: [`${RUN_TAG_PREFIX}${crashed}`] }) },
+      { path: '/contacts', id: await create('/contacts', { fullName: 'crashed run contact', tags: ['vip', `${RUN_TAG_PREFIX}${crashed}`] }) },
+      // Leads have no tags: the run label in the name marks them.
+      { path: '/leads', id: await create('/leads', { fullName: `crmconf lead ${crashed} x1`, source: 'web_form' }) },
+    ]
+    const kept = [
+      // A run that may still be going on elsewhere (younger than --older-than).
+      { path: '/accounts', id: await create('/accounts', { name: 'recent run account', tags: [`${RUN_TAG_PREFIX}${recent}`] }) },
+      // Tags that only look like ours: no run id with its time, or not at the start.
+      { path: '/accounts', id: await create('/accounts', { name: 'manual tag', tags: [`${RUN_TAG_PREFIX}manual`] }) },
+      { path: '/accounts', id: await create('/accounts', { name: 'foreign tag', tags: [`other-${RUN_TAG_PREFIX}${crashed}`] }) },
+      { path: '/leads', id: await create('/leads', { fullName: `Customer mentions crmconf lead ${crashed}`, source: 'web_form' }) },
+      // A customer's own record.
+      { path: '/contacts', id: await create('/contacts', { fullName: 'A customer' }) },
+    ]
+    const before = (await listDeletable()).length
+    const sweepEnv = baseEnv({ CRM_BASE_URL: env.CRM_BASE_URL, CRM_API_KEY: env.CRM_API_KEY })
+
+    const dry = await runCli(['sweep', '--older-than', '6h', '--dry-run'], { cwd: dir, env: sweepEnv, hardLimitMs: 60_000 })
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0)
+    for (const { id } of swept) expect(dry.stdout).toMatch(new RegExp(`would remove \\w+ ${id} \\(run ${crashed}\\)`))
+    expect((await listDeletable()).length).toBe(before)
+
+    const run = await runCli(['sweep', '--older-than', '6h'], { cwd: dir, env: sweepEnv, hardLimitMs: 60_000 })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toMatch(new RegExp(`, ${swept.length} removed, 0 failed`))
+    for (const { path, id } of swept) expect(await exists(path, id), `${path}/${id} was not swept`).toBe(false)
+    for (const { path, id } of kept) expect(await exists(path, id), `${path}/${id} was swept`).toBe(true)
+    expect((await listDeletable()).length).toBe(before - swept.length)
+
+    for (const { path, id } of kept) await client.delete(`${path}/${id}`)
+  })
+
+  test('a run sweeps before it starts, unless --no-sweep', async () => {
+    const crashed = runIdAged(86_400_000, 'dead02')
+    const id = await create('/accounts', { name: 'crashed run account', tags: [`${RUN_TAG_PREFIX}${crashed}`] })
+    const args = (...extra: string[]) => ['run', '--only', 'discovery.me.answers', '--report-dir', join(dir, `sweep-${extra.length}`), '--quiet', ...extra]
+
+    const unswept = await runCli(args('--no-sweep'), { cwd: dir, env: runEnv(), hardLimitMs: 90_000 })
+    expect(unswept.code, unswept.stdout + unswept.stderr).toBe(0)
+    expect(unswept.stdout).not.toMatch(/swept/)
+    expect(await exists('/accounts', id)).toBe(true)
+
+    const swept = await runCli(args(), { cwd: dir, env: runEnv(), hardLimitMs: 90_000 })
+    expect(swept.code, swept.stdout + swept.stderr).toBe(0)
+    expect(swept.stdout).toMatch(/swept 1 records left by earlier runs/)
+    expect(await exists('/accounts', id)).toBe(false)
+  })
+})
