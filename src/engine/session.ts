@@ -6,6 +6,7 @@ import type { Profile } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { Redactor } from '../http/redact.ts'
 import { Transport } from '../http/transport.ts'
+import type { Sink } from '../webhooks/sink.ts'
 import { Ledger } from './ledger.ts'
 
 export interface EmbeddedOptions {
@@ -30,19 +31,13 @@ interface EmbeddedServer {
   close(): Promise<void>
 }
 
-export interface WebhookSinkHandle {
-  url: string
-  close(): Promise<void>
-  [more: string]: unknown
-}
-
 /** Prefix of every run tag; `sweep` looks for it. */
 export const RUN_TAG_PREFIX = 'crmconf-run-'
 
 export class RunSession {
   readonly capabilities: Record<string, unknown> = {}
   private readonly memos = new Map<string, Promise<unknown>>()
-  private sinkPromise?: Promise<WebhookSinkHandle>
+  private sinkPromise?: Promise<Sink>
 
   private constructor(
     readonly config: ResolvedConfig,
@@ -123,14 +118,14 @@ export class RunSession {
   }
 
   /** The webhook sink, started on first use, and pointed at by the embedded server. */
-  sink(): Promise<WebhookSinkHandle> {
+  sink(): Promise<Sink> {
     this.sinkPromise ??= (async () => {
       const { startSink } = await import('../webhooks/sink.ts')
-      const sink = (await startSink({
+      const sink = await startSink({
         host: this.config.sinkHost,
         port: this.embedded ? 0 : this.config.sinkPort,
         secret: this.config.webhookSecret!,
-      })) as unknown as WebhookSinkHandle
+      })
       this.embedded?.server.setWebhookTarget(sink.url)
       return sink
     })()
