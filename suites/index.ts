@@ -14,5 +14,6 @@ import { checks as readOnly } from './read-only/checks.ts'
 import { checks as sideEffects } from './side-effects/checks.ts'
 import { checks as state } from './state/checks.ts'
 import { checks as validation } from './validation/checks.ts'
+import { checks as webhooks } from './webhooks/checks.ts'
 
-export const catalogue: CheckDefinition[] = [...discovery, ...records, ...bodies, ...pagination, ...filters, ...validation, ...readOnly, ...auth, ...idempotency, ...rateLimits, ...state, ...sideEffects, ...invariants]
+export const catalogue: CheckDefinition[] = [...discovery, ...records, ...bodies, ...pagination, ...filters, ...validation, ...readOnly, ...auth, ...idempotency, ...rateLimits, ...state, ...sideEffects, ...webhooks, ...invariants]

@@ -1,0 +1,102 @@
+// §6.2 names two event kinds, case.created and invoice.paid, but not which operation emits them (§6 gaps):
+// SHOULD, with the generous wait of CRM_WEBHOOK_TIMEOUT_S. Only deliveries about the run's own records
+// count, so events of other records or workspaces never decide anything. A delivery the sink refused (a bad
+// signature…) still shows the event was emitted: the delivery rules are judged by their own checks.
+import { expectStatus } from '../../src/checks/assert.ts'
+import { defineCheck } from '../../src/checks/define.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
+import type { Delivery } from '../../src/webhooks/sink.ts'
+import { exclusive, recordLock } from '../state/exclusive.ts'
+import { findSeeded, isNonDraft } from '../state/fixtures.ts'
+import { carries, kindOf, tally } from './deliveries.ts'
+import { probeCase, probeDelivery, timeoutMs, waitBudgetMs } from './probe.ts'
+
+const area = 'webhooks'
+
+function observeDelivery(ctx: CheckContext, d: Delivery, since: number): void {
+  ctx.observe('delayMs', Math.max(0, Date.parse(d.receivedAt) - since))
+  ctx.observe('webhookId', d.webhookId)
+  if (d.verdict === 'rejected') ctx.note(`the delivery was refused by the sink (${d.reason}: ${d.detail}); the webhooks.delivery.* checks judge that`)
+}
+
+/** What the sink saw, for a failure: the kinds delivered, or a hint when nothing reached it at all. */
+async function sinkSummary(ctx: CheckContext): Promise<{ hint: string; data: Record<string, unknown> }> {
+  const sink = await ctx.session.sink()
+  const hint = sink.deliveries.length === 0 ? `; no delivery at all reached the sink at ${sink.url}: is the endpoint's URL set to it?` : ''
+  return { hint, data: { sink: sink.url, deliveryKindsSeen: tally(sink.deliveries.map(kindOf)) } }
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10)
+}
+
+export const correlationChecks: CheckDefinition[] = [
+  defineCheck({
+    id: 'webhooks.case.created',
+    clauses: ['§6.2', '§6.3'],
+    level: 'SHOULD',
+    area,
+    title: 'Creating a case through the API delivers case.created whose data.id is the new case',
+    writes: 'safe',
+    webhooks: true,
+    timeoutMs: waitBudgetMs(1),
+    async run(ctx: CheckContext) {
+      const probe = await probeCase(ctx)
+      const delivery = await probeDelivery(ctx, probe)
+      if (delivery === undefined) {
+        const seen = await sinkSummary(ctx)
+        ctx.fail(`no case.created delivery with data.id ${probe.id} within ${ctx.config.webhookTimeoutS} s of creating the case (§6.2)${seen.hint}`, {
+          expected: 'a case.created event for the case just created, delivered to the configured endpoint',
+          exchanges: [probe.created.exchange],
+          data: seen.data,
+        })
+      }
+      observeDelivery(ctx, delivery, probe.at)
+    },
+  }),
+  defineCheck({
+    id: 'webhooks.invoice.paid',
+    clauses: ['§6.2', '§6.3'],
+    level: 'SHOULD',
+    area,
+    title: 'Paying a sent invoice in full delivers invoice.paid whose data.id is that invoice',
+    // Payments cannot be deleted (§4.2).
+    writes: 'full',
+    webhooks: true,
+    timeoutMs: waitBudgetMs(1),
+    async run(ctx: CheckContext) {
+      const sink = await ctx.session.sink()
+      const target = await findSeeded(ctx, 'sentInvoiceId', 'invoice', 'sent invoice with an outstanding balance', (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 1)
+      const path = itemPath('invoice', target.id)
+      // Another area pays part of the same invoice: the fresh read and the payment take their turn (state/exclusive.ts).
+      const { payment, paidAt } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
+        const before = await ctx.api.get(path)
+        if (before.status === 404) ctx.skip(`${target.variable}: GET ${path} answered 404`)
+        expectStatus(before, 200, '§4.2')
+        const invoice = before.body
+        if (invoice?.status === 'draft') ctx.skip(`invoice ${target.id} is a draft; set ${target.variable} to a sent invoice`)
+        if (invoice?.voidedAt != null) ctx.skip(`invoice ${target.id} is void; set ${target.variable} to a sent invoice`)
+        const balance = Number(invoice?.totalSen) - Number(invoice?.paidSen)
+        if (!(balance >= 1)) ctx.skip(`invoice ${target.id} has ${invoice?.totalSen} - ${invoice?.paidSen} outstanding; set ${target.variable} to a sent invoice with a balance`)
+        const { response } = await createRecord(
+          ctx,
+          'payment',
+          { invoiceId: target.id, amountSen: balance, method: 'other', paidOn: today(), reference: runLabel(ctx, 'payment'), note: 'crmconf conformance run: pays the balance (§6.2 invoice.paid)' },
+          { validate: false },
+        )
+        return { payment: response, paidAt: Date.now() }
+      })
+      const delivery = await sink.waitFor((d) => carries(d, 'invoice.paid', target.id), timeoutMs(ctx))
+      if (delivery === undefined) {
+        const seen = await sinkSummary(ctx)
+        ctx.fail(`no invoice.paid delivery with data.id ${target.id} within ${ctx.config.webhookTimeoutS} s of paying its balance (§6.2)${seen.hint}`, {
+          expected: 'an invoice.paid event for the invoice just paid in full, delivered to the configured endpoint',
+          exchanges: [payment.exchange],
+          data: seen.data,
+        })
+      }
+      observeDelivery(ctx, delivery, paidAt)
+    },
+  }),
+]

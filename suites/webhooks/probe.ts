@@ -1,0 +1,83 @@
+// The run's webhook traffic: one probe case created through the API (once per run, shared by every check of
+// the area), the wait for its case.created delivery, and a short wait for deliveries still in flight.
+// The sink answers the first attempt of the probe's case.created with 503, so the retry check can watch the
+// same event come again (§6.7); every other delivery is acknowledged with 200.
+import type { CheckContext } from '../../src/checks/types.ts'
+import { createRecord, runLabel, updateRecord } from '../../src/engine/operations.ts'
+import type { ApiResponse } from '../../src/http/api-client.ts'
+import type { Delivery, Sink } from '../../src/webhooks/sink.ts'
+import { carries } from './deliveries.ts'
+
+/** CRM_WEBHOOK_TIMEOUT_S is at most this (src/config/config.ts); a check's own time limit must cover its waits. */
+const WAIT_CAP_S = 3600
+
+/** A time limit covering `waits` waits of CRM_WEBHOOK_TIMEOUT_S, plus the requests around them. */
+export function waitBudgetMs(waits: number): number {
+  return waits * WAIT_CAP_S * 1000 + 60_000
+}
+
+/** The status answered to the probe's first case.created attempt: any non-2xx asks for a retry (§6.7). */
+export const BOUNCE_STATUS = 503
+
+/** No new delivery for this long: nothing more is in flight. */
+const QUIET_MS = 750
+/** The wait for a quiet sink never exceeds this. */
+const MAX_SETTLE_MS = 5_000
+
+export interface Probe {
+  id: string
+  label: string
+  created: ApiResponse
+  /** When the create was answered (ms since the epoch). */
+  at: number
+}
+
+export function timeoutMs(ctx: CheckContext): number {
+  return ctx.config.webhookTimeoutS * 1000
+}
+
+/** The probe case, created once per run; the sink's answer to its first case.created is set up before the create. */
+export function probeCase(ctx: CheckContext): Promise<Probe> {
+  return ctx.session.memo('webhooks.probe-case', async () => {
+    const sink = await ctx.session.sink()
+    const label = runLabel(ctx, 'webhook probe')
+    let id: string | undefined
+    let bounced = false
+    // The delivery may arrive before the create's answer: until the id is known, the label finds it.
+    const isProbe = (data: { id?: unknown; object?: unknown } | undefined) => (id !== undefined && data?.id === id) || JSON.stringify(data?.object ?? {}).includes(label)
+    sink.respondWith((event, { attempt }) => {
+      if (bounced || attempt !== 1 || event.type !== 'case.created' || !isProbe(event.data)) return undefined
+      bounced = true
+      return BOUNCE_STATUS
+    })
+    const { record, response } = await createRecord(ctx, 'case', { subject: label, description: 'crm-conformance webhook probe (§6.2 case.created)' }, { validate: false })
+    id = String(record.id)
+    return { id, label, created: response, at: Date.now() }
+  })
+}
+
+/** The probe's first case.created delivery, verified or not; undefined when none came within CRM_WEBHOOK_TIMEOUT_S. */
+export function probeDelivery(ctx: CheckContext, probe: Probe): Promise<Delivery | undefined> {
+  return ctx.session.memo('webhooks.probe-delivery', async () => {
+    const sink = await ctx.session.sink()
+    return sink.waitFor((d) => carries(d, 'case.created', probe.id), timeoutMs(ctx))
+  })
+}
+
+/**
+ * One update of the probe case, once per run: a second event about the same record (if the server emits one
+ * for updates, which §6 does not say), so distinct events of one record can be told apart by webhook-id.
+ */
+export function probeUpdate(ctx: CheckContext, probe: Probe): Promise<ApiResponse> {
+  return ctx.session.memo('webhooks.probe-update', () => updateRecord(ctx, 'case', probe.id, { description: `crm-conformance webhook probe, updated (${ctx.runId})` }))
+}
+
+/** Waits until no delivery has arrived for QUIET_MS (at most MAX_SETTLE_MS): retries and late events are in. */
+export async function settle(sink: Sink): Promise<void> {
+  const until = Date.now() + MAX_SETTLE_MS
+  while (Date.now() < until) {
+    const seen = sink.deliveries.length
+    const next = await sink.waitFor((d) => d.seq > seen, Math.min(QUIET_MS, until - Date.now()))
+    if (next === undefined) return
+  }
+}

@@ -1,0 +1,175 @@
+// Rules every delivery of the run obeys (§6.3–§6.6), one check per rule so a failure names it. They run last,
+// when the correlation checks have had their deliveries, and judge every delivery the sink received, whatever
+// record it is about. Alone (`--only`), each provokes the run's probe case itself. A delivery refused for one
+// rule never reaches the next (the verifier's order), so each rule is judged on the deliveries that reached it.
+import { CheckFailed, defineCheck } from '../../src/checks/define.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
+import type { Delivery } from '../../src/webhooks/sink.ts'
+import { brokenRule, kindOf, reached, summary, tally, type Rule } from './deliveries.ts'
+import { probeCase, probeDelivery, probeUpdate, settle, waitBudgetMs } from './probe.ts'
+
+const area = 'webhooks'
+const SHOWN = 3
+
+/** Every delivery of the run, once the probe case's event has come (or the wait for it ended) and the sink is quiet. */
+async function runDeliveries(ctx: CheckContext, options: { update?: boolean } = {}): Promise<readonly Delivery[]> {
+  const sink = await ctx.session.sink()
+  try {
+    const probe = await probeCase(ctx)
+    if (options.update) await probeUpdate(ctx, probe)
+    await probeDelivery(ctx, probe)
+  } catch (error) {
+    if (!(error instanceof CheckFailed)) throw error
+    ctx.note(`the probe case could not be created (${error.message}); judging the deliveries of the rest of the run`)
+  }
+  await settle(sink)
+  const deliveries = [...sink.deliveries]
+  if (deliveries.length === 0) {
+    ctx.skip(`no webhook delivery reached the sink at ${sink.url} in this run: the server may emit no event for the operations the run made (§6 does not say which do), or it delivers elsewhere`)
+  }
+  ctx.observe('deliveries', deliveries.length)
+  return deliveries
+}
+
+interface RuleCheck {
+  rule: Rule
+  id: string
+  clauses: string[]
+  title: string
+  /** Completes "N of M deliveries …". */
+  what: string
+  expected: string
+  /** Only these deliveries say something about the rule (default: all that reached it). */
+  concerns?: (d: Delivery) => boolean
+}
+
+/** The implementer mistakes the sink diagnosed (verify.ts diagnose), or else the first refusal's detail. */
+function explanation(offending: Delivery[]): string {
+  const mistakes = [...new Set(offending.flatMap((d) => d.mistakes ?? []).map((m) => m.message))]
+  return mistakes.length > 0 ? mistakes.join('; ') : (offending[0]!.detail ?? '').replace(/ \(§[\d.]+\)$/, '')
+}
+
+function ruleCheck(spec: RuleCheck): CheckDefinition {
+  return defineCheck({
+    id: spec.id,
+    clauses: spec.clauses,
+    level: 'MUST',
+    area,
+    title: spec.title,
+    writes: 'safe',
+    webhooks: true,
+    phase: 'last',
+    timeoutMs: waitBudgetMs(1),
+    async run(ctx) {
+      const deliveries = await runDeliveries(ctx)
+      const judged = deliveries.filter((d) => reached(d, spec.rule) && (spec.concerns?.(d) ?? true))
+      if (judged.length === 0) {
+        const refusals = tally(deliveries.filter((d) => !reached(d, spec.rule)).map((d) => d.reason))
+        ctx.skip(`none of the ${deliveries.length} deliveries can be judged on this rule${Object.keys(refusals).length ? `; refused earlier: ${JSON.stringify(refusals)}` : ''}`)
+      }
+      ctx.observe('judged', judged.length)
+      const offending = judged.filter((d) => brokenRule(d) === spec.rule)
+      if (offending.length > 0) {
+        ctx.fail(`${offending.length} of ${judged.length} deliveries ${spec.what} (${spec.clauses[0]}): ${explanation(offending)}`, {
+          expected: spec.expected,
+          exchanges: [],
+          data: { deliveries: offending.slice(0, SHOWN).map(summary), kinds: tally(offending.map(kindOf)) },
+        })
+      }
+    },
+  })
+}
+
+/** JSON with sorted keys: a retry that re-serialises the same event is still the same event. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+/**
+ * §6.4 "unique per event": two distinct events never share a webhook-id; retries of one event keep it. An event
+ * is told by its kind, record and changes; its body timestamp is left out, in case a retry restamps it.
+ */
+function eventIdentity(d: Delivery): string {
+  const { type, data } = d.event!
+  return canonical([type, data.id, data.changes])
+}
+
+const uniqueId = defineCheck({
+  id: 'webhooks.delivery.unique-id',
+  clauses: ['§6.4', '§6.6'],
+  level: 'MUST',
+  area,
+  title: 'Distinct events never share a webhook-id',
+  writes: 'safe',
+  webhooks: true,
+  phase: 'last',
+  timeoutMs: waitBudgetMs(1),
+  async run(ctx) {
+    const deliveries = await runDeliveries(ctx, { update: true })
+    const verified = deliveries.filter((d) => d.event !== undefined && d.webhookId !== undefined)
+    if (verified.length === 0) ctx.skip(`none of the ${deliveries.length} deliveries verified, so no event can be told from another (see the other webhooks.delivery.* checks)`)
+    const byId = new Map<string, Delivery[]>()
+    for (const d of verified) byId.set(d.webhookId!, [...(byId.get(d.webhookId!) ?? []), d])
+    ctx.observe('webhookIds', byId.size)
+    ctx.observe('repeats', verified.length - byId.size)
+    const shared = [...byId.entries()].filter(([, ds]) => new Set(ds.map(eventIdentity)).size > 1)
+    if (shared.length > 0) {
+      const [id, ds] = shared[0]!
+      const events = [...new Map(ds.map((d) => [eventIdentity(d), `${d.event!.type} ${d.event!.data.id}`])).values()]
+      ctx.fail(`${shared.length} webhook-id(s) carry more than one event: ${JSON.stringify(id)} carries ${events.join(', ')} (§6.4: unique per event)`, {
+        expected: 'a webhook-id of its own for every event, so that a receiver ignoring repeats (§6.6) never drops a new event',
+        exchanges: [],
+        data: { deliveries: ds.slice(0, SHOWN).map(summary), sharedIds: shared.slice(0, 10).map(([i]) => i) },
+      })
+    }
+  },
+})
+
+export const ruleChecks: CheckDefinition[] = [
+  ruleCheck({
+    rule: 'headers',
+    id: 'webhooks.delivery.headers',
+    clauses: ['§6.4'],
+    title: 'Every delivery carries webhook-id, webhook-timestamp and webhook-signature, once each',
+    what: 'lack a webhook-* header or repeat one',
+    expected: 'webhook-id, webhook-timestamp and webhook-signature on every delivery (§6.4)',
+  }),
+  ruleCheck({
+    rule: 'timestamp',
+    id: 'webhooks.delivery.timestamp',
+    clauses: ['§6.4', '§6.6', '§8'],
+    title: 'Every delivery\'s webhook-timestamp is the current time in integer Unix seconds, within 300 s',
+    what: 'have a webhook-timestamp that is not current Unix seconds',
+    expected: 'webhook-timestamp: integer Unix seconds (§6.4), within 300 s of the receiver\'s clock (§6.6, §8)',
+  }),
+  ruleCheck({
+    rule: 'signature',
+    id: 'webhooks.delivery.signature',
+    clauses: ['§6.5', '§6.1'],
+    title: 'Every delivery is signed v1,<base64 HMAC-SHA256> of "<webhook-id>.<webhook-timestamp>.<raw body>" keyed on the decoded whsec_ secret',
+    what: 'fail the signature',
+    expected: 'a webhook-signature entry v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed on the base64-decoded secret after whsec_ (§6.5)',
+  }),
+  ruleCheck({
+    rule: 'body-shape',
+    id: 'webhooks.delivery.body-shape',
+    clauses: ['§6.3', '§6.2'],
+    title: 'Every delivery\'s body is JSON { type: "<entity>.<action>", timestamp, data: { id, entityType, object, changes } }',
+    what: 'have a body without the §6.3 shape',
+    expected: '{ type: string, timestamp: string, data: { id: string, entityType: string, object: object, changes: object } } (§6.3); any <entity>.<action> kind (§6.2)',
+  }),
+  ruleCheck({
+    rule: 'entity-type',
+    id: 'webhooks.case-events.entity-type',
+    clauses: ['§6.3'],
+    title: 'Every case event carries data.entityType "case"',
+    what: 'are case events whose data.entityType is not "case"',
+    expected: 'data.entityType "case" for a case event (§6.3)',
+    concerns: (d) => kindOf(d)?.startsWith('case.') === true,
+  }),
+  uniqueId,
+]
