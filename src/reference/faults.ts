@@ -701,7 +701,46 @@ export const FAULTS = [
     description: 'The opportunity update applies pipelineId, stageKey and currency like any other field.',
     catches: ['side-effects.opportunity.fixed-fields'],
   },
-  { id: 'webhooks.hex-signature', area: 'webhooks', description: 'The webhook signature is hex, not base64.' },
+  { id: 'webhooks.hex-signature', area: 'webhooks', description: 'The webhook signature is hex, not base64.', catches: ['webhooks.delivery.signature'] },
+  {
+    id: 'webhooks.raw-secret-key',
+    area: 'webhooks',
+    description: 'The HMAC key is the text of the whole `whsec_…` secret, not the base64-decoded bytes after the prefix.',
+    catches: ['webhooks.delivery.signature'],
+  },
+  { id: 'webhooks.timestamp-ms', area: 'webhooks', description: 'webhook-timestamp is Date.now(): milliseconds, not Unix seconds.', catches: ['webhooks.delivery.timestamp'] },
+  {
+    id: 'webhooks.svix-headers',
+    area: 'webhooks',
+    description: 'The headers are named svix-id, svix-timestamp and svix-signature (copied from a Svix example), not webhook-*.',
+    catches: ['webhooks.delivery.headers'],
+  },
+  {
+    id: 'webhooks.flat-body',
+    area: 'webhooks',
+    description: 'The body\'s data is the record itself: no entityType, object or changes.',
+    catches: ['webhooks.delivery.body-shape'],
+  },
+  {
+    id: 'webhooks.entity-type-plural',
+    area: 'webhooks',
+    description: 'data.entityType is the table name (cases, invoices), not the entity (case).',
+    catches: ['webhooks.case-events.entity-type'],
+  },
+  {
+    id: 'webhooks.id-per-entity',
+    area: 'webhooks',
+    description: 'webhook-id is derived from the record id, so every event of one record (created, updated, paid…) carries the same id.',
+    catches: ['webhooks.delivery.unique-id'],
+  },
+  {
+    id: 'webhooks.retry-new-id',
+    area: 'webhooks',
+    description: 'Each retry is sent as a new message with a fresh webhook-id, so receivers cannot ignore the repeat.',
+    catches: ['webhooks.retry.same-id'],
+  },
+  { id: 'webhooks.no-case-created', area: 'webhooks', description: 'Cases created through the API emit no case.created event.', catches: ['webhooks.case.created'] },
+  { id: 'webhooks.no-invoice-paid', area: 'webhooks', description: 'Paying an invoice in full emits invoice.updated but never invoice.paid.', catches: ['webhooks.invoice.paid'] },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -29,6 +29,10 @@ export interface WebhookOptions {
   now: () => number
 }
 
+function newMessageId(): string {
+  return `msg_${randomBytes(16).toString('hex')}`
+}
+
 export class WebhookDispatcher {
   private url: string | undefined
   private readonly signer: Webhook
@@ -51,12 +55,13 @@ export class WebhookDispatcher {
   /** Queues an event; never waits for the receiver (an API response is never held up by delivery). */
   emit(event: WebhookEvent): void {
     if (this.closed || this.url === undefined) return
-    const id = `msg_${randomBytes(16).toString('hex')}`
-    const payload = JSON.stringify({
-      type: event.type,
-      timestamp: new Date(this.options.now()).toISOString(),
-      data: { id: event.object.id, entityType: event.entityType, object: event.object, changes: event.changes },
-    })
+    const faults = this.options.faults
+    if (faults.has('webhooks.no-case-created') && event.type === 'case.created') return
+    if (faults.has('webhooks.no-invoice-paid') && event.type === 'invoice.paid') return
+    const id = faults.has('webhooks.id-per-entity') ? `msg_${String(event.object.id)}` : newMessageId()
+    const entityType = faults.has('webhooks.entity-type-plural') ? `${event.entityType}s` : event.entityType
+    const data = faults.has('webhooks.flat-body') ? event.object : { id: event.object.id, entityType, object: event.object, changes: event.changes }
+    const payload = JSON.stringify({ type: event.type, timestamp: new Date(this.options.now()).toISOString(), data })
     this.schedule(this.url, id, payload, 0, 0)
   }
 
@@ -70,28 +75,38 @@ export class WebhookDispatcher {
     this.timers.add(timer)
   }
 
-  private sign(id: string, at: Date, payload: string): string {
-    if (this.options.faults.has('webhooks.hex-signature')) {
-      const seconds = Math.floor(at.getTime() / 1000)
-      return `v1,${createHmac('sha256', this.key).update(`${id}.${seconds}.${payload}`).digest('hex')}`
-    }
+  /** The webhook-timestamp text: Unix seconds (§6.4). */
+  private timestampOf(at: Date): string {
+    return this.options.faults.has('webhooks.timestamp-ms') ? String(at.getTime()) : String(Math.floor(at.getTime() / 1000))
+  }
+
+  private sign(id: string, at: Date, timestamp: string, payload: string): string {
+    const faults = this.options.faults
+    const content = `${id}.${timestamp}.${payload}`
+    if (faults.has('webhooks.raw-secret-key')) return `v1,${createHmac('sha256', this.options.secret).update(content).digest('base64')}`
+    if (faults.has('webhooks.hex-signature')) return `v1,${createHmac('sha256', this.key).update(content).digest('hex')}`
+    if (faults.has('webhooks.timestamp-ms')) return `v1,${createHmac('sha256', this.key).update(content).digest('base64')}`
     return this.signer.sign(id, at, payload)
+  }
+
+  private headersFor(id: string, at: Date, payload: string): Record<string, string> {
+    const timestamp = this.timestampOf(at)
+    const signature = this.sign(id, at, timestamp, payload)
+    if (this.options.faults.has('webhooks.svix-headers')) return { 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': signature }
+    return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }
   }
 
   private async deliver(url: string, id: string, payload: string, attempt: number): Promise<void> {
     if (this.closed) return
     // Each attempt is signed afresh: the same webhook-id, a current timestamp (receivers allow 300 s, §6.6).
     const at = new Date(this.options.now())
+    // The fault: every attempt is sent as a new message, so a retry cannot be told from a new event (§6.4).
+    const sentId = attempt > 0 && this.options.faults.has('webhooks.retry-new-id') ? newMessageId() : id
     let ok = false
     try {
       const res = await fetch(url, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': this.sign(id, at, payload),
-        },
+        headers: { 'content-type': 'application/json', ...this.headersFor(sentId, at, payload) },
         body: payload,
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs)]),
       })
