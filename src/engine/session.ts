@@ -89,7 +89,11 @@ export class RunSession {
       onExchange: (exchange) => exchanges.push(exchange),
     })
     const ledger = new Ledger(options.journalDir ? join(options.journalDir, 'ledger.jsonl') : undefined)
-    return new RunSession(config, config.baseUrl!, options.runId, transport, ledger, redactor, embedded, exchanges)
+    const session = new RunSession(config, config.baseUrl!, options.runId, transport, ledger, redactor, embedded, exchanges)
+    // The sink listens from the start, so the webhook checks judge the events of every area, not only their
+    // own. A sink that cannot start is reported by the webhook checks (they await the same promise).
+    if (config.webhookSecret) await session.sink().catch(() => undefined)
+    return session
   }
 
   get profile(): Profile {

@@ -4,6 +4,12 @@ import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { runInProcess } from '../engine/in-process.ts'
 import { FAULTS, VARIANT_NAMES, type FaultInfo, type VariantName } from '../reference/index.ts'
 
+/**
+ * The embedded server delivers webhooks within milliseconds and retries within seconds, so a missing event
+ * (webhooks.no-case-created) need not be waited for the default 30 s in every fault run.
+ */
+const SELFCHECK_CONFIG = { webhookTimeoutS: 8 }
+
 export type FaultOutcome = 'caught' | 'survived' | 'caught-by-unrelated' | 'partly-caught' | 'no-expected-check'
 
 export interface FaultRow {
@@ -29,7 +35,7 @@ export interface VariantRow {
 }
 
 export async function judgeFault(fault: FaultInfo, checks: CheckDefinition[]): Promise<FaultRow> {
-  const run = await runInProcess({ checks, embedded: { faults: [fault.id] }, runId: `fault-${fault.id}` })
+  const run = await runInProcess({ checks, embedded: { faults: [fault.id] }, runId: `fault-${fault.id}`, config: SELFCHECK_CONFIG })
   const failed = run.results.filter((r) => r.status === 'failed').map((r) => r.id)
   const expected = [...(fault.catches ?? [])]
   const byId = new Map(run.results.map((r) => [r.id, r]))
@@ -52,7 +58,7 @@ export async function judgeFault(fault: FaultInfo, checks: CheckDefinition[]): P
 }
 
 export async function judgeVariant(variant: VariantName, checks: CheckDefinition[]): Promise<VariantRow> {
-  const run = await runInProcess({ checks, embedded: { variant }, runId: `variant-${variant}` })
+  const run = await runInProcess({ checks, embedded: { variant }, runId: `variant-${variant}`, config: SELFCHECK_CONFIG })
   const falseFailures = run.results
     .filter((r: CheckResult) => r.level !== 'INFO' && (r.status === 'failed' || r.status === 'error'))
     .map((r) => ({ id: r.id, level: r.level, status: r.status, message: r.message }))
