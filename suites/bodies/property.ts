@@ -26,7 +26,6 @@ export async function checkProperty<T>(ctx: CheckContext, checkId: string, arbit
     }
   })
   const details = await fc.check(property, { seed: ctx.seed, numRuns: ctx.config.pbtRuns })
-  ctx.observe('property.cases', details.numRuns)
   if (!details.failed) return
   const error = details.errorInstance
   if (!(error instanceof CheckFailed)) {
