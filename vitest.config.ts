@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config'
 
-// The project's own tests: unit tests beside the code, and the integration tests in test/.
+// The project's own tests: unit tests beside the code (also beside the suites' helpers), and the integration
+// tests in test/.
 // The conformance suites have their own config (vitest.suites.config.ts), driven by the CLI.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'suites/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Assembles the self-validation table and reports/mutation-report.md after the run.
