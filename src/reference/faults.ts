@@ -216,7 +216,7 @@ export const FAULTS = [
   { id: 'pagination.sort-ignored', area: 'pagination', description: 'sort is validated but lists are always ordered by createdAt.', catches: ['pagination.sort.updatedAt-asc', 'pagination.sort.updatedAt-desc'] },
   { id: 'pagination.order-ignored', area: 'pagination', description: 'order is validated but lists always run newest first.', catches: ['pagination.sort.createdAt-asc', 'pagination.sort.updatedAt-asc'] },
   { id: 'pagination.default-order-asc', area: 'pagination', description: 'Without order, lists run oldest first.', catches: ['pagination.sort.default'] },
-  { id: 'pagination.since-inclusive', area: 'pagination', description: 'createdSince and updatedSince keep a record stamped exactly at the bound (>= instead of >).', catches: ['pagination.createdSince.strictly-after', 'pagination.updatedSince.incremental-sync'] },
+  { id: 'pagination.since-inclusive', area: 'pagination', description: 'createdSince and updatedSince keep a record stamped exactly at the bound (>= instead of >).', catches: ['pagination.createdSince.excludes-bound'] },
   { id: 'pagination.updatedSince-reads-createdAt', area: 'pagination', description: 'updatedSince is compared with createdAt, so a change to an older record is never synced.', catches: ['pagination.updatedSince.incremental-sync'] },
   {
     id: 'filters.email-ignored',

@@ -252,6 +252,17 @@ const sortDefault = defineCheck({
   },
 })
 
+/** The run's records on each side of a createdSince bound taken from one of them, and the list answered. */
+async function createdSinceProbe(ctx: CheckContext) {
+  const src = await listSource(ctx)
+  if (!src.records) return ctx.skip(`${src.path} holds more than ${LIMITS.pageSizeMax} records: the records after a bound cannot all be known`)
+  const known = [...src.records].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
+  const bound = known[Math.floor(known.length / 2)]!
+  const since = String(bound.createdAt)
+  const res = await listPage(ctx, src.path, { ...src.query, createdSince: since, limit: LIMITS.pageSizeMax })
+  return { known, since, res, returned: new Set(ids(res.body.data)) }
+}
+
 const createdSince = defineCheck({
   id: 'pagination.createdSince.strictly-after',
   clauses: ['§4.1'],
@@ -259,21 +270,17 @@ const createdSince = defineCheck({
   area,
   // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
   writes: 'none',
-  title: 'createdSince returns the records created after the bound, and not the record created exactly at it',
+  title: 'createdSince returns every record created after the bound and none created before it',
   async run(ctx) {
-    const src = await listSource(ctx)
-    if (!src.records) return ctx.skip(`${src.path} holds more than ${LIMITS.pageSizeMax} records: the records after a bound cannot all be known`)
-    const known = [...src.records].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
-    const bound = known[Math.floor(known.length / 2)]!
-    const since = String(bound.createdAt)
-    const res = await listPage(ctx, src.path, { ...src.query, createdSince: since, limit: LIMITS.pageSizeMax })
-    const returned = new Set(ids(res.body.data))
+    const { known, since, res, returned } = await createdSinceProbe(ctx)
     const at = Date.parse(since)
     for (const r of known) {
       const t = Date.parse(r.createdAt)
+      // A record shown exactly at the bound is judged by pagination.createdSince.excludes-bound (SHOULD).
+      if (r.createdAt === since || t === at) continue
       const listed = returned.has(r.id)
-      if (listed && (r.createdAt === since || t < at)) {
-        ctx.fail(`createdSince=${since} returned ${r.id}, created ${r.createdAt === since ? 'exactly at' : 'before'} the bound (${r.createdAt}) (§4.1)`, {
+      if (listed && t < at) {
+        ctx.fail(`createdSince=${since} returned ${r.id}, created before the bound (${r.createdAt}) (§4.1)`, {
           expected: '§4.1 createdSince: "only records created after this time"',
           exchanges: [res.exchange],
         })
@@ -281,6 +288,28 @@ const createdSince = defineCheck({
       if (!listed && t > at) {
         ctx.fail(`createdSince=${since} left out ${r.id}, created after the bound (${r.createdAt}) (§4.1)`, { expected: '§4.1 createdSince: every record created after this time', exchanges: [res.exchange] })
       }
+    }
+  },
+})
+
+// SHOULD, not MUST: a server that keeps more precision than it shows (microseconds shown as milliseconds) may
+// rightly count a record shown at the bound as created after it; only a server whose shown time is exact is
+// judged by this, and the report says so.
+const excludesBound = defineCheck({
+  id: 'pagination.createdSince.excludes-bound',
+  clauses: ['§4.1'],
+  level: 'SHOULD',
+  area,
+  writes: 'none',
+  title: 'createdSince leaves out the record whose createdAt is the bound itself (after, not at or after)',
+  async run(ctx) {
+    const { known, since, res, returned } = await createdSinceProbe(ctx)
+    const atBound = known.filter((r) => r.createdAt === since && returned.has(r.id))
+    if (atBound.length > 0) {
+      ctx.fail(`createdSince=${since} returned ${atBound[0]!.id}, whose createdAt is the bound itself (§4.1)`, {
+        expected: '§4.1 "created after this time": the bound excluded (unless the server keeps more precision than it shows)',
+        exchanges: [res.exchange],
+      })
     }
   },
 })
@@ -295,7 +324,7 @@ const updatedSince = defineCheck({
   area,
   writes: 'safe',
   timeoutMs: 30_000,
-  title: 'updatedSince with sort=updatedAt returns the records changed after the bound and none changed at or before it',
+  title: 'updatedSince with sort=updatedAt returns the records changed after the bound and none changed before it',
   async run(ctx) {
     const set = await childSet(ctx)
     const before = await listPage(ctx, ACCOUNTS, { ...set.query, sort: 'updatedAt', order: 'desc', limit: LIMITS.pageSizeMax })
@@ -315,7 +344,8 @@ const updatedSince = defineCheck({
     const sync = await listPage(ctx, ACCOUNTS, { ...set.query, updatedSince: since, sort: 'updatedAt', limit: LIMITS.pageSizeMax })
     const evidence = [before.exchange, changed!.exchange, sync.exchange]
     const synced: AnyRecord[] = sync.body.data
-    const stale = synced.filter((r) => r.updatedAt === since || Date.parse(r.updatedAt) < Date.parse(since))
+    // Strictly before only: a record shown exactly at the bound may carry more precision than it shows.
+    const stale = synced.filter((r) => Date.parse(r.updatedAt) < Date.parse(since))
     if (stale.length > 0) {
       ctx.fail(`updatedSince=${since} returned ${stale.length} record(s) last changed at or before the bound: ${stale.slice(0, 3).map((r) => `${r.id} (${r.updatedAt})`).join(', ')} (§4.1, §9.2)`, {
         expected: '§4.1 updatedSince: "only records changed after this time"',
@@ -341,5 +371,6 @@ export const checks: CheckDefinition[] = [
   sortDefault,
   ...(['createdAt', 'updatedAt'] as const).flatMap((key) => (['asc', 'desc'] as const).map((order) => sortOrder(key, order))),
   createdSince,
+  excludesBound,
   updatedSince,
 ]
