@@ -240,7 +240,7 @@ async function notRunRows(results: CheckResult[], options: RunCommandOptions, co
       notes: [],
       requests: 0,
       durationMs: 0,
-      replay: `crm-conformance run --only ${c.id} --seed ${config.seed}${embedded ? '' : ` --base-url ${config.baseUrl}`}`,
+      replay: `crm-conformance run --only ${c.id} --seed ${config.seed} --profile ${config.profile}${embedded ? '' : ` --base-url ${config.baseUrl}`}`,
     }))
 }
 

@@ -32,7 +32,8 @@ export function precondition(check: CheckDefinition, session: RunSession): strin
 }
 
 export function replayCommand(checkId: string, session: RunSession): string {
-  const parts = ['crm-conformance run', `--only ${checkId}`, `--seed ${session.seed}`]
+  // The profile always: it changes what a check may write and so what it does (and a default may come from CRM_PROFILE).
+  const parts = ['crm-conformance run', `--only ${checkId}`, `--seed ${session.seed}`, `--profile ${session.profile}`]
   if (!session.embedded) parts.push(`--base-url ${session.baseUrl}`)
   if (session.embedded?.variant) parts.push(`--variant ${session.embedded.variant}`)
   for (const fault of session.embedded?.faults ?? []) parts.push(`--fault ${fault}`)
