@@ -126,7 +126,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('serve')
     .description('run the embedded reference server; prints its base URL and a ready-to-paste .env block')
-    .option('--port <n>', 'port (default 8080)', integer('--port', 0, 65535), 8080)
+    .option('--port <n>', 'port (0: any free port)', integer('--port', 0, 65535), 8080)
     .option('--host <host>', 'host', '127.0.0.1')
     .addOption(new Option('--base-path <path>', 'advertised base path (default /v1; the alt-b variant: /api/v1)').choices(['/v1', '/api/v1']))
     .option('--variant <name>', 'a legal variant where the spec says "not shown"')
@@ -211,6 +211,12 @@ export function buildProgram(setExit: (code: number) => void): Command {
 export async function main(argv: string[]): Promise<number> {
   let exitCode = 0
   const program = buildProgram((code) => (exitCode = code))
+  // `run` is the default command, so a mistyped command (`certfy`) would otherwise be refused as an extra argument of run.
+  const first = argv[0]
+  if (first !== undefined && !first.startsWith('-') && first !== 'help' && !program.commands.some((c) => c.name() === first || c.aliases().includes(first))) {
+    process.stderr.write(`error: unknown command '${first}' (commands: ${program.commands.map((c) => c.name()).join(', ')}; crm-conformance --help lists them)\n`)
+    return 2
+  }
   try {
     await program.parseAsync(argv, { from: 'user' })
   } catch (error) {
