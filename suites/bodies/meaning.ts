@@ -69,7 +69,15 @@ export function differences(resource: ResourceName, sent: Record<string, unknown
  * Writable fields the update did not send whose value changed. §4.4 "on update all fields optional", unlike
  * replace ("send every field"): what is not sent is left as it was. A field the server derives (a contact's
  * fullName from its names: nullable in the body, never null in the record) may follow the fields it derives from.
+ * Callers fail only the changes that clear a value (`cleared`): a server may recompute a field from the ones
+ * sent (a task's remindAt from its dueAt, a team from its owner), which the spec neither shows nor forbids.
  */
+/** An unsent field that held a value and now holds none: the update was applied as a replace. */
+export function cleared(change: { before: unknown; after: unknown }): boolean {
+  const empty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0)
+  return !empty(change.before) && empty(change.after)
+}
+
 export function changedUnsent(resource: ResourceName, op: WriteOp, sent: Record<string, unknown>, before: Record<string, unknown>, after: Record<string, unknown>): { field: string; before: unknown; after: unknown }[] {
   const recordTypes = RESOURCES[resource].record
   const out: { field: string; before: unknown; after: unknown }[] = []
