@@ -11,7 +11,7 @@ import { RUN_TAG_PREFIX } from './session.ts'
 /** `20261122-053212-a1b2c3`: the run id made by newRunId. */
 const RUN_ID = /(\d{8})-(\d{6})-[0-9a-f]{6}/
 /** Name fields that carry runLabel (`crmconf <what> <run id> …`) on resources without tags. */
-const LABEL_FIELDS: Partial<Record<ResourceName, string>> = { lead: 'fullName', opportunity: 'name', quotation: 'title' }
+export const RUN_LABEL_FIELDS: Partial<Record<ResourceName, string>> = { lead: 'fullName', opportunity: 'name', quotation: 'title' }
 
 export interface SweepOptions {
   olderThanMs: number
@@ -45,7 +45,7 @@ export function runIdOf(resource: ResourceName, record: Record<string, unknown>)
       if (id) return id
     }
   }
-  const field = LABEL_FIELDS[resource]
+  const field = RUN_LABEL_FIELDS[resource]
   const label = field ? record[field] : undefined
   if (typeof label === 'string' && label.startsWith('crmconf ')) return RUN_ID.exec(label)?.[0]
   return undefined
@@ -56,7 +56,7 @@ export async function sweep(transport: Transport, options: SweepOptions): Promis
   const client = new ApiClient(transport, 'main', () => {}, 'sweep')
   const result: SweepResult = { removed: [], failed: [], scanned: 0 }
   for (const spec of RESOURCE_LIST) {
-    if (!spec.ops.delete || !(spec.hasTags || LABEL_FIELDS[spec.name])) continue
+    if (!spec.ops.delete || !(spec.hasTags || RUN_LABEL_FIELDS[spec.name])) continue
     let records: Record<string, unknown>[]
     try {
       records = (await walkAllPages(client, spec.path, { limit: 100 }, options.maxPages ?? 100)).records

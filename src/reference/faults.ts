@@ -513,7 +513,7 @@ export const FAULTS = [
     id: 'auth.unknown-id-500',
     area: 'auth',
     description: 'A get by a well-formed id that no record has dereferences the missing record: 500 instead of 404.',
-    catches: ['auth.unknown-id.account', 'auth.unknown-id.order', 'auth.unknown-id.user'],
+    catches: ['read-only.account.unknown-id', 'read-only.order.unknown-id', 'read-only.user.unknown-id'],
   },
   {
     id: 'idempotency.ignored',

@@ -3,6 +3,7 @@ import type { CheckContext } from '../../src/checks/types.ts'
 import { runLabel } from '../../src/engine/operations.ts'
 import type { BodyOptions } from '../../src/generators/index.ts'
 import { RESOURCE_LIST, type ResourceName } from '../../src/spec/resources.ts'
+import { RUN_LABEL_FIELDS } from '../../src/engine/sweep.ts'
 
 /** The safe profile's resources: created here and deleted at the end (§4.2 lists a delete for each). */
 export const CREATABLE: ResourceName[] = RESOURCE_LIST.filter((r) => r.create && r.ops.delete).map((r) => r.name)
@@ -13,8 +14,6 @@ export const CHANGEABLE: { resource: ResourceName; op: 'update' | 'replace' }[] 
   op: r.update ? 'update' : 'replace',
 }))
 
-/** Resources without tags carry the run label in this field, as `sweep` looks for it (src/engine/sweep.ts). */
-const LABEL_FIELD: Partial<Record<ResourceName, string>> = { lead: 'fullName', opportunity: 'name', quotation: 'title' }
 
 /**
  * §3: "Transitions between any of these states: not shown", so a writable state (lead status on update) may be
@@ -23,7 +22,8 @@ const LABEL_FIELD: Partial<Record<ResourceName, string>> = { lead: 'fullName', o
 const STATE_FIELDS = ['status']
 
 export function bodyOptions(ctx: CheckContext, resource: ResourceName, op: 'create' | 'update' | 'replace'): BodyOptions {
-  const label = LABEL_FIELD[resource]
+  // Resources without tags carry the run label where `sweep` looks for it.
+  const label = RUN_LABEL_FIELDS[resource]
   return {
     prefix: label ? { [label]: `${runLabel(ctx, resource)} ` } : undefined,
     omit: op === 'create' ? [] : STATE_FIELDS,
