@@ -9,9 +9,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { CheckResult } from '../src/checks/types.ts'
 import { buildProgram } from '../src/cli/main.ts'
+import { KEY_VARIABLES } from '../src/config/config.ts'
 import { TEARDOWN_TEST } from '../src/engine/vitest-glue.ts'
 import type { RunReport } from '../src/report/types.ts'
-import { baseEnv, runCli, type CliRun } from './hostile/cli.ts'
+import { ROOT, baseEnv, runCli, type CliRun } from './hostile/cli.ts'
 import { faultCaughtBy } from './hostile/faults.ts'
 
 const COMMANDS = buildProgram(() => {}).commands.map((c) => ({ name: c.name(), options: c.options.filter((o) => !o.hidden).map((o) => o.long!) }))
@@ -172,3 +173,25 @@ async function replayOf(check: CheckResult, reportDir: string): Promise<{ run: C
   const run = await cli([...words.slice(1), '--report-dir', reportDir, '--quiet'])
   return { run, report: readReport(reportDir) }
 }
+
+describe('examples/: the CI jobs the README links', () => {
+  const program = buildProgram(() => {})
+  test.each(['github-actions.yml', 'gitlab-ci.yml'])('%s uses only commands, flags and variables the CLI knows', (file) => {
+    const text = readFileSync(join(ROOT, 'examples', file), 'utf8')
+    expect(text).not.toMatch(/\t/)
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    expect(readme).toContain(`(examples/${file})`)
+    // Every key the suite reads, from the CI's secret store.
+    for (const variable of [...Object.values(KEY_VARIABLES), 'CRM_BASE_URL', 'CRM_WEBHOOK_SECRET']) expect(text, variable).toContain(variable)
+    // Every invocation names an existing command and its options.
+    const invocations = [...text.matchAll(/crm-conformance\.mjs (\w[\w-]*)([^\n]*)/g)]
+    expect(invocations.length).toBeGreaterThan(0)
+    for (const [, name, rest] of invocations) {
+      const command = program.commands.find((c) => c.name() === name)
+      expect(command, name).toBeDefined()
+      for (const flag of rest!.match(/--[a-z-]+/g) ?? []) expect(command!.options.map((o) => o.long), `${name} ${flag}`).toContain(flag)
+    }
+    // The report files it hands to the CI are the ones a run writes.
+    for (const name of text.match(/crm-conformance-report\/[\w.]+/g) ?? []) expect(['junit.xml', 'summary.md']).toContain(name.split('/')[1])
+  })
+})
