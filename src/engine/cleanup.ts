@@ -6,7 +6,7 @@ import { cleanUp, Ledger, type Leftover } from './ledger.ts'
 export function cleanUpWith(ledger: Ledger, transport: Transport): Promise<Leftover[]> {
   return cleanUp(ledger, async (path, keyRole) => {
     const role = transport.hasKey(keyRole as KeyRole) ? (keyRole as KeyRole) : 'main'
-    const exchange = await transport.send({ method: 'DELETE', path }, role, 'cleanup')
+    const exchange = await transport.send({ method: 'DELETE', path, budgeted: false }, role, 'cleanup')
     return exchange.response?.status
   })
 }

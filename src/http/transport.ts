@@ -28,6 +28,11 @@ export interface ApiRequest {
   retryOn429?: boolean
   /** Wait for the pacer (default true); the 429 probe turns it off, since pacing exists to avoid the 429 it seeks. */
   paced?: boolean
+  /**
+   * Refused once the request budget is spent (default true). Clean-up turns it off: removing what the run
+   * created must never be refused, or a run that spent its budget would leave its records behind.
+   */
+  budgeted?: boolean
 }
 
 export interface TransportOptions {
@@ -158,7 +163,7 @@ export class Transport {
   }
 
   private async sendOnce(req: ApiRequest, role: KeyRole, checkId?: string): Promise<Exchange> {
-    if (this.stats.total >= this.options.requestBudget) {
+    if (req.budgeted !== false && this.stats.total >= this.options.requestBudget) {
       throw new CrmConfError('CRMCONF_BUDGET_EXHAUSTED', `the run's request budget of ${this.options.requestBudget} is spent (CRM_REQUEST_BUDGET)`)
     }
     const url = this.urlFor(req.path, req.query)
