@@ -117,6 +117,25 @@ describe('records a run creates are removed', () => {
     expect(after.filter((r) => !before.has(r.id))).toEqual([])
   })
 
+  test('a run that spends its request budget stops there, and still removes what it created', async () => {
+    const before = new Set((await listDeletable()).map((r) => r.id))
+    const run = await runInProcess({
+      checks: catalogue,
+      profile: 'safe',
+      config: { baseUrl: env.CRM_BASE_URL, keys: { main: env.CRM_API_KEY }, webhookSecret: undefined, requestBudget: 150 },
+      runId: '20200101-000000-b0d6e7',
+    })
+    const stats = run.session.transport.stats
+    expect(run.results.some((r) => r.status === 'error' && r.message.startsWith('CRMCONF_BUDGET_EXHAUSTED'))).toBe(true)
+    // Only the clean-up went past the budget, and it removed everything.
+    const beyond = run.session.exchanges.slice(150)
+    expect(beyond.length).toBeGreaterThan(0)
+    expect(beyond.every((e) => e.checkId === 'cleanup' && e.request.method === 'DELETE')).toBe(true)
+    expect(stats.total).toBe(run.session.exchanges.length)
+    expect(run.leftovers).toEqual([])
+    expect((await listDeletable()).filter((r) => !before.has(r.id))).toEqual([])
+  })
+
   test.each(['SIGINT', 'SIGTERM'] as const)('%s mid-run: the run stops, cleans up, and leaves no record behind', async (signal) => {
     const before = new Set((await listDeletable()).map((r) => r.id))
     const reportDir = join(dir, `report-${signal}`)
