@@ -86,7 +86,7 @@ if (process.env.BENCH_SKIP_FAULTS !== '1') {
   let caught = 0
   let requests = 0
   for (const fault of ALL_FAULTS) {
-    const row = await judgeFault(fault, catalogue)
+    const row = await judgeFault(fault, catalogue, 'catalogue')
     if (row.outcome === 'caught') caught++
     requests += row.requests
   }

@@ -10,7 +10,8 @@ export function faultShard(shard: number, shards: number): void {
   const faults = ALL_FAULTS.filter((_, i) => i % shards === shard)
   const rows: FaultRow[] = []
 
-  test.each(faults.map((f) => [f.id, f] as const))('fault %s is caught by the checks it names', async (_id, fault) => {
+  // Concurrent: a fault run mostly waits (Retry-After, webhook deliveries, list lag), it hardly computes.
+  test.concurrent.each(faults.map((f) => [f.id, f] as const))('fault %s is caught by the checks it names', async (_id, fault) => {
     const row = await judgeFault(fault, catalogue)
     rows.push(row)
     expect(row.expected, `${fault.id} names no check that must catch it`).not.toEqual([])

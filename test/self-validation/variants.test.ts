@@ -8,7 +8,7 @@ import { SELFCHECK_DIR } from './paths.ts'
 
 const rows: VariantRow[] = []
 
-test.each(ALL_VARIANTS.map((v) => [v]))('variant %s fails no MUST or SHOULD check', async (variant) => {
+test.concurrent.each(ALL_VARIANTS.map((v) => [v]))('variant %s fails no MUST or SHOULD check', async (variant) => {
   const row = await judgeVariant(variant, catalogue)
   rows.push(row)
   expect(row.falseFailures).toEqual([])
