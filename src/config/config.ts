@@ -120,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       problems.push(`CRM_BASE_URL is not a URL: ${baseUrl}`)
     }
     if (url && !/^https?:$/.test(url.protocol)) problems.push(`CRM_BASE_URL must be http(s): ${baseUrl}`)
+    // Credentials belong in CRM_API_KEY, where they are redacted; a URL is printed in every report.
+    if (url && (url.username || url.password)) problems.push('CRM_BASE_URL must not carry credentials (user:password@): put the key in CRM_API_KEY')
     if (url && !/\/v1\/?$/.test(url.pathname)) {
       problems.push(`CRM_BASE_URL must end with the version segment /v1 (e.g. https://crm.example.com/v1 or https://acme.example.com/api/v1), got ${baseUrl}`)
     }
@@ -127,8 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
 
   const keys: Partial<Record<KeyRole, string>> = {}
   for (const [role, variable] of Object.entries(KEY_VARIABLES) as [KeyRole, string][]) {
-    // Credentials belong in CRM_API_KEY, where they are redacted; a URL is printed in every report.
-    if (url && (url.username || url.password)) problems.push('CRM_BASE_URL must not carry credentials (user:password@): put the key in CRM_API_KEY')
     const value = get(variable)
     if (value !== undefined) keys[role] = value
   }
