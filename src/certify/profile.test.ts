@@ -15,13 +15,13 @@ describe('certifying profile', () => {
   })
 
   it('gives a certifying check that reached no result an error row, naming the first harness error; INFO is not required', () => {
-    const rows = completeCertifyingRows([makeCheckResult({ id: 'a.must-one' })], CATALOGUE, { seed: 7, harnessErrors: ['Test timed out'] })
+    const rows = completeCertifyingRows([makeCheckResult({ id: 'a.must-one' })], CATALOGUE, { target: { seed: 7, profile: 'full' }, harnessErrors: ['Test timed out'] })
     expect(rows.map((r) => [r.id, r.status])).toEqual([
       ['a.must-one', 'passed'],
       ['a.must-two', 'error'],
       ['b.should', 'error'],
     ])
-    expect(rows[1]).toMatchObject({ level: 'MUST', clause: '§5.5', message: 'no result: the check did not report (first harness error of the run: Test timed out)', replay: 'crm-conformance run --only a.must-two --seed 7' })
+    expect(rows[1]).toMatchObject({ level: 'MUST', clause: '§5.5', message: 'no result: the check did not report (first harness error of the run: Test timed out)', replay: 'crm-conformance run --only a.must-two --seed 7 --profile full' })
   })
 
   it('verdict: compliant, partial when a MUST did not run, non-compliant when one failed; a waiver changes nothing', () => {

@@ -1,5 +1,6 @@
 // The certifying profile: which checks a certification needs, the rows a certify run must hold, and the
 // `certification` block frozen into its report.json. Pure: no I/O.
+import { unrunResult, type ReplayTarget } from '../engine/replay.ts'
 import type { CheckDefinition, CheckResult, Level, Profile } from '../checks/types.ts'
 import { verdictOf } from '../report/build.ts'
 import type { RunReport, Verdict } from '../report/types.ts'
@@ -50,27 +51,12 @@ export function certifyingChecks(catalogue: readonly CheckDefinition[]): CheckDe
  * no result at all (its test died before reporting). A check that did not run must show as not run, never
  * disappear: an absent row would otherwise leave the verdict untouched.
  */
-export function completeCertifyingRows(results: readonly CheckResult[], catalogue: readonly CheckDefinition[], run: { seed: number; harnessErrors?: readonly string[] }): CheckResult[] {
+export function completeCertifyingRows(results: readonly CheckResult[], catalogue: readonly CheckDefinition[], run: { target: ReplayTarget; harnessErrors?: readonly string[] }): CheckResult[] {
   const seen = new Set(results.map((r) => r.id))
   const firstError = run.harnessErrors?.[0]
   const missing = certifyingChecks(catalogue)
     .filter((c) => !seen.has(c.id))
-    .map((c): CheckResult => ({
-      id: c.id,
-      clause: c.clauses[0] ?? '',
-      clauses: c.clauses,
-      level: c.level,
-      area: c.area,
-      title: c.title,
-      status: 'error',
-      message: `no result: the check did not report${firstError ? ` (first harness error of the run: ${firstError})` : ''}`,
-      evidence: [],
-      observations: {},
-      notes: [],
-      requests: 0,
-      durationMs: 0,
-      replay: `crm-conformance run --only ${c.id} --seed ${run.seed}`,
-    }))
+    .map((c) => unrunResult(c, 'error', `no result: the check did not report${firstError ? ` (first harness error of the run: ${firstError})` : ''}`, run.target))
   return [...results, ...missing]
 }
 

@@ -174,7 +174,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (opts) => {
       const { loadConfig } = await import('../config/config.ts')
       const { sweep, parseDuration } = await import('../engine/sweep.ts')
-      const { transportFor } = await import('./run-command.ts')
+      const { transportFor } = await import('../http/for-config.ts')
       let olderThanMs: number
       try {
         olderThanMs = parseDuration(opts.olderThan)

@@ -14,7 +14,9 @@ import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from '../engine
 import { select } from '../engine/selection.ts'
 import { sweep } from '../engine/sweep.ts'
 import { CrmConfError } from '../errors.ts'
-import { Redactor, type NamedSecret } from '../http/redact.ts'
+import { Redactor } from '../http/redact.ts'
+import { namedSecrets, transportFor } from '../http/for-config.ts'
+import { replayCommand, unrunResult, type ReplayTarget } from '../engine/replay.ts'
 import { Transport } from '../http/transport.ts'
 import { buildRunReport, exitCodeFor } from '../report/build.ts'
 import type { RunReport } from '../report/types.ts'
@@ -178,10 +180,11 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   let results = [...collector.results]
   // An interrupted run judged only some checks: the others are listed as not run, so that a run stopped
   // half-way never reads `compliant`.
-  if (interrupted) results = [...results, ...(await notRunRows(results, options, config, embedded, `not run: the run was interrupted (${interrupted})`))]
+  const target: ReplayTarget = { seed: config.seed, profile: config.profile, baseUrl: embedded ? undefined : config.baseUrl, variant: options.variant, faults: options.faults }
+  if (interrupted) results = [...results, ...(await notRunRows(results, options, target, `not run: the run was interrupted (${interrupted})`))]
   // Certification: a certifying check that never reported gets an error row; waivers mark excused failures.
   const { catalogue } = options.certification || waivers ? await import('../../suites/index.ts') : { catalogue: [] }
-  if (options.certification) results = completeCertifyingRows(results, catalogue, { seed: config.seed, harnessErrors: collector.unhandled })
+  if (options.certification) results = completeCertifyingRows(results, catalogue, { target, harnessErrors: collector.unhandled })
   let waiverOutcome: WaiverOutcome | undefined
   if (waivers) ({ results, outcome: waiverOutcome } = applyWaivers(results, waivers, new Set(catalogue.map((c) => c.id)), startedAt, options.waiversFile))
   const finishedAt = new Date()
@@ -199,7 +202,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     requests: { total: stats.total ?? 0, byArea: stats.byArea ?? {}, byKey: stats.byKey ?? {}, rateLimited: stats.rateLimited ?? {} },
     leftovers,
     capabilities: stats.capabilities,
-    replay: replayRun(config, options, embedded),
+    replay: replayCommand(target, { only: options.only, skip: options.skip }),
   })
   if (options.certification) report = { ...report, certification: certificationBlock(results, catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }) } as RunReport
   if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
@@ -234,34 +237,14 @@ async function suiteFiles(options: RunCommandOptions): Promise<string[]> {
   return [...areas].map((area) => `suites/${area}/`)
 }
 
-async function notRunRows(results: CheckResult[], options: RunCommandOptions, config: ResolvedConfig, embedded: boolean, reason: string): Promise<CheckResult[]> {
+async function notRunRows(results: CheckResult[], options: RunCommandOptions, target: ReplayTarget, reason: string): Promise<CheckResult[]> {
   const { catalogue } = await import('../../suites/index.ts')
   const seen = new Set(results.map((r) => r.id))
   return select(catalogue, options.only, options.skip)
     .filter((c) => !seen.has(c.id))
-    .map((c) => ({
-      id: c.id,
-      clause: c.clauses[0] ?? '',
-      clauses: c.clauses,
-      level: c.level,
-      area: c.area,
-      title: c.title,
-      status: 'skipped',
-      message: reason,
-      evidence: [],
-      observations: {},
-      notes: [],
-      requests: 0,
-      durationMs: 0,
-      replay: `crm-conformance run --only ${c.id} --seed ${config.seed} --profile ${config.profile}${embedded ? '' : ` --base-url ${config.baseUrl}`}`,
-    }))
+    .map((c) => unrunResult(c, 'skipped', reason, target))
 }
 
-export function namedSecrets(config: ResolvedConfig): NamedSecret[] {
-  const secrets = (Object.entries(config.keys) as [KeyRole, string][]).map(([role, value]) => ({ name: KEY_VARIABLES[role], value }))
-  if (config.webhookSecret) secrets.push({ name: 'CRM_WEBHOOK_SECRET', value: config.webhookSecret })
-  return secrets
-}
 
 async function probeTarget(config: ResolvedConfig): Promise<string | undefined> {
   const transport = transportFor(config)
@@ -283,26 +266,4 @@ async function cleanUpFromJournal(config: ResolvedConfig, journalFile: string): 
   }
 }
 
-export function transportFor(config: ResolvedConfig): Transport {
-  const redactor = new Redactor()
-  return new Transport({
-    baseUrl: config.baseUrl!,
-    keys: config.keys,
-    redactor,
-    timeoutMs: config.requestTimeoutMs,
-    maxResponseBytes: config.maxResponseBytes,
-    concurrency: config.concurrency,
-    requestBudget: config.requestBudget,
-    maxRetryAfterS: config.maxRetryAfterS,
-  })
-}
 
-function replayRun(config: ResolvedConfig, options: RunCommandOptions, embedded: boolean): string {
-  const parts = ['crm-conformance run', `--seed ${config.seed}`, `--profile ${config.profile}`]
-  if (!embedded) parts.push(`--base-url ${config.baseUrl}`)
-  if (options.variant) parts.push(`--variant ${options.variant}`)
-  for (const fault of options.faults ?? []) parts.push(`--fault ${fault}`)
-  for (const only of options.only ?? []) parts.push(`--only ${only}`)
-  for (const skip of options.skip ?? []) parts.push(`--skip ${skip}`)
-  return parts.join(' ')
-}

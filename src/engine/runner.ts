@@ -7,6 +7,7 @@ import type { Exchange } from '../http/exchange.ts'
 import { ApiClient } from '../http/api-client.ts'
 import { curlFor } from '../http/curl.ts'
 import { CrmConfError } from '../errors.ts'
+import { replayCommand, type ReplayTarget } from './replay.ts'
 import type { RunSession } from './session.ts'
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000
@@ -31,13 +32,15 @@ export function precondition(check: CheckDefinition, session: RunSession): strin
   return undefined
 }
 
-export function replayCommand(checkId: string, session: RunSession): string {
-  // The profile always: it changes what a check may write and so what it does (and a default may come from CRM_PROFILE).
-  const parts = ['crm-conformance run', `--only ${checkId}`, `--seed ${session.seed}`, `--profile ${session.profile}`]
-  if (!session.embedded) parts.push(`--base-url ${session.baseUrl}`)
-  if (session.embedded?.variant) parts.push(`--variant ${session.embedded.variant}`)
-  for (const fault of session.embedded?.faults ?? []) parts.push(`--fault ${fault}`)
-  return parts.join(' ')
+/** What a replay of this session's run needs. */
+export function replayTarget(session: RunSession): ReplayTarget {
+  return {
+    seed: session.seed,
+    profile: session.profile,
+    baseUrl: session.embedded ? undefined : session.baseUrl,
+    variant: session.embedded?.variant,
+    faults: session.embedded?.faults,
+  }
 }
 
 export async function runCheck(check: CheckDefinition, session: RunSession): Promise<CheckResult> {
@@ -52,7 +55,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
     level: check.level,
     area: check.area,
     title: check.title,
-    replay: replayCommand(check.id, session),
+    replay: replayCommand(replayTarget(session), { only: [check.id] }),
   }
   const finish = (status: CheckResult['status'], message: string, extra: Partial<CheckResult> = {}): CheckResult => ({
     ...base,

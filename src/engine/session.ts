@@ -1,11 +1,12 @@
 // One run's shared state: the configuration, the transport, the ledger, the shared fixtures, the log of
 // every exchange, and (when no CRM_BASE_URL is set) the embedded reference server it runs against.
 import { join } from 'node:path'
-import { KEY_VARIABLES, type KeyRole, type ResolvedConfig } from '../config/config.ts'
+import type { ResolvedConfig } from '../config/config.ts'
 import type { Profile } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
-import { Redactor } from '../http/redact.ts'
-import { Transport } from '../http/transport.ts'
+import type { Redactor } from '../http/redact.ts'
+import { redactorFor, transportFor } from '../http/for-config.ts'
+import type { Transport } from '../http/transport.ts'
 import type { Sink } from '../webhooks/sink.ts'
 import { Ledger } from './ledger.ts'
 
@@ -72,22 +73,9 @@ export class RunSession {
         webhookSecret: config.webhookSecret ?? server.webhookSecret,
       }
     }
-    const redactor = new Redactor(
-      (Object.entries(config.keys) as [KeyRole, string][]).map(([role, value]) => ({ name: KEY_VARIABLES[role], value })),
-    )
-    if (config.webhookSecret) redactor.add({ name: 'CRM_WEBHOOK_SECRET', value: config.webhookSecret })
+    const redactor = redactorFor(config)
     const exchanges: Exchange[] = []
-    const transport = new Transport({
-      baseUrl: config.baseUrl!,
-      keys: config.keys,
-      redactor,
-      timeoutMs: config.requestTimeoutMs,
-      maxResponseBytes: config.maxResponseBytes,
-      concurrency: config.concurrency,
-      requestBudget: config.requestBudget,
-      maxRetryAfterS: config.maxRetryAfterS,
-      onExchange: (exchange) => exchanges.push(exchange),
-    })
+    const transport = transportFor(config, { redactor, onExchange: (exchange) => exchanges.push(exchange) })
     const ledger = new Ledger(options.journalDir ? join(options.journalDir, 'ledger.jsonl') : undefined)
     const session = new RunSession(config, config.baseUrl!, options.runId, transport, ledger, redactor, embedded, exchanges)
     // The sink listens from the start, so the webhook checks judge the events of every area, not only their

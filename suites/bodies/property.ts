@@ -4,7 +4,8 @@
 import fc from 'fast-check'
 import { CheckFailed, CheckSkipped } from '../../src/checks/define.ts'
 import type { CheckContext } from '../../src/checks/types.ts'
-import { replayCommand } from '../../src/engine/runner.ts'
+import { replayCommand } from '../../src/engine/replay.ts'
+import { replayTarget } from '../../src/engine/runner.ts'
 
 /** Failing cases tried while shrinking, after the first failure; past it every case counts as passing. */
 export const MAX_SHRINK_CASES = 4
@@ -33,7 +34,7 @@ export async function checkProperty<T>(ctx: CheckContext, checkId: string, arbit
     throw new Error(`property failed without an error: ${String(error)}`)
   }
   const counterexample = details.counterexample?.[0]
-  const replay = replayCommand(checkId, ctx.session)
+  const replay = replayCommand(replayTarget(ctx.session), { only: [checkId] })
   ctx.note(`fast-check seed ${details.seed}, path ${details.counterexamplePath}, shrunk ${details.numShrinks} time(s); replay: ${replay}`)
   ctx.fail(`${error.message} [fast-check seed ${details.seed}, path ${details.counterexamplePath}; counter-example in data]`, {
     ...error.detail,
