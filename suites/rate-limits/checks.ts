@@ -33,11 +33,15 @@ async function refusal(ctx: CheckContext): Promise<{ p: Probe; refused: Call }> 
  * Whether the calls show RateLimit-Remaining going down. `undefined`: no decrease, but a bucket refilling at
  * `limit` a minute could have given back every call between two responses, so nothing can be concluded.
  */
+const REFILL_PER_GAP_THAT_MAY_HIDE = 0.9
+
 function judgeDecrease(calls: Call[]): { decreased: boolean | undefined; values: (number | undefined)[]; limit?: number } {
   const values = calls.map((c) => headerInt(c.response.header('ratelimit-remaining')))
   const limit = headerInt(calls[0]?.response.header('ratelimit-limit'))
   for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return { decreased: true, values, limit }
-  const refillHides = limit !== undefined && calls.slice(1).every((c, i) => ((c.sentAt - calls[i]!.sentAt) * limit) / 60_000 >= 1)
+  // A limit refilling continuously gives back `gap × limit / 60 s` per gap; at ~1 per gap (the client's own
+  // pacing near the end of the quota spaces calls exactly so) Remaining may stay flat. 0.9 allows timer jitter.
+  const refillHides = limit !== undefined && calls.slice(1).every((c, i) => ((c.sentAt - calls[i]!.sentAt) * limit) / 60_000 >= REFILL_PER_GAP_THAT_MAY_HIDE)
   return { decreased: refillHides ? undefined : false, values, limit }
 }
 
