@@ -104,6 +104,8 @@ const limitMax = defineCheck({
       return
     }
     const res = await badParameterResponse(ctx, BAD_PARAMETERS.find((b) => b.id === 'limit.rejects-101')!)
+    if (res.status >= 500) ctx.fail(`limit=101 answered ${res.status}: neither a page of at most 100 nor a refusal (§8, §7.3)`, { exchanges: [res.exchange] })
+    // Refused (4xx): a page over 100 is never served.
     if (!res.ok) return
     const n = Array.isArray(res.body?.data) ? res.body.data.length : 0
     if (n > LIMITS.pageSizeMax) ctx.fail(`limit=101 returned ${n} records, more than 100 (§8)`, { expected: 'page size 1–100 (§8)', exchanges: [res.exchange] })
