@@ -215,7 +215,9 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   for (const problem of collector.unhandled) write(`harness error: ${redactor.string(problem)}\n`)
   const s = report.summary
   write(`\n${report.verdict.toUpperCase()}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests)\n`)
-  for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)
+  // On the embedded server they went with it; against a real one each is named, to be removed by hand.
+  if (embedded && leftovers.length > 0) write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
+  else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
   write(`reports: ${reportDir}\n`)
   let exitCode = interrupted ? 1 : collector.unhandled.length > 0 && collector.results.length === 0 ? 2 : exitCodeFor(report, { strict: options.strict ?? false })
