@@ -215,6 +215,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   for (const problem of collector.unhandled) write(`harness error: ${redactor.string(problem)}\n`)
   const s = report.summary
   write(`\n${report.verdict.toUpperCase()}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests)\n`)
+  const byArea = Object.entries(report.requests.byArea).sort((a, b) => b[1] - a[1])
+  if (byArea.length > 0) write(`  requests by area: ${byArea.map(([area, n]) => `${area} ${n}`).join(', ')}\n`)
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
   if (embedded && leftovers.length > 0) write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
   else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)
