@@ -20,10 +20,10 @@ export interface Call {
 }
 
 async function timed(client: ApiClient, unpaced = false): Promise<Call> {
-  const sentAt = Date.now()
   // GET /me: the one call every key can make (§4.2 "check a key").
   const response = await client.get(ME_PATH, undefined, unpaced ? { retryOn429: false, paced: false } : {})
-  return { response, sentAt }
+  // When it left, after any wait in the pacer: the gaps between calls are what a refilling limit sees.
+  return { response, sentAt: Date.parse(response.exchange.startedAt) }
 }
 
 export function mainSeries(ctx: CheckContext): Promise<Call[]> {
