@@ -19,9 +19,9 @@ export function teardown(): void {
   if (!files.every(fresh)) return
   const read = <T>(f: string): T[] => JSON.parse(readFileSync(join(SELFCHECK_DIR, f), 'utf8')) as T[]
   const faults = files.slice(0, -1).flatMap((f) => read<FaultRow>(f)).sort((a, b) => a.fault.localeCompare(b.fault))
-  const variants = read<VariantRow>('variants.json')
+  const variants = read<VariantRow>('variants.json').sort((a, b) => a.variant.localeCompare(b.variant))
   if (faults.length === 0) return
-  const report = renderMutationReport(faults, variants, { date: new Date().toISOString().slice(0, 10), suiteVersion: TOOL_VERSION })
+  const report = renderMutationReport(faults, variants, { suiteVersion: TOOL_VERSION })
   writeFileSync(MUTATION_REPORT, report)
   const caught = faults.filter((f) => f.outcome === 'caught').length
   const falseFailures = variants.reduce((n, v) => n + v.falseFailures.length, 0)
