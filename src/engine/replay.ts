@@ -24,7 +24,7 @@ export function replayCommand(target: ReplayTarget, selection: { only?: string[]
   return parts.join(' ')
 }
 
-/** The row of a check that reached no verdict of its own (the run was interrupted, its test died). */
+/** The row of a check before (or without) a verdict of its own: the run was interrupted, its test died. */
 export function unrunResult(check: CheckDefinition, status: 'skipped' | 'error', message: string, target: ReplayTarget): CheckResult {
   return {
     id: check.id,

@@ -7,7 +7,7 @@ import type { Exchange } from '../http/exchange.ts'
 import { ApiClient } from '../http/api-client.ts'
 import { curlFor } from '../http/curl.ts'
 import { CrmConfError } from '../errors.ts'
-import { replayCommand, type ReplayTarget } from './replay.ts'
+import { unrunResult, type ReplayTarget } from './replay.ts'
 import type { RunSession } from './session.ts'
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000
@@ -48,20 +48,10 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
   const observations: Record<string, unknown> = {}
   const notes: string[] = []
   const started = performance.now()
-  const base = {
-    id: check.id,
-    clause: check.clauses[0] ?? '',
-    clauses: check.clauses,
-    level: check.level,
-    area: check.area,
-    title: check.title,
-    replay: replayCommand(replayTarget(session), { only: [check.id] }),
-  }
+  const target = replayTarget(session)
   const finish = (status: CheckResult['status'], message: string, extra: Partial<CheckResult> = {}): CheckResult => ({
-    ...base,
+    ...unrunResult(check, 'skipped', message, target),
     status,
-    message,
-    evidence: [],
     observations,
     notes,
     requests: exchanges.length,
