@@ -69,7 +69,7 @@ function getOneCheck(spec: ResourceSpec): CheckDefinition {
       const issues = validate(recordKey(spec.name), get.body)
       if (issues.length > 0) {
         ctx.fail(`GET ${spec.path}/{id} does not match records/${spec.name} (§2): ${describe(issues)}`, {
-          expected: `a ${spec.name} record as §2 lists it`,
+          expected: `the ${spec.name} record as §2 lists it`,
           exchanges: [get.exchange],
           data: issues,
         })

@@ -68,7 +68,7 @@ function schemaCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
         if (issues.length > 0) {
           const first = issues.slice(0, 4).map((i) => `${i.path || '(root)'} ${i.message}`).join('; ')
           ctx.fail(`${s.step} does not match records/${spec.name} (§2): ${first}${issues.length > 4 ? `; and ${issues.length - 4} more` : ''}`, {
-            expected: `a ${spec.name} record as §2 lists it: every field present, of its type`,
+            expected: `the ${spec.name} record as §2 lists it: every field present, of its type`,
             exchanges: [s.response.exchange],
             data: issues,
           })
