@@ -15,6 +15,15 @@ export function expectStatus(response: ApiResponse, allowed: number | number[], 
   }
 }
 
+/** 200 with a JSON object: a record read back (§4.2 "get … returns the single record"). */
+export function expectRecord(response: ApiResponse, clause: string, why?: string): void {
+  expectStatus(response, 200, clause, why)
+  const body = response.body
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    fail(`status 200 without a JSON record: ${body === undefined ? 'the body is not JSON' : `the body is ${Array.isArray(body) ? 'an array' : typeof body}`} (${clause})`, response, why ?? 'the record as §2 lists it', bodyPreview(response))
+  }
+}
+
 /** 2xx of any kind: the spec does not show success codes (§4.1). */
 export function expectSuccess(response: ApiResponse, clause: string, what: string): void {
   if (!response.ok) fail(`${what}: status is ${response.status}, expected a 2xx (${clause})`, response, undefined, bodyPreview(response))

@@ -1,7 +1,7 @@
 // §3.2: "An order is created from an accepted quotation (the create call takes the quotation id)". Orders
 // cannot be deleted (§4.2), so the successful creation needs the full profile; it happens once per run.
 import { defineCheck } from '../../src/checks/define.ts'
-import { expectStatus } from '../../src/checks/assert.ts'
+import { expectRecord, expectStatus } from '../../src/checks/assert.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import { FIXTURE_VARIABLES } from '../../src/config/config.ts'
 import { itemPath, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
@@ -50,7 +50,7 @@ function orderFromAccepted(ctx: CheckContext): Promise<OrderAttempt> {
     const quoteId = await acceptedQuotationId(ctx)
     const quote = await ctx.api.get(itemPath('quotation', quoteId))
     if (quote.status === 404) ctx.skip(`${VARIABLE}: GET /quotations/${quoteId} answered 404`)
-    expectStatus(quote, 200, '§4.2')
+    expectRecord(quote, '§4.2')
     const created = await ctx.api.post(ORDERS, { quoteId })
     if (created.ok && typeof created.body?.id === 'string') trackCreated(ctx, 'order', created.body.id)
     return { quote, created, existing: created.ok ? undefined : await ordersFor(ctx, quoteId) }

@@ -2,7 +2,7 @@
 // Payments cannot be deleted (§4.2): full profile. The payment here is partial on purpose, so the seeded
 // invoice stays open for the webhook area, which pays it in full to see `invoice.paid` (§6.2).
 import { defineCheck } from '../../src/checks/define.ts'
-import { expectStatus } from '../../src/checks/assert.ts'
+import { expectRecord } from '../../src/checks/assert.ts'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
 import { dateIn } from './drafts.ts'
@@ -29,7 +29,7 @@ export const paymentChecks: CheckDefinition[] = [
       const { before, payment, amount, after } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
         const before = await ctx.api.get(path)
         if (before.status === 404) ctx.skip(`${target.variable}: GET ${path} answered 404`)
-        expectStatus(before, 200, '§4.2')
+        expectRecord(before, '§4.2')
         const invoice = before.body
         if (invoice.status === 'draft') ctx.skip(`invoice ${target.id} is a draft; set ${target.variable} to a sent invoice`)
         if (invoice.voidedAt != null) ctx.skip(`invoice ${target.id} is void; set ${target.variable} to a sent invoice`)
@@ -50,7 +50,7 @@ export const paymentChecks: CheckDefinition[] = [
         }
         return { before, payment, amount, after }
       })
-      expectStatus(after, 200, '§4.2')
+      expectRecord(after, '§4.2')
       ctx.observe('invoice.status', { before: before.body.status, after: after.body.status })
       const expected = before.body.paidSen + amount
       if (after.body.paidSen !== expected) {

@@ -1,7 +1,7 @@
 // §3.1: a write the record's state does not allow is refused and leaves the record as it was. One probe for
 // every such rule: GET before, the write, GET after, with no other probe of the same record in between.
 import type { CheckContext } from '../../src/checks/types.ts'
-import { expectStatus } from '../../src/checks/assert.ts'
+import { expectRecord } from '../../src/checks/assert.ts'
 import { itemPath, type AnyRecord } from '../../src/engine/operations.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import type { ResourceName } from '../../src/spec/resources.ts'
@@ -29,7 +29,7 @@ export async function expectRefusedWrite(ctx: CheckContext, probe: RefusedWrite)
   const { before, sent, response, after } = await exclusive(ctx.session, recordLock(resource, target.id), async () => {
     const before = await ctx.api.get(path)
     if (before.status === 404) ctx.skip(`${target.variable}: GET ${path} answered 404; set it to a visible non-draft ${resource}`)
-    expectStatus(before, 200, '§4.2', `GET of an existing ${resource}`)
+    expectRecord(before, '§4.2', `GET of an existing ${resource}`)
     if (before.body?.status === 'draft') ctx.skip(`${resource} ${target.id} is a draft; set ${target.variable} to a non-draft ${resource}`)
     const sent = probe.body?.(before.body)
     const response = await probe.send(sent)
