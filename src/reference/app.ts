@@ -56,6 +56,8 @@ type Ctx = Context<Env>
 
 export function createApp(state: AppState): Hono<Env> {
   const { store, clock, variant, faults } = state
+  /** When the server started: the `filters.index-not-backfilled` fault's search index holds only records written since. */
+  const indexedSince = clock.now()
 
   // ---- responses -------------------------------------------------------------------------------------------
 
@@ -261,6 +263,9 @@ export function createApp(state: AppState): Hono<Env> {
     if (faults.has(q.filters.length > 0 ? 'auth.filtered-list-any-workspace' : 'auth.list-any-workspace')) {
       for (const ws of state.workspaces.keys()) if (ws !== key.workspace) page.data.push(...listPage(store, ws, spec.name, q, variant, faults).data)
     }
+    // The fault: filtered lists query a search index switched on at start-up and never backfilled, so a filter
+    // never finds a record that existed before.
+    if (faults.has('filters.index-not-backfilled') && q.filters.length > 0) page.data = page.data.filter((r) => r.createdAtMs >= indexedSince)
     if (faults.has('filters.empty-result-404') && q.filters.length > 0 && page.data.length === 0) throw notFound(spec.name)
     const body: Json = { data: page.data.map((r) => present(spec, r.record)) }
     if (page.nextCursor !== undefined) body.nextCursor = page.nextCursor
@@ -407,7 +412,9 @@ export function createApp(state: AppState): Hono<Env> {
     if (variant.meShape === 'flat') {
       return c.json({ workspace: workspace.id, workspaceName: workspace.name, name: key.name, scopes: key.scopes.join(' '), actor })
     }
-    return c.json({ workspace: { id: workspace.id, name: workspace.name }, key: { name: key.name, scopes: [...key.scopes] }, user: actor })
+    const body = { workspace: { id: workspace.id, name: workspace.name }, key: { name: key.name, scopes: [...key.scopes] }, user: actor }
+    // The fault: the body is stringified before c.json, which encodes it again: a JSON string, not an object.
+    return c.json(faults.has('discovery.me-double-encoded') ? JSON.stringify(body) : body)
   }
 
   // ---- routes --------------------------------------------------------------------------------------------------
@@ -423,6 +430,13 @@ export function createApp(state: AppState): Hono<Env> {
     if (spec.ops.update) api.on(variant.updateMethod, item, change(spec, 'update'))
     if (spec.ops.replace) api.put(item, change(spec, 'replace'))
     if (spec.ops.delete || faults.has('read-only.delete-everywhere')) api.delete(item, remove(spec))
+    // The fault: the read-only collections got a DELETE stub that answers 204 without looking anything up.
+    else if (faults.has('read-only.delete-stub-204')) api.delete(item, (c) => c.body(null, 204))
+    // The fault: user writes are routed to the generic handlers, whose scope check was left out for users.
+    if (spec.name === 'user' && faults.has('read-only.user-writes-unscoped')) {
+      api.post(spec.path, (c) => c.json({ id: crypto.randomUUID() }, variant.createStatus))
+      api.on(['PATCH', 'PUT'], item, (c) => c.json(present(spec, find(c, spec).record)))
+    }
     if (!spec.ops.update && !spec.ops.replace && faults.has('read-only.update-everywhere')) api.on(['PATCH', 'PUT'], item, acceptAnyUpdate(spec))
   }
 
@@ -460,17 +474,22 @@ export function createApp(state: AppState): Hono<Env> {
     c.set('key', key)
     await next()
     rateHeaders(c.res, d)
+    // The fault: a response wrapper sets every body's Content-Type to text/plain, JSON included.
+    if (faults.has('invariants.json-as-text') && c.res.headers.get('content-type')?.startsWith('application/json')) c.res.headers.set('Content-Type', 'text/plain; charset=UTF-8')
   })
   app.use(
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') })),
+        faults.has('invariants.framework-default-errors')
+          ? c.text('405 Method Not Allowed', 405, { Allow: methods.join(', ') })
+          : errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') })),
     }),
   )
   for (const base of BASE_PATHS) app.route(base, api)
 
-  app.notFound((c) => errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.')))
+  // The fault: the framework's defaults answer unknown paths and wrong methods, as plain text.
+  app.notFound((c) => (faults.has('invariants.framework-default-errors') ? c.text('404 Not Found', 404) : errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))))
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err)
     if (err instanceof HTTPException && err.status < 500) {

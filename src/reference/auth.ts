@@ -4,6 +4,7 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net'
 import type { KeyRole } from '../config/config.ts'
 import { ApiError } from './api-error.ts'
 import type { FaultSet } from './faults.ts'
+import { ALL_SCOPES } from '../spec/resources.ts'
 
 export const KEY_PREFIX = 'crm'
 
@@ -44,6 +45,11 @@ export interface KeyTable {
 }
 
 export function keyTable(keys: readonly ApiKey[], faults: FaultSet = new Set()): KeyTable {
+  // The fault: a custom scope list is stored space-separated and read back split on commas, so a key with
+  // chosen scopes holds one unusable scope (full-access keys are stored as such and are unaffected).
+  if (faults.has('auth.scopes-split-on-commas')) {
+    keys = keys.map((k) => (k.scopes.length < ALL_SCOPES.length ? { ...k, scopes: k.scopes.join(' ').split(',') } : k))
+  }
   const bySecret = new Map(keys.map((k) => [k.secret, k]))
   return {
     resolve(bearer) {

@@ -18,6 +18,10 @@ export interface FaultInfo {
 const byResource = (fn: (r: ResourceSpec) => string[]): string[] => RESOURCE_LIST.flatMap(fn)
 const filterIds = (property: string, which: (r: ResourceSpec, f: FilterSpec) => boolean = () => true): string[] =>
   byResource((r) => r.filters.filter((f) => which(r, f)).map((f) => `filters.${r.name}.${f.param}.${property}`))
+/** The collections the filters area creates records in (suites/filters/made.ts), and the filters a new record cannot match. */
+const FILTER_MADE = new Set(['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task', 'comment', 'activity', 'product', 'invoice'])
+const FILTER_UNREACHABLE = new Set(['invoice.orderId'])
+const madeFilter = (r: ResourceSpec, f: FilterSpec) => FILTER_MADE.has(r.name) && !FILTER_UNREACHABLE.has(`${r.name}.${f.param}`)
 /** §5.4 scope checks: reads of every collection, creates of every writable one; in or out of the restricted key's scopes. */
 const scopeIds = (inRestricted: boolean): string[] =>
   byResource((r) => [
@@ -761,6 +765,79 @@ export const FAULTS = [
   },
   { id: 'webhooks.no-case-created', area: 'webhooks', description: 'Cases created through the API emit no case.created event.', catches: ['webhooks.case.created'] },
   { id: 'webhooks.no-invoice-paid', area: 'webhooks', description: 'Paying an invoice in full emits invoice.updated but never invoice.paid.', catches: ['webhooks.invoice.paid'] },
+  {
+    id: 'discovery.me-double-encoded',
+    area: 'discovery',
+    description: 'The /me handler stringifies its body before c.json, which encodes it again: a JSON string, not an object.',
+    catches: ['discovery.me.answers'],
+  },
+  {
+    id: 'pagination.limit-uncapped',
+    area: 'pagination',
+    description: 'limit is checked against its lower bound only, so limit=101 and above return pages past 100 (in a workspace of 120 more users).',
+    catches: ['pagination.limit.max-100', 'pagination.limit.rejects-101'],
+  },
+  {
+    id: 'pagination.order-case-sensitive',
+    area: 'pagination',
+    description: "order is compared with the ORM's constant 'DESC', so an explicit order=desc sorts oldest first.",
+    catches: ['pagination.sort.createdAt-desc', 'pagination.sort.updatedAt-desc'],
+  },
+  {
+    id: 'pagination.createdSince-ignored',
+    area: 'pagination',
+    description: 'createdSince is validated but never passed on to the query: records created before it are listed.',
+    catches: ['pagination.createdSince.strictly-after', 'pagination.createdSince.excludes-bound'],
+  },
+  {
+    id: 'filters.first-match-dropped',
+    area: 'filters',
+    description: "A filtered list's offset is counted from 1: the first page of a filtered list misses its first matching record.",
+    // The newest match is the one dropped: the record the run just created (a seeded sample may not be first).
+    catches: filterIds('complete-new', madeFilter),
+  },
+  {
+    id: 'filters.index-not-backfilled',
+    area: 'filters',
+    description: 'Filtered lists query a search index that was switched on without a backfill: no filter finds a record older than the index.',
+    catches: filterIds('complete'),
+  },
+  {
+    id: 'filters.enum-last-value-refused',
+    area: 'filters',
+    description: "Each enum filter's allow-list is sliced with an off-by-one end, so its last listed value is refused with 400.",
+    catches: filterIds('values', (_, f) => f.kind === 'enum'),
+  },
+  {
+    id: 'read-only.delete-stub-204',
+    area: 'read-only',
+    description: 'The read-only collections got a DELETE stub that answers 204 without looking the record up.',
+    catches: byResource((r) => (r.ops.delete ? [] : [`read-only.${r.name}.delete-refused`])),
+  },
+  {
+    id: 'read-only.user-writes-unscoped',
+    area: 'read-only',
+    description: 'POST, PATCH and PUT on users are routed to generic handlers that skip the scope check (no key holds users:write), and succeed.',
+    catches: ['read-only.user.create-refused', 'read-only.user.patch-refused', 'read-only.user.put-refused'],
+  },
+  {
+    id: 'auth.scopes-split-on-commas',
+    area: 'auth',
+    description: "A key's custom scope list is stored space-separated but read back split on commas: the restricted key holds one unusable scope, so calls inside its scopes are refused.",
+    catches: scopeIds(true),
+  },
+  {
+    id: 'invariants.framework-default-errors',
+    area: 'invariants',
+    description: "Unknown paths and wrong methods are answered by the framework's defaults: 404 Not Found and 405 Method Not Allowed as plain text.",
+    catches: ['invariants.error-envelope'],
+  },
+  {
+    id: 'invariants.json-as-text',
+    area: 'invariants',
+    description: 'A response wrapper sets every Content-Type to text/plain, JSON bodies included.',
+    catches: ['invariants.json-bodies'],
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

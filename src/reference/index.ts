@@ -10,7 +10,7 @@ import { Clock, type NowFn } from './clock.ts'
 import { faultSet } from './faults.ts'
 import { IdempotencyStore } from './idempotency.ts'
 import { RateLimiter } from './rate-limit.ts'
-import { MAIN_WORKSPACE, RESTRICTED_SCOPES, seedStore } from './seed.ts'
+import { MAIN_WORKSPACE, RESTRICTED_SCOPES, seedExtraUsers, seedStore } from './seed.ts'
 import { MemoryStore, type Store } from './store.ts'
 import { variantOf, type BasePath, type VariantName } from './variants.ts'
 import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
@@ -74,6 +74,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const seed = options.seed ?? REFERENCE_DEFAULTS.seed
   const store = options.store ?? new MemoryStore()
   const seeded = seedStore(store, { seed, mainLimitPerMinute: options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute })
+  // The fault's workspace imported a staff directory: more users than a page of 100, so an uncapped limit shows.
+  if (faults.has('pagination.limit-uncapped')) seedExtraUsers(store, MAIN_WORKSPACE, 120)
   const webhooks = new WebhookDispatcher({
     secret: seeded.webhookSecret,
     url: options.webhook?.url,

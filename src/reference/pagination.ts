@@ -58,7 +58,9 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
   if (params.limit !== undefined) {
     const n = /^\d{1,4}$/.test(params.limit) ? Number(params.limit) : NaN
     // The fault: a size outside 1–100 is clamped into it, and one that does not parse keeps the default.
-    if (faults.has('pagination.limit-clamped') && !(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) {
+    // The fault: only the lower bound is checked, so limit=101 and above are served in full.
+    if (faults.has('pagination.limit-uncapped') && n > LIMITS.pageSizeMax) limit = n
+    else if (faults.has('pagination.limit-clamped') && !(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) {
       if (!Number.isNaN(n)) limit = Math.min(Math.max(n, LIMITS.pageSizeMin), LIMITS.pageSizeMax)
     } else if (!(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) bad('limit', `limit must be an integer from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}`)
     // The fault: limit is validated, then never applied.
@@ -72,7 +74,9 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
   }
   let order: 'asc' | 'desc' | undefined
   if (params.order !== undefined) {
-    if (params.order === 'asc' || params.order === 'desc') order = params.order
+    // The fault: the direction compared with the ORM's upper-case constant, so an explicit desc sorts ascending.
+    if (faults.has('pagination.order-case-sensitive') && /^(asc|desc)$/.test(params.order)) order = params.order === 'DESC' ? 'desc' : 'asc'
+    else if (params.order === 'asc' || params.order === 'desc') order = params.order
     else if (!faults.has('pagination.bad-sort-ignored')) bad('order', 'order must be asc or desc')
   }
 
@@ -96,7 +100,8 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     if (ms === undefined && !faults.has('pagination.bad-since-ignored')) bad(param, `${param} must be an ISO 8601 date-time with a zone`)
     return ms
   }
-  const createdSince = since('createdSince')
+  // The fault: createdSince is validated, then never passed on to the query.
+  const createdSince = faults.has('pagination.createdSince-ignored') ? (since('createdSince'), undefined) : since('createdSince')
   const updatedSince = since('updatedSince')
 
   const filters: ListQuery['filters'] = []
@@ -107,7 +112,8 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     if (faults.has('filters.unimplemented-ignored') && UNIMPLEMENTED_FILTERS.has(`${spec.name}.${f.param}`)) continue
     // The fault: '+' read as a form-encoded space, then trimmed away.
     if (f.match === 'e164' && faults.has('filters.mobile-plus-as-space')) value = value.replace(/\+/g, ' ').trim()
-    const listed = faults.has('filters.direction-system-refused') && f.param === 'direction' ? f.values?.filter((v) => v !== 'system') : f.values
+    // The faults: direction's system refused; every enum's allow-list sliced with an off-by-one end, losing its last value.
+    const listed = faults.has('filters.direction-system-refused') && f.param === 'direction' ? f.values?.filter((v) => v !== 'system') : faults.has('filters.enum-last-value-refused') ? f.values?.slice(0, -1) : f.values
     if (f.kind === 'uuid' && !UUID_PATTERN.test(value)) bad(f.param, `${f.param} must be a uuid`)
     else if (f.kind === 'enum' && !faults.has('filters.enum-unvalidated') && !listed?.includes(value)) bad(f.param, `${f.param} must be one of ${listed?.join(', ')}`)
     else filters.push({ spec: f, value })
@@ -199,9 +205,15 @@ export function listPage(store: Store, workspace: string, kind: Kind, q: ListQue
   }
   const data: StoredRecord[] = []
   let more = false
+  // The fault: the filtered query's offset is counted from 1, so the first page of a filtered list drops its first match.
+  let dropped = faults.has('filters.first-match-dropped') && q.filters.length > 0 && !q.after ? 1 : 0
   for (; asc ? i < records.length : i >= 0; asc ? i++ : i--) {
     const r = records[i]
     if (!matches(r, q, faults)) continue
+    if (dropped > 0) {
+      dropped--
+      continue
+    }
     if (data.length === q.limit) {
       more = true
       break

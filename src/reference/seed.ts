@@ -629,3 +629,11 @@ export function seedStore(store: Store, options: SeedOptions): Seeded {
     },
   }
 }
+
+/** The `pagination.limit-uncapped` fault's imported directory: `count` more users, so a collection outgrows a page of 100. */
+export function seedExtraUsers(store: Store, workspace: string, count: number): void {
+  const s = new Seeder(store, new Prng(0x5eed), workspace)
+  for (let i = 1; i <= count; i++) {
+    s.add('user', { email: `imported${i}@example.com`, displayName: `Imported User ${i}`, title: null, locale: 'en', timezone: 'Asia/Kuala_Lumpur', status: 'active', availability: 'offline' })
+  }
+}
