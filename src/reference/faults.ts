@@ -1,6 +1,6 @@
 // Named faults: each one a realistic implementer mistake, switched on by name to prove that some check fails.
 // Adding a fault: one entry here, and one `if (faults.has('<id>'))` where the mistake would be made.
-import { RESOURCE_LIST, scopeFor, type FilterSpec, type ResourceSpec } from '../spec/resources.ts'
+import { RESOURCE_LIST, parseFieldType, scopeFor, writeBodies, type FilterSpec, type ResourceSpec } from '../spec/resources.ts'
 import { RESTRICTED_SCOPES } from './seed.ts'
 
 export interface FaultInfo {
@@ -32,6 +32,11 @@ const scopeIds = (inRestricted: boolean): string[] =>
 const BODIES_WRITES = (['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task'] as const).map((r) => ({ r, change: r === 'quotation' ? 'replace' : 'update' }))
 const bodiesIds = (suffix: 'roundtrip' | 'invalid', ops: ('create' | 'change')[]): string[] =>
   BODIES_WRITES.flatMap(({ r, change }) => ops.map((op) => `bodies.${r}.${op === 'create' ? 'create' : change}-${suffix}`))
+/** The validation area's per-body checks: required (a body with required fields), types (every body), enums (a body with an enum field). */
+const validationIds = (property: 'required' | 'types' | 'enums'): string[] =>
+  writeBodies()
+    .filter(({ body }) => (property === 'required' ? body.required.length > 0 : property === 'enums' ? Object.values(body.fields).some((t) => parseFieldType(t).base === 'enum') : true))
+    .map(({ resource, op }) => `validation.${resource}.${op}.${property}`)
 const unknownIdIds = byResource((r) => (r.ops.get ? [`read-only.${r.name}.unknown-id`] : []))
 
 export const FAULTS = [
@@ -40,6 +45,7 @@ export const FAULTS = [
     area: 'records',
     description: 'Records are returned without their updatedAt field.',
     catches: [
+      ...byResource((r) => (r.ops.update || r.ops.replace ? [`records.${r.name}.timestamps`] : [])),
       'records.account.list-page',
       'records.account.get-one',
       'records.contact.list-page',
@@ -169,6 +175,7 @@ export const FAULTS = [
     area: 'records',
     description: 'An update or replace answers the changed record but never saves it: GET shows the old values.',
     catches: [
+      ...byResource((r) => (r.ops.update || r.ops.replace ? [`records.${r.name}.timestamps`] : [])),
       'records.account.update',
       'records.contact.update',
       'records.case.update',
@@ -306,7 +313,7 @@ export const FAULTS = [
     id: 'read-only.non-uuid-500',
     area: 'read-only',
     description: 'An id that is not a uuid reaches the database unchecked and answers 500.',
-    catches: ['read-only.order.non-uuid-id', 'read-only.article.non-uuid-id'],
+    catches: byResource((r) => (r.ops.get ? [`read-only.${r.name}.non-uuid-id`] : [])),
   },
   {
     id: 'read-only.create-everywhere',
@@ -332,52 +339,19 @@ export const FAULTS = [
     id: 'validation.no-details',
     area: 'validation',
     description: 'A 400 for an invalid body has no details array.',
-    catches: ['validation.account.create.required', 'validation.comment.create.required', 'validation.lead.update.types', 'validation.task.create.enums', 'validation.product.replace.required'],
+    catches: [...validationIds('required'), ...validationIds('types'), ...validationIds('enums')],
   },
   {
     id: 'validation.required-unchecked',
     area: 'validation',
     description: 'Required fields are not enforced: a create or replace without them is stored with defaults (or crashes).',
-    catches: [
-      'validation.account.create.required',
-      'validation.case.create.required',
-      'validation.comment.create.required',
-      'validation.lead.create.required',
-      'validation.opportunity.create.required',
-      'validation.quotation.create.required',
-      'validation.quotation.replace.required',
-      'validation.order.create.required',
-      'validation.invoice.create.required',
-      'validation.invoice.replace.required',
-      'validation.payment.create.required',
-      'validation.product.create.required',
-      'validation.product.replace.required',
-      'validation.task.create.required',
-      'validation.activity.create.required',
-      'validation.message.create.required',
-    ],
+    catches: validationIds('required'),
   },
   {
     id: 'validation.enums-unchecked',
     area: 'validation',
     description: 'Enumerated body fields (locale, priority, method, kind, source, status…) take any string.',
-    catches: [
-      'validation.contact.create.enums',
-      'validation.contact.update.enums',
-      'validation.comment.create.enums',
-      'validation.lead.create.enums',
-      'validation.lead.update.enums',
-      'validation.quotation.create.enums',
-      'validation.quotation.replace.enums',
-      'validation.invoice.create.enums',
-      'validation.invoice.replace.enums',
-      'validation.payment.create.enums',
-      'validation.product.create.enums',
-      'validation.product.replace.enums',
-      'validation.task.create.enums',
-      'validation.task.update.enums',
-      'validation.activity.create.enums',
-    ],
+    catches: validationIds('enums'),
   },
   {
     id: 'validation.types-coerced',
@@ -459,7 +433,7 @@ export const FAULTS = [
     id: 'auth.malformed-header-400',
     area: 'auth',
     description: 'An Authorization header that is not `Bearer <token>` (no token, another scheme) is answered 400 invalid_request, not 401.',
-    catches: ['auth.bearer-without-key.read', 'auth.bearer-without-key.write', 'auth.basic-scheme.read', 'auth.basic-scheme.write'],
+    catches: ['auth.bearer-without-key.read', 'auth.bearer-without-key.write', 'auth.basic-scheme.read', 'auth.basic-scheme.write', 'auth.key-under-basic-scheme.read', 'auth.key-under-basic-scheme.write'],
   },
   {
     id: 'auth.prefix-not-checked',
@@ -477,7 +451,7 @@ export const FAULTS = [
     id: 'auth.garbage-key-500',
     area: 'auth',
     description: 'A bearer token that is not key-shaped breaks the key parser: 500 instead of 401.',
-    catches: ['auth.garbage-key.read', 'auth.garbage-key.write', 'invariants.no-server-errors'],
+    catches: ['auth.garbage-key.read', 'auth.garbage-key.write', 'auth.wrong-prefix.read', 'auth.wrong-prefix.write', 'invariants.no-server-errors'],
   },
   {
     id: 'auth.revocation-ignored',
@@ -507,7 +481,7 @@ export const FAULTS = [
     id: 'auth.scope-checked-after-write',
     area: 'auth',
     description: 'A create checks the scope after writing: the key without the scope gets 403, and the record exists.',
-    catches: ['auth.scope.account.write', 'auth.scope.case.write', 'auth.scope.task.write'],
+    catches: scopeIds(false).filter((id) => id.endsWith('.write')),
   },
   {
     id: 'auth.ip-allowlist-ignored',
@@ -830,7 +804,7 @@ export const FAULTS = [
     id: 'invariants.framework-default-errors',
     area: 'invariants',
     description: "Unknown paths and wrong methods are answered by the framework's defaults: 404 Not Found and 405 Method Not Allowed as plain text.",
-    catches: ['invariants.error-envelope'],
+    catches: ['invariants.error-envelope', 'invariants.json-bodies'],
   },
   {
     id: 'invariants.json-as-text',
