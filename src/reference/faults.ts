@@ -47,7 +47,6 @@ export const FAULTS = [
     area: 'records',
     description: 'Records are returned without their updatedAt field.',
     catches: [
-      ...byResource((r) => (r.ops.update || r.ops.replace ? [`records.${r.name}.timestamps`] : [])),
       'records.account.list-page',
       'records.account.get-one',
       'records.contact.list-page',
