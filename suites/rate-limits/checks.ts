@@ -40,8 +40,11 @@ function judgeDecrease(calls: Call[]): { decreased: boolean | undefined; values:
   const limit = headerInt(calls[0]?.response.header('ratelimit-limit'))
   for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return { decreased: true, values, limit }
   // A limit refilling continuously gives back `gap × limit / 60 s` per gap; at ~1 per gap (the client's own
-  // pacing near the end of the quota spaces calls exactly so) Remaining may stay flat. 0.9 allows timer jitter.
-  const refillHides = limit !== undefined && calls.slice(1).every((c, i) => ((c.sentAt - calls[i]!.sentAt) * limit) / 60_000 >= REFILL_PER_GAP_THAT_MAY_HIDE)
+  // pacing near the end of the quota spaces calls exactly so) Remaining may stay flat. The gap the server
+  // may have seen is bounded from above only: from when the earlier call left to when the later one was
+  // answered, plus a millisecond for the resolution of the recorded start. 0.9 allows timer jitter.
+  const serverGapMs = (earlier: Call, later: Call) => later.sentAt + later.response.exchange.durationMs + 1 - earlier.sentAt
+  const refillHides = limit !== undefined && calls.slice(1).every((c, i) => (serverGapMs(calls[i]!, c) * limit) / 60_000 >= REFILL_PER_GAP_THAT_MAY_HIDE)
   return { decreased: refillHides ? undefined : false, values, limit }
 }
 
