@@ -19,6 +19,7 @@ type JournalLine = ({ op: 'add' } & LedgerEntry) | { op: 'remove'; id: string }
 
 export class Ledger {
   private readonly entries = new Map<string, LedgerEntry>()
+  private readonly everTracked = new Set<string>()
 
   constructor(private readonly journalFile?: string) {
     if (journalFile) mkdirSync(dirname(journalFile), { recursive: true })
@@ -26,6 +27,7 @@ export class Ledger {
 
   track(entry: LedgerEntry): void {
     this.entries.set(entry.id, entry)
+    this.everTracked.add(entry.id)
     this.journal({ op: 'add', ...entry })
   }
 
@@ -37,6 +39,11 @@ export class Ledger {
   /** Outstanding records, newest first (children before their parents). */
   pending(): LedgerEntry[] {
     return [...this.entries.values()].reverse()
+  }
+
+  /** Whether this run created the record, whether or not it is gone since. */
+  created(id: string): boolean {
+    return this.everTracked.has(id)
   }
 
   private journal(line: JournalLine): void {

@@ -27,10 +27,9 @@ export async function sampleRecords(ctx: CheckContext, resource: ResourceName): 
  */
 export async function sampleFor(ctx: CheckContext, resource: ResourceName, filter: FilterSpec): Promise<Sample | undefined> {
   const records = await sampleRecords(ctx, resource)
-  const ours = new Set(ctx.session.ledger.pending().map((e) => e.id))
   const candidates: (Sample & { reveals: boolean })[] = []
   for (const record of records) {
-    if (typeof record?.id !== 'string' || ours.has(record.id)) continue
+    if (typeof record?.id !== 'string' || ctx.session.ledger.created(record.id)) continue
     const value = queryValueFor(filter, record[filter.field])
     if (value !== undefined) candidates.push({ record, value, reveals: revealsCase(filter, String(record[filter.field])) })
   }
