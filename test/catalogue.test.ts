@@ -24,6 +24,17 @@ describe('the check catalogue', () => {
     }
   })
 
+  it('orders checks only after checks of the same phase that exist', () => {
+    const byId = new Map(catalogue.map((c) => [c.id, c]))
+    for (const c of catalogue) {
+      for (const id of c.after ?? []) {
+        expect(byId.has(id), `${c.id} starts after ${id}, which must exist`).toBe(true)
+        expect(byId.get(id)!.phase, `${c.id} and ${id} are of the same phase`).toBe(c.phase)
+        expect(byId.get(id)!.after ?? [], `${id} does not wait for ${c.id} in turn`).not.toContain(c.id)
+      }
+    }
+  })
+
   it('holds every check that a suite file registers', async () => {
     for (const area of readdirSync(SUITES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
       const suiteFile = join(SUITES, area, `${area}.suite.ts`)

@@ -32,6 +32,11 @@ export interface CheckDefinition {
   keys?: KeyRole[]
   /** Needs the webhook sink (CRM_WEBHOOK_SECRET). */
   webhooks?: boolean
+  /**
+   * Starts only once these checks have ended, when they are part of the run: for a fixture one check uses up
+   * (the webhook area pays the sent invoice in full) and another needs as it was (a part payment).
+   */
+  after?: string[]
   /** `last`: runs after every other check (the run-wide invariants read the whole run's exchanges). */
   phase?: 'last'
   /** Upper bound on the check's own time, deliberate waits included. Default 30 s. */

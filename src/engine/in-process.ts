@@ -4,7 +4,7 @@ import type { CheckDefinition, CheckResult, Profile } from '../checks/types.ts'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { cleanUpWith } from './cleanup.ts'
 import type { Leftover } from './ledger.ts'
-import { runChecks } from './runner.ts'
+import { checksInFlight, runChecks } from './runner.ts'
 import { select } from './selection.ts'
 import { RunSession, type EmbeddedOptions } from './session.ts'
 
@@ -18,6 +18,7 @@ export interface InProcessOptions {
   profile?: Profile
   seed?: number
   runId?: string
+  /** Checks in flight at once. */
   concurrency?: number
 }
 
@@ -36,7 +37,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     embedded: config.baseUrl === undefined ? { rateLimitPerMinute: 1_000_000, ...options.embedded } : undefined,
   })
   try {
-    const results = await runChecks(select(options.checks, options.only, options.skip), session, options.concurrency ?? config.concurrency)
+    const results = await runChecks(select(options.checks, options.only, options.skip), session, options.concurrency ?? checksInFlight(config.concurrency))
     const leftovers = await cleanUpWith(session.ledger, session.transport)
     return { results, session, leftovers }
   } finally {

@@ -129,27 +129,61 @@ function toEvidence(exchange: Exchange): EvidenceItem {
   return { exchange, curl: curlFor(exchange.request, exchange.keyRole) }
 }
 
+/** Checks in flight at once: twice the requests a key may have in flight, so that checks waiting (on a
+ * Retry-After, a webhook delivery, the pacer) leave the connections busy with the others. */
+export const checksInFlight = (requestConcurrency: number): number => 2 * requestConcurrency
+
 /**
- * Runs checks `concurrency` at a time, those of phase `last` after all others, and returns the results in
- * declaration order.
+ * The order checks start in: the longest declared timeouts first (the rate-limit probe's Retry-After, the
+ * webhook waits), then the areas taken in turn, so that one area's deliberate waits overlap every other
+ * area's work instead of adding to it.
  */
-export async function runChecks(checks: CheckDefinition[], session: RunSession, concurrency = 4): Promise<CheckResult[]> {
-  const first = checks.filter((c) => c.phase !== 'last')
-  const last = checks.filter((c) => c.phase === 'last')
-  const byId = new Map<string, CheckResult>()
-  for (const phase of [first, last]) for (const result of await runPool(phase, session, concurrency)) byId.set(result.id, result)
-  return checks.map((c) => byId.get(c.id)!)
+export function startOrder(checks: CheckDefinition[]): CheckDefinition[] {
+  const byArea = new Map<string, CheckDefinition[]>()
+  for (const check of checks) byArea.set(check.area, [...(byArea.get(check.area) ?? []), check])
+  const queues = [...byArea.values()]
+  const interleaved: CheckDefinition[] = []
+  for (let i = 0; interleaved.length < checks.length; i++) for (const queue of queues) if (queue[i]) interleaved.push(queue[i])
+  const budget = (c: CheckDefinition) => c.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS
+  return interleaved.sort((a, b) => budget(b) - budget(a))
 }
 
-async function runPool(checks: CheckDefinition[], session: RunSession, concurrency: number): Promise<CheckResult[]> {
-  const results: CheckResult[] = new Array(checks.length)
-  let next = 0
-  const worker = async () => {
-    while (next < checks.length) {
-      const index = next++
-      results[index] = await runCheck(checks[index]!, session)
-    }
+/**
+ * Starts every check, `concurrency` at a time in start order, those of phase `last` once all others have
+ * ended, and hands back each one's result as a promise, by id.
+ */
+export function scheduleChecks(checks: CheckDefinition[], session: RunSession, concurrency: number): Map<string, Promise<CheckResult>> {
+  const settle = new Map<string, (result: CheckResult) => void>()
+  const results = new Map<string, Promise<CheckResult>>()
+  for (const check of checks) results.set(check.id, new Promise((resolve) => settle.set(check.id, resolve)))
+  const ended = new Set<string>()
+  const pool = async (queue: CheckDefinition[]) => {
+    // Only checks of the same phase are waited for: one of a later phase has not started yet.
+    const phase = new Set(queue.map((c) => c.id))
+    const waitingFor = (check: CheckDefinition) => (check.after ?? []).filter((id) => phase.has(id) && !ended.has(id))
+    const workers = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      while (queue.length > 0) {
+        const index = queue.findIndex((c) => waitingFor(c).length === 0)
+        if (index === -1) {
+          // Every check left waits for one that is running: a slot frees up when any of those ends.
+          await Promise.race(queue.flatMap(waitingFor).map((id) => results.get(id)!))
+          continue
+        }
+        const check = queue.splice(index, 1)[0]!
+        // runCheck turns every ending of a check into a result; a throw here is the harness's own fault.
+        const result = await runCheck(check, session).catch((error: unknown) => unrunResult(check, 'error', `harness error: ${String(error)}`, replayTarget(session)))
+        ended.add(check.id)
+        settle.get(check.id)!(result)
+      }
+    })
+    await Promise.all(workers)
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency, checks.length) }, worker))
+  void pool(startOrder(checks.filter((c) => c.phase !== 'last'))).then(() => pool(checks.filter((c) => c.phase === 'last')))
   return results
+}
+
+/** Runs checks as scheduleChecks does and returns the results in declaration order. */
+export async function runChecks(checks: CheckDefinition[], session: RunSession, concurrency: number): Promise<CheckResult[]> {
+  const scheduled = scheduleChecks(checks, session, concurrency)
+  return Promise.all(checks.map((c) => scheduled.get(c.id)!))
 }

@@ -7,7 +7,7 @@ import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { loadConfig } from '../config/config.ts'
 import { cleanUpWith } from './cleanup.ts'
 import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from './run-options.ts'
-import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './runner.ts'
+import { checksInFlight, runCheck, scheduleChecks } from './runner.ts'
 import { select } from './selection.ts'
 import { RunSession } from './session.ts'
 import { requestsByArea } from './stats.ts'
@@ -20,7 +20,9 @@ declare module 'vitest' {
 
 const SESSION = Symbol.for('crm-conformance.session')
 const DEFERRED = Symbol.for('crm-conformance.deferred-last')
-type Global = typeof globalThis & { [SESSION]?: Promise<RunSession>; [DEFERRED]?: CheckDefinition[] }
+const SCHEDULE = Symbol.for('crm-conformance.schedule')
+type Schedule = Map<string, Promise<CheckResult>>
+type Global = typeof globalThis & { [SESSION]?: Promise<RunSession>; [DEFERRED]?: CheckDefinition[]; [SCHEDULE]?: Promise<Schedule> }
 
 /** Options from the CLI, or from the environment when vitest is run by hand. */
 function runOptions(): SuiteRunOptions {
@@ -34,6 +36,26 @@ function sharedSession(options: SuiteRunOptions): Promise<RunSession> {
   const g = globalThis as Global
   g[SESSION] ??= RunSession.open({ config: options.config, runId: options.runId, journalDir: options.journalDir, embedded: options.embedded })
   return g[SESSION]
+}
+
+/**
+ * Every selected check of the run, started as soon as the session is open. vitest runs the suite files one
+ * after the other; the checks themselves do not wait for their file's turn, so the areas run side by side
+ * (runner.ts scheduleChecks) and each test only awaits its check's result.
+ */
+function sharedSchedule(options: SuiteRunOptions): Promise<Schedule> {
+  const g = globalThis as Global
+  g[SCHEDULE] ??= (async () => {
+    const session = await sharedSession(options)
+    const { catalogue } = await import('../../suites/index.ts')
+    return scheduleChecks(select(catalogue, options.only, options.skip), session, checksInFlight(options.config.concurrency))
+  })()
+  return g[SCHEDULE]
+}
+
+async function resultOf(check: CheckDefinition, options: SuiteRunOptions): Promise<CheckResult> {
+  const scheduled = (await sharedSchedule(options)).get(check.id)
+  return scheduled ?? runCheck(check, await sharedSession(options))
 }
 
 /** The harness's own last test: clean-up and statistics. It carries no check result. */
@@ -61,9 +83,9 @@ function withDeferred(checks: CheckDefinition[], closesSession = false): CheckDe
 export function registerChecks(checks: CheckDefinition[], options: { closesSession?: boolean } = {}): void {
   const run = runOptions()
   for (const check of select(withDeferred(checks, options.closesSession), run.only, run.skip)) {
-    test.concurrent(testName(check), { timeout: (check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS) + 5_000 }, async (t) => {
-      const session = await sharedSession(run)
-      const result = await runCheck(check, session)
+    // runCheck bounds each check by its own timeout; a test may also wait for its check to be started.
+    test.concurrent(testName(check), { timeout: 0 }, async (t) => {
+      const result = await resultOf(check, run)
       t.task.meta.crmconf = result
       if (result.status === 'skipped') t.skip(result.message)
       if (result.status === 'failed') throw new Error(`${result.message}${result.expected ? `\nexpected: ${result.expected}` : ''}\nreplay: ${result.replay}`)
@@ -77,6 +99,9 @@ export function registerChecks(checks: CheckDefinition[], options: { closesSessi
       const g = globalThis as Global
       const session = await g[SESSION]
       if (!session) return
+      // Every check has ended (their tests came before this one) unless a file was not loaded: wait for those too.
+      await Promise.all((await g[SCHEDULE])?.values() ?? [])
+      g[SCHEDULE] = undefined
       const leftovers = await cleanUpWith(session.ledger, session.transport)
       const stats: WorkerStats = {
         ...session.transport.stats,
