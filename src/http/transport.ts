@@ -162,10 +162,14 @@ export class Transport {
     await this.dispatcher.close()
   }
 
-  private async sendOnce(req: ApiRequest, role: KeyRole, checkId?: string): Promise<Exchange> {
+  private refuseOverBudget(req: ApiRequest): void {
     if (req.budgeted !== false && this.stats.total >= this.options.requestBudget) {
       throw new CrmConfError('CRMCONF_BUDGET_EXHAUSTED', `the run's request budget of ${this.options.requestBudget} is spent (CRM_REQUEST_BUDGET)`)
     }
+  }
+
+  private async sendOnce(req: ApiRequest, role: KeyRole, checkId?: string): Promise<Exchange> {
+    this.refuseOverBudget(req)
     const url = this.urlFor(req.path, req.query)
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers }
     const auth = req.auth ?? 'key'
@@ -184,6 +188,13 @@ export class Transport {
 
     const pacer = this.pacerFor(role)
     const release = req.paced === false ? () => {} : await pacer.acquire()
+    try {
+      // Again once the pacer lets it through: the requests that waited there have been counted meanwhile.
+      this.refuseOverBudget(req)
+    } catch (error) {
+      release()
+      throw error
+    }
     const admission = this.reachability.admit(Date.now())
     if (admission.refused !== undefined) {
       release()
