@@ -85,6 +85,9 @@ export function quotation(ctx: CheckContext): Promise<AnyRecord> {
 /** §4.4: a task names what it is about by entityType/entityId; the record's accountId/contactId follow from it. */
 export function task(ctx: CheckContext, about: 'account' | 'contact'): Promise<AnyRecord> {
   return shared(ctx, `task about a ${about}`, async () => {
+    // The two tasks are made in one order whatever order the checks start in: the one about an account last,
+    // so that it is the run's newest task for the filters every task matches (status, assignee).
+    if (about === 'account') await task(ctx, 'contact')
     const entity = about === 'account' ? await account(ctx) : await contact(ctx)
     return create(ctx, 'task', { title: runLabel(ctx, `filters task about a ${about}`), entityType: about, entityId: entity.id })
   })
