@@ -61,6 +61,8 @@ export const EMBEDDED_RATE_LIMIT = 100_000
 
 /** Records of earlier runs younger than this may belong to a run still going on elsewhere: left alone. */
 export const DEFAULT_SWEEP_AGE_MS = 6 * 3_600_000
+/** Pages of 100 per collection an interrupted run searches for its own records. */
+const INTERRUPTED_SWEEP_PAGES = 5
 
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')}-${randomBytes(3).toString('hex')}`
@@ -174,7 +176,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   let leftovers: Leftover[] = stats.leftovers ?? []
   if (!embedded && (!existsSync(statsFile) || interrupted)) {
     // The worker did not finish its own clean-up: do it from the journal.
-    leftovers = await cleanUpFromJournal(config, join(journalDir, JOURNAL_FILES.ledger))
+    leftovers = await cleanUpFromJournal(config, join(journalDir, JOURNAL_FILES.ledger), runId)
   }
 
   let results = [...collector.results]
@@ -261,10 +263,20 @@ async function probeTarget(config: ResolvedConfig): Promise<string | undefined> 
   }
 }
 
-async function cleanUpFromJournal(config: ResolvedConfig, journalFile: string): Promise<Leftover[]> {
+/**
+ * The clean-up of a run whose worker did not finish its own: what the journal names, then whatever else carries
+ * this run's tag or label. A check cut off between its create and the journal line (the worker is stopped
+ * mid-request on an interrupt) leaves a record only the second pass finds: the newest pages of each collection
+ * (the default order is newest first, §4.1).
+ */
+async function cleanUpFromJournal(config: ResolvedConfig, journalFile: string, runId: string): Promise<Leftover[]> {
   const transport = transportFor(config)
   try {
-    return await cleanUpJournal(journalFile, transport)
+    const leftovers = await cleanUpJournal(journalFile, transport)
+    const swept = await sweep(transport, { olderThanMs: 0, onlyRunId: runId, maxPages: INTERRUPTED_SWEEP_PAGES })
+    const gone = new Set(swept.removed.map((r) => r.id))
+    const unswept = swept.failed.filter((f) => f.id !== '*').map((f) => ({ resource: f.resource, id: f.id, reason: f.reason }))
+    return [...leftovers.filter((l) => !gone.has(l.id)), ...unswept.filter((u) => !leftovers.some((l) => l.id === u.id))]
   } finally {
     await transport.close()
   }

@@ -150,9 +150,10 @@ export function startOrder(checks: CheckDefinition[]): CheckDefinition[] {
 
 /**
  * Starts every check, `concurrency` at a time in start order, those of phase `last` once all others have
- * ended, and hands back each one's result as a promise, by id.
+ * ended, and hands back each one's result as a promise, by id. Once `signal` aborts (an interrupted run) no
+ * further check starts: those left end as not run.
  */
-export function scheduleChecks(checks: CheckDefinition[], session: RunSession, concurrency: number): Map<string, Promise<CheckResult>> {
+export function scheduleChecks(checks: CheckDefinition[], session: RunSession, concurrency: number, signal?: AbortSignal): Map<string, Promise<CheckResult>> {
   const settle = new Map<string, (result: CheckResult) => void>()
   const results = new Map<string, Promise<CheckResult>>()
   for (const check of checks) results.set(check.id, new Promise((resolve) => settle.set(check.id, resolve)))
@@ -163,6 +164,10 @@ export function scheduleChecks(checks: CheckDefinition[], session: RunSession, c
     const waitingFor = (check: CheckDefinition) => (check.after ?? []).filter((id) => phase.has(id) && !ended.has(id))
     const workers = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
       while (queue.length > 0) {
+        if (signal?.aborted) {
+          for (const check of queue.splice(0)) settle.get(check.id)!(unrunResult(check, 'skipped', 'not run: the run was interrupted', replayTarget(session)))
+          break
+        }
         const index = queue.findIndex((c) => waitingFor(c).length === 0)
         if (index === -1) {
           // Every check left waits for one that is running: a slot frees up when any of those ends.

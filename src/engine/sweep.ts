@@ -21,6 +21,8 @@ export interface SweepOptions {
   now?: number
   /** The current run's id: never swept. */
   exceptRunId?: string
+  /** Sweep this run's records only, whatever their age (an interrupted run's own clean-up). */
+  onlyRunId?: string
 }
 
 export interface SweepResult {
@@ -70,6 +72,7 @@ export async function sweep(transport: Transport, options: SweepOptions): Promis
       const runId = runIdOf(spec.name, record)
       const time = runId ? runIdTime(runId) : undefined
       if (!runId || time === undefined || runId === options.exceptRunId || now - time < options.olderThanMs) continue
+      if (options.onlyRunId !== undefined && runId !== options.onlyRunId) continue
       const id = String(record.id)
       if (options.dryRun) {
         result.removed.push({ resource: spec.name, id, runId })

@@ -21,8 +21,9 @@ declare module 'vitest' {
 const SESSION = Symbol.for('crm-conformance.session')
 const DEFERRED = Symbol.for('crm-conformance.deferred-last')
 const SCHEDULE = Symbol.for('crm-conformance.schedule')
+const INTERRUPT = Symbol.for('crm-conformance.interrupt')
 type Schedule = Map<string, Promise<CheckResult>>
-type Global = typeof globalThis & { [SESSION]?: Promise<RunSession>; [DEFERRED]?: CheckDefinition[]; [SCHEDULE]?: Promise<Schedule> }
+type Global = typeof globalThis & { [SESSION]?: Promise<RunSession>; [DEFERRED]?: CheckDefinition[]; [SCHEDULE]?: Promise<Schedule>; [INTERRUPT]?: AbortController }
 
 /** Options from the CLI, or from the environment when vitest is run by hand. */
 function runOptions(): SuiteRunOptions {
@@ -48,7 +49,8 @@ function sharedSchedule(options: SuiteRunOptions): Promise<Schedule> {
   g[SCHEDULE] ??= (async () => {
     const session = await sharedSession(options)
     const { catalogue } = await import('../../suites/index.ts')
-    return scheduleChecks(select(catalogue, options.only, options.skip), session, checksInFlight(options.config.concurrency))
+    g[INTERRUPT] = new AbortController()
+    return scheduleChecks(select(catalogue, options.only, options.skip), session, checksInFlight(options.config.concurrency), g[INTERRUPT].signal)
   })()
   return g[SCHEDULE]
 }
@@ -85,6 +87,8 @@ export function registerChecks(checks: CheckDefinition[], options: { closesSessi
   for (const check of select(withDeferred(checks, options.closesSession), run.only, run.skip)) {
     // runCheck bounds each check by its own timeout; a test may also wait for its check to be started.
     test.concurrent(testName(check), { timeout: 0 }, async (t) => {
+      // With no timeout, vitest aborts a test only when the run is cancelled (Ctrl-C): start no further check.
+      t.signal.addEventListener('abort', () => (globalThis as Global)[INTERRUPT]?.abort(), { once: true })
       const result = await resultOf(check, run)
       t.task.meta.crmconf = result
       if (result.status === 'skipped') t.skip(result.message)
