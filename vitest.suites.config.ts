@@ -4,7 +4,8 @@ import { AreaSequencer } from './src/engine/area-sequencer.ts'
 // The conformance suites. The CLI drives this config programmatically (crm-conformance run); running it by
 // hand (npx vitest run --config vitest.suites.config.ts) reads the target from the environment / .env.
 // One worker, not isolated: every suite file shares one session (one client, one pacer per key, one
-// ledger), and the checks of a file run concurrently within the client's concurrency bound.
+// ledger). The checks of every area are scheduled together when the session opens (src/engine/runner.ts);
+// the files follow one another, their tests awaiting their checks' results.
 export default defineConfig({
   test: {
     include: ['suites/**/*.suite.ts'],
