@@ -15,6 +15,8 @@ export interface ValidBody {
   references: ResourceName[]
   /** The list query that narrows the search for a record created from this body. */
   lookup: Query
+  /** The fixture the body names, when its state may refuse the write whoever sends it. */
+  statefulFixture?: string
 }
 
 /** What a body needs and lacks: the variable to set, or why nothing was found. */
@@ -83,7 +85,7 @@ export async function validCreateBody(ctx: CheckContext, resource: ResourceName,
       return { body: { title: label }, label, references: [], lookup: NEWEST }
     case 'order': {
       const quoteId = fixture(ctx, 'acceptedQuotationId')
-      return { body: { quoteId }, references: ['quotation'], lookup: { ...NEWEST, quoteId } }
+      return { body: { quoteId }, references: ['quotation'], lookup: { ...NEWEST, quoteId }, statefulFixture: `the accepted quotation ${quoteId} (some servers take one order per quotation)` }
     }
     case 'invoice':
       return { body: { title: label }, label, references: [], lookup: NEWEST }
@@ -94,6 +96,7 @@ export async function validCreateBody(ctx: CheckContext, resource: ResourceName,
         label,
         references: ['invoice'],
         lookup: { ...NEWEST, invoiceId },
+        statefulFixture: `the sent invoice ${invoiceId} (no payment is taken once it is paid in full)`,
       }
     }
     case 'product': {

@@ -23,6 +23,8 @@ export const paymentChecks: CheckDefinition[] = [
     area: 'state',
     title: "A payment recorded against an invoice raises the invoice's paidSen by its amount",
     writes: 'full',
+    // The restricted key's payment names the same invoice, which must still take one (§5.6 is judged by the answer).
+    after: ['auth.scope.payment.write'],
     async run(ctx) {
       const target = await findSeeded(ctx, 'sentInvoiceId', 'invoice', 'invoice with an outstanding balance', (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 2)
       const path = itemPath('invoice', target.id)
