@@ -85,18 +85,26 @@ if (process.env.BENCH_SKIP_FAULTS !== '1') {
   console.log(`\nself-validation: the whole suite against each of ${ALL_FAULTS.length} faults (BENCH_SKIP_FAULTS=1 skips)`)
   let caught = 0
   let requests = 0
+  const missed: string[] = []
+  const partly: string[] = []
   // Several at once: a fault run mostly waits (Retry-After, webhook deliveries).
   const queue = [...ALL_FAULTS]
   const worker = async () => {
     for (let fault = queue.shift(); fault; fault = queue.shift()) {
       const row = await judgeFault(fault, catalogue, 'catalogue')
-      if (row.outcome === 'caught') caught++
+      // Caught means the run fails on it. Whether every named check fails is the self-validation's question (judged
+      // there on the named checks' areas): in a whole run, records other areas make can move which record a fault hits.
+      if (row.outcome === 'caught' || row.outcome === 'partly-caught') caught++
+      else missed.push(`${row.fault} (${row.outcome})`)
+      if (row.outcome === 'partly-caught') partly.push(`${row.fault} (missed by ${row.missed.map((m) => m.id).join(', ')})`)
       requests += row.requests
     }
   }
   await Promise.all(Array.from({ length: 6 }, worker))
   const perRun = Math.round(requests / ALL_FAULTS.length)
   faultFigures = { faults: ALL_FAULTS.length, caught, requestsPerFullRun: perRun, caughtPer100Requests: Math.round((caught / perRun) * 100 * 100) / 100 }
+  if (missed.length) console.log(`not caught by the whole suite: ${missed.sort().join(', ')}`)
+  if (partly.length) console.log(`caught, but not by every check the fault names: ${partly.sort().join('; ')}`)
   console.log(`${caught}/${ALL_FAULTS.length} faults caught; a full run sends ${perRun} requests: ${faultFigures.caughtPer100Requests} faults caught per 100 requests`)
 }
 
