@@ -16,7 +16,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, canonicalJson, type IdempotencyStore } from
 import { MODELS, changesOf, normalizeUuid, own, shape, type Draft, type Workspace, type WriteCtx } from './models.ts'
 import { UUID_PATTERN, listPage, parseListQuery } from './pagination.ts'
 import type { RateDecision, RateLimiter } from './rate-limit.ts'
-import type { Json, Store, StoredRecord } from './store.ts'
+import type { Json, Kind, Store, StoredRecord } from './store.ts'
 import { bodyProblems } from './validation.ts'
 import type { SchemaIssue } from '../schemas/registry.ts'
 import type { Variant } from './variants.ts'
@@ -36,6 +36,11 @@ export const BASE_PATHS = ['/v1', '/api/v1'] as const
 
 /** The `rate-limits.hidden-burst-limit` fault's unannounced cap on one key's calls within a second. */
 const HIDDEN_BURST_PER_SECOND = 100
+/** How long the `rate-limits.retry-after-fixed-1s` fault keeps a refused key refused. */
+const FIXED_1S_HOLD_MS = 20_000
+
+/** The parent a child record names (§4.4): looked up first by the variants that do so. */
+const PARENT_FIELD: Partial<Record<Kind, string>> = { comment: 'caseId', payment: 'invoiceId', message: 'conversationId' }
 
 export interface AppState {
   store: Store
@@ -80,11 +85,19 @@ export function createApp(state: AppState): Hono<Env> {
     // Faults: Remaining never decremented; Limit and Remaining swapped; the reset as an ISO timestamp.
     const remaining = faults.has('rate-limits.remaining-stuck') ? d.limit : d.remaining
     const [limitValue, remainingValue] = faults.has('rate-limits.headers-swapped') ? [remaining, d.limit] : [d.limit, remaining]
-    res.headers.set('RateLimit-Limit', String(limitValue))
+    res.headers.set('RateLimit-Limit', variant.rateLimitLimit === 'with-window' ? `${limitValue}, ${limitValue};w=60` : String(limitValue))
     res.headers.set('RateLimit-Remaining', String(remainingValue))
     res.headers.set('RateLimit-Reset', faults.has('rate-limits.reset-iso-date') ? new Date(clock.now() + d.resetSeconds * 1000).toISOString() : String(reset))
     // The fault: the 429 leaves clients to guess how long to wait.
-    if (d.retryAfterSeconds !== undefined && !faults.has('rate-limits.429-without-retry-after')) res.headers.set('Retry-After', String(retryAfterOf(d.retryAfterSeconds)))
+    if (d.retryAfterSeconds !== undefined && !faults.has('rate-limits.429-without-retry-after')) res.headers.set('Retry-After', retryAfterValue(res, retryAfterOf(d.retryAfterSeconds)))
+  }
+
+  /** Seconds, or the HTTP date they end at (rounded up to the whole second a date can show), with a Date to count from. */
+  const retryAfterValue = (res: Response, seconds: number): string => {
+    if (variant.retryAfter === 'delta-seconds') return String(seconds)
+    const now = clock.now()
+    res.headers.set('Date', new Date(now).toUTCString())
+    return new Date(Math.ceil((now + seconds * 1000) / 1000) * 1000).toUTCString()
   }
 
   /** Retry-After from the limiter's whole seconds (rounded up), or as a fault makes it. */
@@ -93,6 +106,8 @@ export function createApp(state: AppState): Hono<Env> {
     if (faults.has('rate-limits.retry-after-milliseconds')) return seconds * 1000
     return seconds
   }
+
+  const heldUntil = new Map<string, number>()
 
   // The `rate-limits.hidden-burst-limit` fault: each key's calls of the last second, against a cap no header shows.
   const recentCalls = new Map<string, number[]>()
@@ -146,6 +161,10 @@ export function createApp(state: AppState): Hono<Env> {
     }
     // The fault: the missing record is dereferenced.
     if (!rec && faults.has('auth.unknown-id-500')) throw new TypeError("Cannot read properties of undefined (reading 'record')")
+    // The fault: another workspace's record is refused as forbidden, which tells the caller it exists.
+    if (!rec && faults.has('auth.foreign-record-403') && [...state.workspaces.keys()].some((ws) => store.get(ws, spec.name, id))) {
+      throw new ApiError(403, 'forbidden', 'This record belongs to another workspace.')
+    }
     if (!rec) throw notFound(spec.name)
     return rec
   }
@@ -218,6 +237,15 @@ export function createApp(state: AppState): Hono<Env> {
     if (details.length > 0) throw invalidRequest(details)
   }
 
+  /** The kind of the parent `values` name by a uuid that no record of the workspace has; undefined otherwise. */
+  const missingParent = (spec: ResourceSpec, workspace: string, values: Record<string, unknown>): Kind | undefined => {
+    const field = PARENT_FIELD[spec.name]
+    const value = field === undefined ? undefined : values[field]
+    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) return undefined
+    const kind = MODELS[spec.name].refs[field!]!
+    return store.get(workspace, kind, normalizeUuid(value)) ? undefined : kind
+  }
+
   const refuse = (message: string): ApiError => new ApiError(variant.stateRefusal.status, variant.stateRefusal.code, message)
 
   const writeCtx = (key: ApiKey, events: WebhookEvent[]): WriteCtx => {
@@ -231,7 +259,16 @@ export function createApp(state: AppState): Hono<Env> {
       refuse,
       emit: (e) => events.push(e),
       faults,
+      variant,
     }
+  }
+
+  /** The variant's workspace automation on a record written through the API: tags added on create (§1.6), custom field defaults (§2). */
+  const automate = (spec: ResourceSpec, draft: Draft, created: boolean): Draft => {
+    const r = draft.record
+    if (created && variant.addedTags && Array.isArray(r.tags)) r.tags = [...new Set([...r.tags, ...variant.addedTags])]
+    if (variant.customDefaults && 'custom' in spec.record) r.custom = { ...variant.customDefaults, ...(r.custom as Json) }
+    return draft
   }
 
   const publish = (key: ApiKey, events: WebhookEvent[]): void => {
@@ -256,6 +293,8 @@ export function createApp(state: AppState): Hono<Env> {
   const list = (spec: ResourceSpec) => (c: Ctx) => {
     const key = allow(c, spec, 'list')
     const q = parseListQuery(c.req.query(), spec, faults)
+    const unknownParent = variant.unknownParentFilter404 ? missingParent(spec, key.workspace, c.req.query()) : undefined
+    if (unknownParent) throw notFound(unknownParent)
     const page = listPage(store, key.workspace, spec.name, q, variant, faults)
     // The fault: lists come from a search index refreshed every 10 s, so a record just written is missing.
     if (faults.has('records.list-index-lag')) page.data = page.data.filter((r) => clock.now() - r.createdAtMs > 10_000)
@@ -329,13 +368,15 @@ export function createApp(state: AppState): Hono<Env> {
       }
     }
 
+    const unknownParent = variant.parentLookedUpFirst ? missingParent(spec, key.workspace, body) : undefined
+    if (unknownParent) throw notFound(unknownParent)
     checkBody(spec, 'create', body, key.workspace)
     const events: WebhookEvent[] = []
     const w = writeCtx(key, events)
     const number = model.numberPrefix ? `${model.numberPrefix}-${String(store.nextNumber(key.workspace, spec.name)).padStart(6, '0')}` : null
     // The fault: only the required fields (and the tags) reach the record.
     const kept = faults.has('bodies.create-drops-optional-fields') ? Object.fromEntries(Object.entries(body).filter(([f]) => spec.create!.required.includes(f) || f === 'tags')) : body
-    const draft = model.create!(w, kept, number)
+    const draft = automate(spec, model.create!(w, kept, number), true)
     // The fault: the comment's HTML is escaped rather than sanitised, so its markup shows as text.
     if (faults.has('records.comment-html-escaped') && spec.name === 'comment') draft.record.body = String(body.html).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     const rec = commit(spec, key.workspace, crypto.randomUUID(), w.at, w.at, draft)
@@ -376,7 +417,7 @@ export function createApp(state: AppState): Hono<Env> {
       written = { ...Object.fromEntries(Object.entries(spec.update!.fields).filter(([f, t]) => parseFieldType(t).nullable && own(body, f) === undefined).map(([f]) => [f, null])), ...body }
     }
     if (op === 'replace' && faults.has('bodies.replace-skips-nulls')) written = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
-    const draft = op === 'update' ? model.update!(w, current, written) : model.replace!(w, current, written)
+    const draft = automate(spec, op === 'update' ? model.update!(w, current, written) : model.replace!(w, current, written), false)
     // Faults: updatedAt left as it was; the change answered but never saved.
     const rec = commit(spec, foundIn.get(current) ?? key.workspace, current.id, current.createdAtMs, faults.has('records.updatedAt-not-bumped') ? current.updatedAtMs : w.at, draft)
     if (faults.has('records.change-not-persisted')) store.put(key.workspace, spec.name, current)
@@ -457,7 +498,13 @@ export function createApp(state: AppState): Hono<Env> {
       return res
     }
     const key = resolved.key
-    const d = state.limiter.take(`key:${key.secret}`, key.limitPerMinute, now)
+    let d = state.limiter.take(`key:${key.secret}`, key.limitPerMinute, now)
+    // The `rate-limits.retry-after-fixed-1s` fault's real wait: a refused key stays refused for a while, so the
+    // 1 s it announces is never enough, however late a loaded client comes back.
+    if (faults.has('rate-limits.retry-after-fixed-1s')) {
+      if (!d.allowed) heldUntil.set(key.secret, now + FIXED_1S_HOLD_MS)
+      else if ((heldUntil.get(key.secret) ?? 0) > now) d = { ...d, allowed: false, remaining: 0, retryAfterSeconds: 1 }
+    }
     let refused: ApiError | undefined
     // Faults: the limit announced but not enforced; a burst cap no header announces; the allowlist not compared.
     if (!d.allowed && !faults.has('rate-limits.no-429')) refused = rateLimited()
@@ -481,9 +528,11 @@ export function createApp(state: AppState): Hono<Env> {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        faults.has('invariants.framework-default-errors')
-          ? c.text('405 Method Not Allowed', 405, { Allow: methods.join(', ') })
-          : errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') })),
+        variant.unroutedUpdate === 'not-found-404' && (c.req.method === 'PATCH' || c.req.method === 'PUT')
+          ? errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))
+          : faults.has('invariants.framework-default-errors')
+            ? c.text('405 Method Not Allowed', 405, { Allow: methods.join(', ') })
+            : errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') })),
     }),
   )
   for (const base of BASE_PATHS) app.route(base, api)

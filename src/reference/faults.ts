@@ -240,7 +240,6 @@ export const FAULTS = [
   { id: 'pagination.sort-ignored', area: 'pagination', description: 'sort is validated but lists are always ordered by createdAt.', catches: ['pagination.sort.updatedAt-asc', 'pagination.sort.updatedAt-desc'] },
   { id: 'pagination.order-ignored', area: 'pagination', description: 'order is validated but lists always run newest first.', catches: ['pagination.sort.createdAt-asc', 'pagination.sort.updatedAt-asc'] },
   { id: 'pagination.default-order-asc', area: 'pagination', description: 'Without order, lists run oldest first.', catches: ['pagination.sort.default'] },
-  { id: 'pagination.since-inclusive', area: 'pagination', description: 'createdSince and updatedSince keep a record stamped exactly at the bound (>= instead of >).', catches: ['pagination.createdSince.excludes-bound'] },
   { id: 'pagination.updatedSince-reads-createdAt', area: 'pagination', description: 'updatedSince is compared with createdAt, so a change to an older record is never synced.', catches: ['pagination.updatedSince.incremental-sync'] },
   {
     id: 'filters.email-ignored',
@@ -276,7 +275,14 @@ export const FAULTS = [
     id: 'filters.empty-result-404',
     area: 'filters',
     description: 'A filtered list that matches nothing answers 404 instead of 200 with an empty data array.',
-    catches: filterIds('sound', (_, f) => f.kind !== 'enum'),
+    // A uuid naming no record may rightly be answered 404 (a server that loads the record first): string filters only.
+    catches: filterIds('sound', (_, f) => f.kind === 'string'),
+  },
+  {
+    id: 'filters.unknown-uuid-unfiltered',
+    area: 'filters',
+    description: 'A uuid filter is looked up first, and a value no record holds reaches the ORM as undefined, which drops the condition: every record is listed.',
+    catches: filterIds('sound', (_, f) => f.kind === 'uuid'),
   },
   {
     id: 'filters.enum-unvalidated',
@@ -487,6 +493,12 @@ export const FAULTS = [
     id: 'auth.item-any-workspace',
     area: 'auth',
     description: "Get, update and delete by id look the id up in every workspace, not only the key's.",
+    catches: ['auth.foreign.get', 'auth.foreign.update', 'auth.foreign.delete'],
+  },
+  {
+    id: 'auth.foreign-record-403',
+    area: 'auth',
+    description: "Get, update and delete by id answer 403 for another workspace's record (404 for an id that names nothing), telling the caller it exists.",
     catches: ['auth.foreign.get', 'auth.foreign.update', 'auth.foreign.delete'],
   },
   {
@@ -755,7 +767,7 @@ export const FAULTS = [
     id: 'pagination.createdSince-ignored',
     area: 'pagination',
     description: 'createdSince is validated but never passed on to the query: records created before it are listed.',
-    catches: ['pagination.createdSince.strictly-after', 'pagination.createdSince.excludes-bound'],
+    catches: ['pagination.createdSince.strictly-after'],
   },
   {
     id: 'filters.first-match-dropped',

@@ -7,6 +7,7 @@ import { ApiError, invalidField } from './api-error.ts'
 import { dateOf, isoOf, parseDate, parseDateTime } from './clock.ts'
 import type { FaultSet } from './faults.ts'
 import type { Json, Kind, Store, StoredRecord } from './store.ts'
+import type { Variant } from './variants.ts'
 
 /** Workspace settings the API cannot show but its behaviour depends on (routing, default pipeline). */
 export interface Workspace {
@@ -51,6 +52,8 @@ export interface WriteCtx {
   emit(event: { type: string; entityType: string; object: Json; changes: Json }): void
   /** The faults switched on, for the mistakes a model makes (self-validation). */
   faults: FaultSet
+  /** The legal choices of this server (workspace rules a model applies). */
+  variant: Variant
 }
 
 export interface Draft {
@@ -217,6 +220,27 @@ function contactFullName(record: Json): string {
   return name || str(record.email) || str(record.mobile) || ''
 }
 
+/** Whether the fullName is composed from the names: when none was given, or when the variant composes it from names written. */
+function composesFullName(w: WriteCtx, body: Json, given: boolean): boolean {
+  return !given || (w.variant.composedFullName === true && (str(body.firstName) !== null || str(body.lastName) !== null))
+}
+
+/** The variant's rule that no two live contacts (or leads) of a workspace share an address, compared in any case. */
+function refuseDuplicateEmail(w: WriteCtx, kind: 'contact' | 'lead', email: unknown): void {
+  const choice = w.variant.duplicateEmail
+  const address = str(email)?.toLowerCase()
+  if (!choice || !address) return
+  if (w.store.sorted(w.workspace.id, kind, 'createdAt').some((r) => str(r.record.email)?.toLowerCase() === address)) {
+    throw new ApiError(choice.status, choice.code, `A ${kind} with the email ${address} already exists.`)
+  }
+}
+
+/** The variant's rule that a reminder comes at or before the due time. */
+function checkReminder(w: WriteCtx, record: Json): void {
+  if (!w.variant.reminderAfterDueRefused || typeof record.remindAt !== 'string' || typeof record.dueAt !== 'string') return
+  if (Date.parse(record.remindAt) > Date.parse(record.dueAt)) throw invalidField('remindAt', 'remindAt must be at or before dueAt')
+}
+
 function statusCategoryOf(status: string): string {
   if (status === 'new') return 'new'
   if (status === 'pending' || status === 'on_hold') return 'pending'
@@ -327,17 +351,18 @@ export const MODELS: Record<ResourceName, Model> = {
     refs: { ownerId: 'user', accountId: 'account' },
     numberPrefix: 'CON',
     create(w, body, number) {
+      refuseDuplicateEmail(w, 'contact', body.email)
       const d = createOf('contact', body, { number, ownerId: w.actor.userId, tags: [], custom: {} })
       d.hidden.fullNameGiven = str(body.fullName) !== null
-      if (!d.hidden.fullNameGiven) d.record.fullName = contactFullName(d.record)
+      if (composesFullName(w, body, d.hidden.fullNameGiven === true)) d.record.fullName = contactFullName(d.record)
       // §2: accountId "sets the primary account".
       d.record.primaryAccountId = w.faults.has('side-effects.contact-account-ignored') ? null : (d.hidden.accountId ?? null)
       return d
     },
-    update(_w, current, body) {
+    update(w, current, body) {
       const d = mergeOf('contact', 'update', current, body)
       if (has(body, 'fullName')) d.hidden.fullNameGiven = str(body.fullName) !== null
-      if (!d.hidden.fullNameGiven) d.record.fullName = contactFullName(d.record)
+      if (composesFullName(w, body, d.hidden.fullNameGiven === true)) d.record.fullName = contactFullName(d.record)
       return d
     },
   },
@@ -385,6 +410,7 @@ export const MODELS: Record<ResourceName, Model> = {
     refs: { ownerId: 'user' },
     numberPrefix: 'LEAD',
     create(w, body, number) {
+      refuseDuplicateEmail(w, 'lead', body.email)
       const d = createOf('lead', body, { number, source: 'api', status: 'new', fields: {} })
       // §1.6: "New leads are routed to a sales rep" when the caller names no owner.
       if (!has(body, 'ownerId') && !w.faults.has('side-effects.lead-not-routed')) {
@@ -534,12 +560,14 @@ export const MODELS: Record<ResourceName, Model> = {
     create(w, body, number) {
       const d = createOf('task', body, { number, status: 'open', priority: 'medium', assigneeId: w.actor.userId })
       checkTaskEntity(w, d.record)
+      checkReminder(w, d.record)
       taskAbout(d.record)
       return d
     },
     update(w, current, body) {
       const d = mergeOf('task', 'update', current, body)
       checkTaskEntity(w, d.record)
+      checkReminder(w, d.record)
       taskAbout(d.record)
       return d
     },

@@ -143,10 +143,9 @@ function e164Of(value: string): string | undefined {
 }
 
 function matches(rec: StoredRecord, q: ListQuery, faults: FaultSet): boolean {
-  // The faults: the bounds taken as "at or after"; updatedSince read against createdAt.
-  const inclusive = faults.has('pagination.since-inclusive')
-  const after = (ms: number, bound: number) => ms > bound || (inclusive && ms === bound)
+  const after = (ms: number, bound: number) => ms > bound
   if (q.createdSince !== undefined && !after(rec.createdAtMs, q.createdSince)) return false
+  // The fault: updatedSince read against createdAt.
   if (q.updatedSince !== undefined && !after(faults.has('pagination.updatedSince-reads-createdAt') ? rec.createdAtMs : rec.updatedAtMs, q.updatedSince)) return false
   for (const { spec, value } of q.filters) {
     const field = rec.record[spec.field]
@@ -189,8 +188,15 @@ export interface Page {
   nextCursor: string | null | undefined
 }
 
-export function listPage(store: Store, workspace: string, kind: Kind, q: ListQuery, variant: Variant, faults: FaultSet): Page {
-  const records = store.sorted(workspace, kind, q.sort)
+/** The `filters.unknown-uuid-unfiltered` fault: a uuid condition that finds no record reaches the ORM as undefined, which drops it. */
+function unknownUuidsDropped(records: readonly StoredRecord[], q: ListQuery): ListQuery {
+  const found = ({ spec, value }: ListQuery['filters'][number]) => spec.kind !== 'uuid' || records.some((r) => r.record[spec.field] === value.toLowerCase())
+  return { ...q, filters: q.filters.filter(found) }
+}
+
+export function listPage(store: Store, workspace: string, kind: Kind, query: ListQuery, variant: Variant, faults: FaultSet): Page {
+  const records = store.sorted(workspace, kind, query.sort)
+  const q = faults.has('filters.unknown-uuid-unfiltered') ? unknownUuidsDropped(records, query) : query
   const key = q.sort === 'createdAt' ? 'createdAtMs' : 'updatedAtMs'
   const asc = q.order === 'asc'
   let i: number

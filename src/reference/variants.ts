@@ -1,7 +1,7 @@
 // One legal choice for every place the spec says "not shown". Handlers read the choice from this table; no
 // handler compares variant names. The conformance suite must pass against every row.
 
-export type VariantName = 'default' | 'alt-a' | 'alt-b'
+export type VariantName = 'default' | 'alt-a' | 'alt-b' | 'alt-c'
 
 export type BasePath = '/v1' | '/api/v1'
 
@@ -32,8 +32,31 @@ export interface Variant {
   stateRefusal: ErrorChoice
   /** §2 "Fields of the /v1/me response: not shown". */
   meShape: 'nested' | 'flat'
+  /** §8 shows the header names only: `RateLimit-Limit: 600`, or with its window as older drafts write it (`600, 600;w=60`). */
+  rateLimitLimit: 'plain' | 'with-window'
+  /** §8 "Retry-After (seconds to wait)": whole seconds, or the HTTP date to wait until (RFC 9110 allows both). */
+  retryAfter: 'delta-seconds' | 'http-date'
   /** §4.1 "Methods of the update … operations: not shown" (replace is always PUT). */
   updateMethod: 'PATCH' | 'PUT'
+  /** PATCH or PUT on an item path that does not route it: 405 with Allow, or 404 as routers such as Express answer it. Absent: 405. */
+  unroutedUpdate?: 'method-not-allowed-405' | 'not-found-404'
+  /** §1.6 automation: tags the workspace adds to every created record that has tags. Absent: none. */
+  addedTags?: readonly string[]
+  /** §2 `custom` "keyed by field key": the workspace's custom fields, shown with these defaults unless written. Absent: none. */
+  customDefaults?: Readonly<Record<string, unknown>>
+  /** §2 contact fullName: composed from firstName and lastName whenever a write sets either to a name. Absent: kept as written. */
+  composedFullName?: boolean
+  /** A contact or lead created with the address of a live one of its kind (§7.8: statuses not shown). Absent: allowed. */
+  duplicateEmail?: ErrorChoice
+  /** A task whose remindAt is after its dueAt: refused with 400 naming remindAt. Absent: allowed. */
+  reminderAfterDueRefused?: boolean
+  /**
+   * §4.4/§7 do not order a create's checks: a comment, payment or message naming a parent (case, invoice,
+   * conversation) that does not exist gets a 404 before its other fields are validated. Absent: one 400 detail.
+   */
+  parentLookedUpFirst?: boolean
+  /** §4.3 does not say what a filter naming a parent that does not exist gets: 404 instead of an empty list. Absent: empty list. */
+  unknownParentFilter404?: boolean
 }
 
 export const VARIANTS: Record<VariantName, Variant> = {
@@ -44,6 +67,8 @@ export const VARIANTS: Record<VariantName, Variant> = {
     deleteReply: 'no-content-204',
     lastPage: 'null',
     rateLimitReset: 'delta-seconds',
+    rateLimitLimit: 'plain',
+    retryAfter: 'delta-seconds',
     // The body itself (malformed JSON, not an object) is `body`.
     detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
     nonUuidId: 'not-found-404',
@@ -59,6 +84,8 @@ export const VARIANTS: Record<VariantName, Variant> = {
     deleteReply: 'record-200',
     lastPage: 'empty-string',
     rateLimitReset: 'unix-time',
+    rateLimitLimit: 'plain',
+    retryAfter: 'delta-seconds',
     detailPath: (s) => (s.length === 0 ? '' : `/${s.map((x) => x.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`),
     nonUuidId: 'invalid-400',
     idempotencyMismatch: { status: 422, code: 'idempotency_conflict' },
@@ -73,12 +100,42 @@ export const VARIANTS: Record<VariantName, Variant> = {
     deleteReply: 'deleted-flag-200',
     lastPage: 'cursor-to-empty-page',
     rateLimitReset: 'delta-seconds',
+    rateLimitLimit: 'plain',
+    retryAfter: 'delta-seconds',
     detailPath: (s) => ['body', ...s].join('.'),
     nonUuidId: 'not-found-404',
     idempotencyMismatch: 'replay-first',
     stateRefusal: { status: 400, code: 'invalid_request' },
     meShape: 'nested',
     updateMethod: 'PUT',
+  },
+  // Choices an independent implementation makes that the other rows do not: a refusal by the record's state
+  // sent as 403 (the application forbids it, §1.1); the limit's window in RateLimit-Limit; Retry-After as a date;
+  // update by PUT on an Express-like router (PATCH answers 404); workspace automation and rules: added tags,
+  // custom field defaults, composed contact names, unique contact and lead addresses, reminders before due times.
+  'alt-c': {
+    name: 'alt-c',
+    basePath: '/v1',
+    createStatus: 201,
+    deleteReply: 'no-content-204',
+    lastPage: 'null',
+    rateLimitReset: 'delta-seconds',
+    rateLimitLimit: 'with-window',
+    retryAfter: 'http-date',
+    detailPath: (s) => (s.length === 0 ? 'body' : s.map((x, i) => (/^\d+$/.test(x) ? `[${x}]` : i === 0 ? x : `.${x}`)).join('')),
+    nonUuidId: 'not-found-404',
+    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
+    stateRefusal: { status: 403, code: 'forbidden' },
+    meShape: 'nested',
+    updateMethod: 'PUT',
+    unroutedUpdate: 'not-found-404',
+    addedTags: ['via-api'],
+    customDefaults: { region: null },
+    composedFullName: true,
+    duplicateEmail: { status: 409, code: 'duplicate' },
+    reminderAfterDueRefused: true,
+    parentLookedUpFirst: true,
+    unknownParentFilter404: true,
   },
 }
 
