@@ -22,6 +22,7 @@ export interface CapabilityTopic {
 // this page diffs cleanly.
 export const CAPABILITY_TOPICS: readonly CapabilityTopic[] = [
   { id: 'update-method', heading: 'Update method', clause: '§4.1', match: /^update\.method(\.|$)/ },
+  { id: 'replace-method', heading: 'Replace method', clause: '§4.1', match: /^replace\.method(\.|$)/ },
   { id: 'success-codes', heading: 'Success status codes', clause: '§4.1', match: /^(create|update|replace)\.status$|\.createstatus$/ },
   { id: 'delete', heading: 'Delete responses (status and body)', clause: '§4.1', match: /^delete\.(status|body)$|\.deletestatus$|\.getafterdelete$/ },
   { id: 'last-page', heading: 'nextCursor on the last page', clause: '§4.1', match: /lastpage|nextcursor/ },

@@ -1,6 +1,7 @@
 // Resource operations as checks use them, with the spec's leniency in one place (§4.1 "not shown"):
-// any 2xx on create (200 or 201, observed), update by PATCH falling back to PUT on 405 (observed), any 2xx
-// on delete with or without a body (observed), and list walks that accept every last-page convention.
+// any 2xx on create (200 or 201, observed), update by PATCH and replace by PUT, each falling back to the other
+// method where the answer may mean it is not routed (observed), any 2xx on delete with or without a body
+// (observed), and list walks that accept every last-page convention.
 import type { CheckContext } from '../checks/types.ts'
 import type { KeyRole } from '../config/config.ts'
 import { CheckFailed } from '../checks/define.ts'
@@ -73,34 +74,51 @@ export function trackCreated(ctx: CheckContext, resource: ResourceName, id: stri
   })
 }
 
-/**
- * Update (§4.2 "update"): PATCH, and PUT where the server answers 405 (the method is not shown). The method
- * that worked is remembered per resource for the rest of the run and reported as a capability.
- */
-export async function updateRecord(ctx: CheckContext, resource: ResourceName, id: string, body: AnyRecord, client: ApiClient = ctx.api): Promise<ApiResponse> {
-  const key = `update.method.${resource}`
-  const known = ctx.session.capabilities[key] as string | undefined
-  const path = itemPath(resource, id)
-  if (known === 'PUT') return client.put(path, body)
-  const response = await client.patch(path, body)
-  if (response.status === 405 || response.status === 501) {
-    const retry = await client.put(path, body)
-    if (retry.status !== 405 && retry.status !== 501) {
-      ctx.session.capabilities[key] = 'PUT'
-      noteCapability(ctx.session, 'update.method', 'PUT')
-    }
-    return retry
-  }
-  if (known === undefined && response.status !== 404) {
-    ctx.session.capabilities[key] = 'PATCH'
-    noteCapability(ctx.session, 'update.method', 'PATCH')
-  }
-  return response
+type Method = 'PATCH' | 'PUT'
+
+/** Answers that may mean "this path has no such method": 405 and 501, and the 404 of routers such as Express. */
+const NO_SUCH_METHOD = new Set([404, 405, 501])
+
+function sender(client: ApiClient, path: string, body: AnyRecord): (method: Method) => Promise<ApiResponse> {
+  return (method) => (method === 'PATCH' ? client.patch(path, body) : client.put(path, body))
 }
 
-/** Replace (§4.2 "replace … send every field"): PUT. */
+/**
+ * Sends with the method this resource is known to take, else with `first` and, where the answer may mean that
+ * the method is not routed, with `second`. A 404 on both is a record not found, and stays the first answer;
+ * after a 405 or 501 the second answer stands. The method that succeeded is remembered per resource for the
+ * rest of the run and reported as a capability.
+ */
+async function withMethodFallback(ctx: CheckContext, op: 'update' | 'replace', resource: ResourceName, methods: readonly [Method, Method], send: (method: Method) => Promise<ApiResponse>): Promise<ApiResponse> {
+  const key = `${op}.method.${resource}`
+  const known = ctx.session.capabilities[key] as Method | undefined
+  if (known !== undefined) return send(known)
+  const remember = (method: Method, response: ApiResponse): ApiResponse => {
+    if (response.ok) {
+      ctx.session.capabilities[key] = method
+      noteCapability(ctx.session, `${op}.method`, method)
+    }
+    return response
+  }
+  const [first, second] = methods
+  const response = await send(first)
+  if (!NO_SUCH_METHOD.has(response.status)) return remember(first, response)
+  const retry = await send(second)
+  if (response.status === 404 && NO_SUCH_METHOD.has(retry.status)) return response
+  return remember(second, retry)
+}
+
+/** Update (§4.2 "update"; the method is not shown, §4.1): PATCH, else PUT. */
+export function updateRecord(ctx: CheckContext, resource: ResourceName, id: string, body: AnyRecord, client: ApiClient = ctx.api): Promise<ApiResponse> {
+  return withMethodFallback(ctx, 'update', resource, ['PATCH', 'PUT'], sender(client, itemPath(resource, id), body))
+}
+
+/**
+ * Replace (§4.2 "replace … send every field"; the method is not shown, §4.1): PUT, else PATCH. A state refusal
+ * (§3.1) answered 404 to the PUT stays a refusal: the PATCH then answers 404 or 405 too, or refuses as well.
+ */
 export function replaceRecord(ctx: CheckContext, resource: ResourceName, id: string, body: AnyRecord, client: ApiClient = ctx.api): Promise<ApiResponse> {
-  return client.put(itemPath(resource, id), body)
+  return withMethodFallback(ctx, 'replace', resource, ['PUT', 'PATCH'], sender(client, itemPath(resource, id), body))
 }
 
 /** DELETE; any 2xx, with or without a body (§4.1: delete bodies not shown). Forgets the record on success. */

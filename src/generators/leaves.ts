@@ -38,7 +38,13 @@ const ascii = (s: string) =>
     .replace(/^\.+|\.+$/g, '')
     .toLowerCase()
 
-export const email = fake((f) => `${ascii(f.person.firstName())}.${ascii(f.person.lastName())}.${f.number.int({ min: 1, max: 999 })}@example.com`)
+/**
+ * A person's address. `mark`, when given, adds a suffix of its own to each address drawn (shrunk ones too): a
+ * server may refuse a second record with an address it already holds (contacts, leads).
+ */
+export function email(mark?: () => string): fc.Arbitrary<string> {
+  return fake((f) => `${ascii(f.person.firstName())}.${ascii(f.person.lastName())}.${f.number.int({ min: 1, max: 999 })}`).map((local) => `${mark ? `${local}.${mark()}` : local}@example.com`)
+}
 
 /** +1 202 555-01xx: fictional numbers reserved for examples, in E.164. */
 export const phone = fc.integer({ min: 0, max: 99 }).map((n) => `+1202555${String(100 + n).padStart(4, '0')}`)
@@ -71,9 +77,22 @@ const DAY_MS = 86_400_000
 // Future dates and times: due dates, close dates and validity are rarely set in the past.
 const FROM = Date.UTC(2027, 0, 1)
 const TO = Date.UTC(2031, 11, 31)
+/** Reminders fall before it, every other date-time after: see `dateTime`. */
+const REMINDERS_END = Date.UTC(2028, 0, 1)
 
 /** Whole seconds, UTC, `Z`: a server that keeps no milliseconds still returns the same instant. */
-export const dateTime = fc.integer({ min: FROM / 1000, max: TO / 1000 }).map((s) => new Date(s * 1000).toISOString().replace('.000Z', 'Z'))
+const instant = (from: number, to: number) => fc.integer({ min: from / 1000, max: to / 1000 }).map((s) => new Date(s * 1000).toISOString().replace('.000Z', 'Z'))
+
+const reminderTime = instant(FROM, REMINDERS_END - 1000)
+const laterTime = instant(REMINDERS_END, TO)
+
+/**
+ * A date-time for a field. A server may require a reminder at or before what it reminds of (a task's remindAt
+ * and dueAt), in one body or across writes: every reminder drawn is earlier than every other date-time.
+ */
+export function dateTime(name: string): fc.Arbitrary<string> {
+  return /^remind/.test(name) ? reminderTime : laterTime
+}
 
 export const date = fc.integer({ min: FROM / DAY_MS, max: TO / DAY_MS }).map((d) => new Date(d * DAY_MS).toISOString().slice(0, 10))
 

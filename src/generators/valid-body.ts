@@ -17,6 +17,8 @@ export interface BodyOptions {
   prefix?: Record<string, string>
   /** Fields never sent (e.g. a state field whose transitions are not shown, §3). */
   omit?: string[]
+  /** A new suffix for each generated email address, so that no two records of a run share one. */
+  emailMark?: () => string
 }
 
 /** The arbitrary of one field's valid values, or undefined when the field is not generated at all. */
@@ -35,7 +37,7 @@ export function validValue(field: FieldShape, options: BodyOptions = {}): fc.Arb
       return fc.constantFrom<unknown>(...field.values!, ...(field.nullable ? [null] : []))
     case 'email':
       // §4.1: "Email-type fields accept a string, null or an empty string".
-      return fc.oneof(email, fc.constant(''), fc.constant(null))
+      return fc.oneof(email(options.emailMark), fc.constant(''), fc.constant(null))
     case 'string': {
       if (isKeyedField(field.name)) {
         if (field.nullable) return fc.constant(null)
@@ -46,7 +48,7 @@ export function validValue(field: FieldShape, options: BodyOptions = {}): fc.Arb
       return orNull(arb)
     }
     case 'date-time':
-      return orNull(dateTime)
+      return orNull(dateTime(field.name))
     case 'date':
       return orNull(date)
     case 'integer':

@@ -1,7 +1,9 @@
 // Comparing what was written with what is read back, by meaning rather than bytes: the leniency of rule 1 in
-// one place. A server may return an empty email as null (§4.1), a date-time in another equivalent ISO 8601
-// form, a date-time sent for a date cut to the date, uuids in another case, and string arrays in another order.
-import { parseFieldType, type FieldType } from '../../src/spec/resources.ts'
+// one place, shared by the records and bodies areas. A server may return an empty email as null (§4.1), an
+// address or an enumerated value in another case, a date-time in another equivalent ISO 8601 form, a date-time
+// sent for a date cut to the date, uuids in another case, string arrays in another order, tags and object keys
+// of its own beside those written, and a contact's fullName composed from the names written with it.
+import { RESOURCES, parseFieldType, type FieldType, type ResourceName } from '../../src/spec/resources.ts'
 
 export type AnyRecord = Record<string, any>
 
@@ -30,35 +32,70 @@ function dateOf(value: unknown): string | undefined {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : undefined
 }
 
+const sameText = (a: unknown, b: unknown): boolean => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase()
+
+const isObject = (v: unknown): v is AnyRecord => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Every key written comes back with its value; §2 leaves the inner shape open, so a server may add its own (custom field defaults). */
+function holdsKeys(sent: unknown, actual: unknown): boolean {
+  if (!isObject(sent)) return deepEqual(sent, actual)
+  if (actual === null) return Object.keys(sent).length === 0
+  return isObject(actual) && Object.entries(sent).every(([k, v]) => Object.prototype.hasOwnProperty.call(actual, k) && deepEqual(v, actual[k]))
+}
+
+function sameSet(sent: unknown, actual: unknown, extraAllowed: boolean): boolean {
+  if (!Array.isArray(sent) || !Array.isArray(actual)) return false
+  const a = new Set(sent)
+  const b = new Set(actual)
+  return (extraAllowed || a.size === b.size) && [...a].every((v) => b.has(v))
+}
+
 /**
  * True when `actual` (a record field of type `recordType`) means what `sent` (written through a body field of
  * type `bodyType`) meant.
  */
 export function sameMeaning(recordType: FieldType, sent: unknown, actual: unknown, bodyType: FieldType = recordType): boolean {
-  // §4.1 "Email-type fields accept a string, null or an empty string": "" may be stored as null.
-  if (parseFieldType(bodyType).base === 'email' && (sent === '' || sent === null)) return actual === '' || actual === null
-  if (sent === null || actual === null) return sent === actual
+  // §4.1 "Email-type fields accept a string, null or an empty string": "" may be stored as null, and an address
+  // in lower case (§4.3 filters it "lower case").
+  if (parseFieldType(bodyType).base === 'email') return sent === '' || sent === null ? actual === '' || actual === null : sameText(sent, actual)
+  if (sent === null || actual === null) return sent === actual || (actual === null && isObject(sent) && Object.keys(sent).length === 0)
   // Written through an enum (§4.4) but read as an open string (§2: task priority, lead source, activity kind,
   // payment method, locale/language): the record promises no spelling, so case is not held against a server.
-  if (parseFieldType(bodyType).base === 'enum' && parseFieldType(recordType).base !== 'enum') {
-    return typeof sent === 'string' && typeof actual === 'string' && sent.toLowerCase() === actual.toLowerCase()
-  }
+  if (parseFieldType(bodyType).base === 'enum' && parseFieldType(recordType).base !== 'enum') return sameText(sent, actual)
   switch (parseFieldType(recordType).base) {
     case 'date-time':
       return sameInstant(sent, actual)
     case 'date':
       return dateOf(sent) !== undefined && dateOf(sent) === actual
     case 'uuid':
-      return typeof sent === 'string' && typeof actual === 'string' && sent.toLowerCase() === actual.toLowerCase()
-    case 'string[]': {
-      if (!Array.isArray(sent) || !Array.isArray(actual)) return false
-      const a = new Set(sent)
-      const b = new Set(actual)
-      return a.size === b.size && [...a].every((v) => b.has(v))
-    }
+      return sameText(sent, actual)
+    case 'string[]':
+      return sameSet(sent, actual, false)
+    case 'object':
+      return holdsKeys(sent, actual)
     default:
       return deepEqual(sent, actual)
   }
+}
+
+/**
+ * Record fields the server may compose from others written in the same body, so only their presence is judged:
+ * §2 contact fullName, a string that a server may build from a non-null firstName or lastName sent with it.
+ */
+export function composedFields(resource: ResourceName, sent: AnyRecord): string[] {
+  const named = (f: string) => sent[f] !== null && sent[f] !== undefined
+  return resource === 'contact' && (named('firstName') || named('lastName')) ? ['fullName'] : []
+}
+
+/**
+ * True when the record's `field` shows what was written to it (the shared rule of the records and bodies areas).
+ * Tags may come back with more tags than were written: §1.6 automation and routing may add their own.
+ */
+export function holdsWritten(resource: ResourceName, field: string, sent: AnyRecord, actual: unknown, bodyType?: FieldType): boolean {
+  const recordType = RESOURCES[resource].record[field]!
+  if (composedFields(resource, sent).includes(field)) return typeof actual === 'string' && actual.trim() !== ''
+  if (field === 'tags') return sameSet(sent[field], actual, true)
+  return sameMeaning(recordType, sent[field], actual, bodyType ?? recordType)
 }
 
 /** The visible text of an HTML fragment, white space ignored: sanitising may change the markup, not the text. */

@@ -43,7 +43,8 @@ export const PLANS: RoundTripPlan[] = [
     create: async (ctx) => ({
       name: runLabel(ctx, 'account'),
       legalName: null,
-      registrationNo: 'CRMCONF-REG-0001',
+      // Of this run: a workspace may hold registration numbers unique.
+      registrationNo: `CRMCONF-REG-${ctx.runId}`,
       industry: 'Testing',
       website: 'https://example.com/crmconf',
       email: safeEmail(`account ${ctx.runId}`),
@@ -195,7 +196,8 @@ export const PLANS: RoundTripPlan[] = [
     }),
     change: {
       op: 'update',
-      body: () => ({ description: 'Updated by crm-conformance.', priority: 'low', dueAt: null, remindAt: '2030-01-14T09:00:00Z' }),
+      // A reminder before the due time, which stays set: a server may require one at or before the other.
+      body: () => ({ description: 'Updated by crm-conformance.', priority: 'low', dueAt: '2030-01-16T18:00:00+08:00', remindAt: '2030-01-14T09:00:00Z' }),
     },
   },
   {

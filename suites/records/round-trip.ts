@@ -6,7 +6,7 @@ import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { recordKey, validate } from '../../src/schemas/registry.ts'
 import { RESOURCES, type FieldType, type ResourceSpec } from '../../src/spec/resources.ts'
-import { describeMismatches, sameMeaning, textOfHtml, type AnyRecord, type Mismatch } from './compare.ts'
+import { describeMismatches, holdsWritten, sameMeaning, textOfHtml, type AnyRecord, type Mismatch } from './compare.ts'
 import type { RoundTripPlan } from './plans.ts'
 import { tripOf, type Trip } from './trip.ts'
 
@@ -38,9 +38,8 @@ function seen(trip: Trip): Seen[] {
 function mismatches(spec: ResourceSpec, plan: RoundTripPlan, bodyFields: Record<string, FieldType>, sent: AnyRecord, record: AnyRecord): Mismatch[] {
   const out: Mismatch[] = []
   for (const [field, value] of Object.entries(sent)) {
-    const recordType = spec.record[field]
-    if (recordType === undefined) continue
-    if (!sameMeaning(recordType, value, record[field], bodyFields[field] ?? recordType)) out.push({ field, sent: value, got: record[field] })
+    if (spec.record[field] === undefined) continue
+    if (!holdsWritten(spec.name, field, sent, record[field], bodyFields[field])) out.push({ field, sent: value, got: record[field] })
   }
   const alias = plan.alias
   if (alias && alias.sent in sent && textOfHtml(sent[alias.sent]) !== textOfHtml(record[alias.field])) {
