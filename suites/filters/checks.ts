@@ -1,7 +1,7 @@
 // §4.3 list filters, generated from RESOURCES[*].filters: for every filter of every collection, soundness (only
 // matching records come back, and none for a value nothing holds) and completeness (a record known to match is
-// returned: an existing one, and one the run creates where it can); for the enumerated filters (§3.3), every
-// listed value is accepted and any other value refused with 400.
+// returned: an existing one, and one the run creates where it can); for the enumerated filters (§3.3, §4.3),
+// every listed value is accepted and any other value refused with 400.
 import { expectErrorEnvelope } from '../../src/checks/assert.ts'
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
@@ -40,13 +40,21 @@ function observeValue(ctx: CheckContext, f: FilterSpec, value: string): void {
   if (f.param !== 'email' && f.param !== 'mobile') ctx.observe('queriedValue', value)
 }
 
-/** A value nothing holds: 200 with only matching records, in practice none. */
+/**
+ * Refusals §4.3 leaves open for a value nothing holds: a workspace-defined key (status, tier…) it does not know
+ * (400, §7.8), and a uuid naming no record, which a server that loads the record first answers 404 or 400.
+ */
+function mayRefuseUnmatched(f: FilterSpec, status: number): boolean {
+  if (f.kind === 'uuid') return status === 400 || status === 404
+  return status === 400 && mayRefuseUnknownKey(f)
+}
+
+/** A value nothing holds: 200 with only matching records, in practice none, or a refusal §4.3 leaves open. */
 async function expectUnmatched(ctx: CheckContext, resource: ResourceName, f: FilterSpec): Promise<void> {
   const value = unmatchedValue(f)!
   const res = await filterQuery(ctx, resource, f, value, false)
   ctx.observe('unmatchedValue.status', res.status)
-  // A workspace-defined key (status, tier…) it does not know may be refused rather than matched by nothing (§7.8).
-  if (res.status === 400 && mayRefuseUnknownKey(f)) {
+  if (mayRefuseUnmatched(f, res.status)) {
     expectErrorEnvelope(res, '§7.1')
     return
   }
@@ -59,7 +67,7 @@ function sound(r: ResourceSpec, f: FilterSpec): CheckDefinition {
     clauses: ['§4.3', '§4.1'],
     level: 'MUST',
     area,
-    title: `${query(r, f)} returns only ${meaning(r, f)}, and an empty data array with 200 for a value no record holds`,
+    title: `${query(r, f)} returns only ${meaning(r, f)}, and for a value no record holds an empty data array with 200${f.kind === 'uuid' ? ' (or a 404 or 400 with the error envelope)' : ''}`,
     async run(ctx) {
       const sample = await sampleFor(ctx, r.name, f)
       if (sample) {
@@ -109,11 +117,17 @@ function completeNew(r: ResourceSpec, f: FilterSpec): CheckDefinition | undefine
   })
 }
 
+/** §3.3 rule 3 names these enum filters; the others (comment kind, message direction) only list values in §4.3. */
+const RULE_3_3 = new Set(['opportunity.status', 'task.status', 'product.status', 'article.visibility'])
+
+/** The clause that lists the filter's values. */
+const listedIn = (r: ResourceSpec, f: FilterSpec): string => (RULE_3_3.has(`${r.name}.${f.param}`) ? '§3.3' : '§4.3')
+
 function values(r: ResourceSpec, f: FilterSpec): CheckDefinition {
   const listed = f.values ?? []
   return defineCheck({
     id: idOf(r, f, 'values'),
-    clauses: ['§3.3', '§4.3'],
+    clauses: [...new Set([listedIn(r, f), '§4.3'])],
     level: 'MUST',
     area,
     title: `${query(r, f)} accepts each of ${listed.join(', ')} with 200, returning only ${r.path.slice(1)} of that ${f.field}`,
@@ -121,7 +135,7 @@ function values(r: ResourceSpec, f: FilterSpec): CheckDefinition {
       const answers = await Promise.all(listed.map((v) => filterQuery(ctx, r.name, f, v, true)))
       const counts: Record<string, number> = {}
       listed.forEach((v, i) => {
-        const data = expectPage(ctx, answers[i]!, `${describeQuery(r.name, f, v)} (a listed value)`, '§3.3')
+        const data = expectPage(ctx, answers[i]!, `${describeQuery(r.name, f, v)} (a listed value)`, listedIn(r, f))
         counts[v] = data.length
         expectSound(ctx, answers[i]!, r.name, f, v)
       })
@@ -132,18 +146,20 @@ function values(r: ResourceSpec, f: FilterSpec): CheckDefinition {
 
 function rejectsUnlisted(r: ResourceSpec, f: FilterSpec): CheckDefinition {
   const listed = f.values ?? []
+  const clause = listedIn(r, f)
   return defineCheck({
     id: idOf(r, f, 'rejects-unlisted'),
-    clauses: ['§3.3', '§7.3'],
-    level: 'MUST',
+    clauses: [clause, '§7.3'],
+    // §3.3 says these filters accept only the listed values; §4.3 lists values without saying what others get.
+    level: clause === '§3.3' ? 'MUST' : 'SHOULD',
     area,
     title: `${query(r, f)} with a value other than ${listed.join(', ')} is refused with 400 and the error envelope`,
     async run(ctx) {
       const value = 'crmconf-unlisted'
       const res = await ctx.api.get(r.path, { [f.param]: value, limit: 1 })
       if (res.status !== 400) {
-        ctx.fail(`${describeQuery(r.name, f, value)}: status is ${res.status}, expected 400 (§3.3: the filter accepts only ${listed.join(', ')})`, {
-          expected: '400 invalid_request (§3.3, §7.3)',
+        ctx.fail(`${describeQuery(r.name, f, value)}: status is ${res.status}, expected 400 (${clause}: the filter's values are ${listed.join(', ')})`, {
+          expected: `400 invalid_request (${clause}, §7.3)`,
           exchanges: [res.exchange],
           data: res.body,
         })

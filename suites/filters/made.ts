@@ -131,7 +131,8 @@ export interface Maker {
  * customer (§1.6); articles and users cannot be written (§4.2).
  */
 export const MAKERS: Partial<Record<ResourceName, Maker>> = {
-  account: { writes: 'safe', make: (ctx, f) => (f.param === 'parentId' ? childAccount(ctx) : account(ctx)) },
+  // The child is the newer of the run's two accounts, so it is the newest match of the filter both match (ownerId).
+  account: { writes: 'safe', make: (ctx, f) => (f.param === 'parentId' || f.param === 'ownerId' ? childAccount(ctx) : account(ctx)) },
   contact: { writes: 'safe', make: contact },
   case: { writes: 'safe', make: caseRecord },
   lead: { writes: 'safe', make: lead },

@@ -55,27 +55,47 @@ function isLastPage(res: ApiResponse): boolean {
 }
 
 /**
- * The record is among the filter's results (§4.3). Looks beyond the first page with a bounded walk; a record not
+ * Pauses before each fresh query of a record not found: lists fed by a search index may lag a write by a moment.
+ * About 5 s in all, spent only on the failing path.
+ */
+const RETRY_DELAYS_MS = [200, 400, 800, 1_600, 2_000]
+const RETRY_SECONDS = RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) / 1000
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Whether the record is in the answer, looking beyond its first page with a bounded walk; skips past the bound. */
+async function lookIn(ctx: CheckContext, resource: ResourceName, filter: FilterSpec, value: string, id: string, page: ApiResponse): Promise<{ found: boolean; last: ApiResponse }> {
+  const what = describeQuery(resource, filter, value)
+  const has = (data: AnyRecord[]) => data.some((r) => typeof r?.id === 'string' && r.id.toLowerCase() === id)
+  if (has(expectPage(ctx, page, what))) return { found: true, last: page }
+  if (isLastPage(page)) return { found: false, last: page }
+  const walk = await walkAllPages(ctx.api, RESOURCES[resource].path, { [filter.param]: value, limit: PAGE }, MAX_PAGES)
+  if (has(walk.records)) return { found: true, last: page }
+  if (walk.end === 'max-pages') ctx.skip(`${resource} ${id} is not within the first ${MAX_PAGES * PAGE} results of ${what}; could not verify`)
+  return { found: false, last: walk.pages.at(-1) ?? page }
+}
+
+/**
+ * The record is among the filter's results (§4.3). Not found in `first` (which may be an answer shared with other
+ * checks, or come before a lagging list caught up), the query is sent again, fresh, a few times. A record still not
  * found is fetched again, so that one removed or changed meanwhile (by another client of a shared server) is a
  * skip, not a failure.
  */
 export async function expectFound(ctx: CheckContext, resource: ResourceName, filter: FilterSpec, value: string, record: AnyRecord, first: ApiResponse): Promise<void> {
   const what = describeQuery(resource, filter, value)
   const id = String(record.id).toLowerCase()
-  const has = (data: AnyRecord[]) => data.some((r) => typeof r?.id === 'string' && r.id.toLowerCase() === id)
-  if (has(expectPage(ctx, first, what))) return
-  const exchanges = [first.exchange]
-  if (!isLastPage(first)) {
-    const walk = await walkAllPages(ctx.api, RESOURCES[resource].path, { [filter.param]: value, limit: PAGE }, MAX_PAGES)
-    if (has(walk.records)) return
-    if (walk.end === 'max-pages') ctx.skip(`${resource} ${record.id} is not within the first ${MAX_PAGES * PAGE} results of ${what}; could not verify`)
-    exchanges.push(...walk.pages.slice(-1).map((p) => p.exchange))
+  let look = await lookIn(ctx, resource, filter, value, id, first)
+  for (const delay of RETRY_DELAYS_MS) {
+    if (look.found) return
+    await sleep(delay)
+    look = await lookIn(ctx, resource, filter, value, id, await filterQuery(ctx, resource, filter, value, false))
   }
+  if (look.found) return
   const again = await ctx.api.get(itemPath(resource, record.id))
   if (again.status === 404) ctx.skip(`${resource} ${record.id} was removed during the run; could not verify`)
   if (again.ok && !recordMatches(filter, again.body, value)) ctx.skip(`the ${filter.field} of ${resource} ${record.id} changed during the run; could not verify`)
-  ctx.fail(`${what} does not return ${resource} ${record.id}, whose ${filter.field} is ${JSON.stringify(record[filter.field])} (§4.3)`, {
+  ctx.fail(`${what} does not return ${resource} ${record.id}, whose ${filter.field} is ${JSON.stringify(record[filter.field])}, in ${RETRY_DELAYS_MS.length + 1} queries over ${RETRY_SECONDS} s (§4.3)`, {
     expected: `every ${resource} whose ${filter.field} matches: ${filter.meaning || `exactly ${filter.param}`} (§4.3)`,
-    exchanges: [...exchanges, again.exchange],
+    exchanges: [...new Set([first.exchange, look.last.exchange]), again.exchange],
   })
 }

@@ -1,34 +1,76 @@
 // The valid bodies each probe starts from (one defect is then added), and the records that update and replace
-// probes are sent to. Creates that need another record (a comment its case, a payment its invoice, a message its
-// conversation, an order its quotation) name a well-formed uuid that no record has: every probe built on them has
-// a defect elsewhere, so a conformant server refuses it whatever the reference, and a broken one that overlooks
-// the defect still cannot create anything (§4.4, §7.3).
+// probes are sent to. A create that names its parent (a comment its case, a payment its invoice, a message its
+// conversation) names a real one, so that a server which loads the parent first still judges the defect: the
+// run's validation case, its draft invoice (every probe is refused anyway), and a conversation of the workspace.
+// An order's only field is its quotation, so its probes are about that reference and no real one is needed.
 import { randomUUID } from 'node:crypto'
+import { CheckFailed } from '../../src/checks/define.ts'
 import type { CheckContext } from '../../src/checks/types.ts'
 import { createRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
-import type { ResourceName } from '../../src/spec/resources.ts'
+import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 
 /** A uuid in RFC 4122 form that names no record. */
 const NO_SUCH_RECORD = randomUUID()
 
 const sku = (ctx: CheckContext) => `CRMCONF-${ctx.runId}-${Math.random().toString(36).slice(2, 8)}`.toUpperCase()
 
-/** A valid create body with the required fields and nothing else (run tag aside). */
+/** A valid create body with the required fields and nothing else (run tag aside); parents are added by createBase. */
 export const CREATE_BASES: Partial<Record<ResourceName, (ctx: CheckContext) => AnyRecord>> = {
   account: (ctx) => ({ name: runLabel(ctx, 'validation account') }),
   contact: (ctx) => ({ firstName: 'Crmconf', lastName: runLabel(ctx, 'validation contact') }),
   case: (ctx) => ({ subject: runLabel(ctx, 'validation case') }),
-  comment: () => ({ caseId: NO_SUCH_RECORD, kind: 'internal', html: '<p>crm-conformance validation</p>' }),
+  comment: () => ({ kind: 'internal', html: '<p>crm-conformance validation</p>' }),
   lead: (ctx) => ({ fullName: runLabel(ctx, 'validation lead') }),
   opportunity: (ctx) => ({ name: runLabel(ctx, 'validation opportunity') }),
   quotation: (ctx) => ({ title: runLabel(ctx, 'validation quotation') }),
   order: () => ({ quoteId: NO_SUCH_RECORD }),
   invoice: (ctx) => ({ title: runLabel(ctx, 'validation invoice') }),
-  payment: () => ({ amountSen: 100, method: 'cash', paidOn: '2025-01-15', invoiceId: NO_SUCH_RECORD }),
+  payment: () => ({ amountSen: 100, method: 'cash', paidOn: '2025-01-15' }),
   product: (ctx) => ({ sku: sku(ctx), name: runLabel(ctx, 'validation product'), priceSen: 1_000 }),
   task: (ctx) => ({ title: runLabel(ctx, 'validation task') }),
   activity: (ctx) => ({ kind: 'note', title: runLabel(ctx, 'validation activity') }),
-  message: () => ({ conversationId: NO_SUCH_RECORD, text: 'crm-conformance validation' }),
+  message: () => ({ text: 'crm-conformance validation' }),
+}
+
+interface Parent {
+  field: string
+  id(ctx: CheckContext): Promise<string>
+}
+
+/** The run's own record, or a skip naming it when the server would not create it (the records area judges that). */
+async function ownTarget(ctx: CheckContext, resource: ResourceName, forWhat: string): Promise<string> {
+  try {
+    return String((await target(ctx, resource)).id)
+  } catch (error) {
+    if (error instanceof CheckFailed) ctx.skip(`the run's validation ${resource} for ${forWhat} to name could not be created: ${error.message}`)
+    throw error
+  }
+}
+
+/** The configured conversation, or that of a listed message (messages cannot make one, §4.2). */
+async function someConversationId(ctx: CheckContext): Promise<string> {
+  const configured = ctx.config.fixtures.conversationId
+  if (configured) return configured
+  const id = await ctx.session.memo('validation:conversationId', async () => {
+    const res = await ctx.api.get(RESOURCES.message.path, { limit: 25 })
+    const found = res.ok && Array.isArray(res.body?.data) ? res.body.data.find((m: AnyRecord) => typeof m?.conversationId === 'string')?.conversationId : undefined
+    return typeof found === 'string' ? found : ''
+  })
+  if (!id) ctx.skip(`no conversation for the message probes to name: GET ${RESOURCES.message.path} lists no message with a conversationId; set CRM_FIXTURE_CONVERSATION_ID`)
+  return id
+}
+
+const PARENTS: Partial<Record<ResourceName, Parent>> = {
+  comment: { field: 'caseId', id: (ctx) => ownTarget(ctx, 'case', 'the comment probes') },
+  payment: { field: 'invoiceId', id: (ctx) => ownTarget(ctx, 'invoice', 'the payment probes') },
+  message: { field: 'conversationId', id: someConversationId },
+}
+
+/** The valid create body of a probe, naming a real parent where the create has one. */
+export async function createBase(ctx: CheckContext, resource: ResourceName): Promise<AnyRecord> {
+  const base = CREATE_BASES[resource]!(ctx)
+  const parent = PARENTS[resource]
+  return parent ? { ...base, [parent.field]: await parent.id(ctx) } : base
 }
 
 /** A record of this run that update and replace probes are sent to: created once, removed by clean-up. */

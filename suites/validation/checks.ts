@@ -7,7 +7,7 @@ import type { CheckContext, CheckDefinition, WriteNeed } from '../../src/checks/
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { replaceRecord, tagged, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES, writeBodies, type BodySpec, type ResourceName, type WriteOp } from '../../src/spec/resources.ts'
-import { CREATE_BASES, REPLACE_BASES, target } from './bases.ts'
+import { REPLACE_BASES, createBase, target } from './bases.ts'
 import { missingRequired, outsideEnums, wrongTypes, type BodyDefect } from './defects.ts'
 import { emailChecks } from './email.ts'
 import { bodyChecks } from './not-an-object.ts'
@@ -33,7 +33,7 @@ function operation(s: Subject): string {
 async function sender(ctx: CheckContext, s: Subject): Promise<{ valid: AnyRecord; send(body: AnyRecord): Promise<ApiResponse> }> {
   if (s.op === 'create') {
     const path = RESOURCES[s.resource].path
-    return { valid: tagged(ctx, s.resource, CREATE_BASES[s.resource]!(ctx)), send: (body) => ctx.api.post(path, body) }
+    return { valid: tagged(ctx, s.resource, await createBase(ctx, s.resource)), send: (body) => ctx.api.post(path, body) }
   }
   const record = await target(ctx, s.resource)
   if (s.op === 'update') return { valid: {}, send: (body) => updateRecord(ctx, s.resource, record.id, body) }
