@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { Pacer, parseResetHeader, parseRetryAfter } from './pacer.ts'
+import { Pacer } from './pacer.ts'
+import { parseResetHeader, parseRetryAfter } from './rate-headers.ts'
 
 function fakeClock() {
   let t = 1_700_000_000_000
@@ -24,9 +25,19 @@ describe('parseResetHeader', () => {
     expect(parseRetryAfter('3', 0)).toBe(3000)
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000)
   })
+  it("counts an HTTP-date Retry-After from the response's Date, not from our clock", () => {
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 60_000, new Date(4000).toUTCString())).toBe(6000)
+  })
 })
 
 describe('Pacer', () => {
+  it('reads the limit and remaining of the draft form `600, 600;w=60`, and waits when none is left', async () => {
+    const clock = fakeClock()
+    const pacer = new Pacer({ concurrency: 1, maxWaitS: 90, ...clock })
+    pacer.observe({ 'ratelimit-limit': '600, 600;w=60', 'ratelimit-remaining': '0, 600;w=60', 'ratelimit-reset': '30' })
+    ;(await pacer.acquire())()
+    expect(clock.slept).toEqual([30_000])
+  })
   it('sends freely while the quota is large', async () => {
     const clock = fakeClock()
     const pacer = new Pacer({ concurrency: 2, maxWaitS: 90, ...clock })

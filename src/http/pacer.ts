@@ -25,24 +25,9 @@ export interface PacerOptions {
 }
 
 import { CrmConfError } from '../errors.ts'
+import { headerInt, parseResetHeader } from './rate-headers.ts'
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
-/** RateLimit-Reset as seconds from now or as a Unix time in seconds (both are seen in practice). */
-export function parseResetHeader(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined
-  const n = Number(value.trim())
-  if (!Number.isFinite(n) || n < 0) return undefined
-  return n > 1_000_000_000 ? n * 1000 : now + n * 1000
-}
-
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined
-  const n = Number(value.trim())
-  if (Number.isFinite(n) && n >= 0) return n * 1000
-  const date = Date.parse(value)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
-}
 
 export class Pacer {
   private state: RateLimitState = {}
@@ -80,11 +65,11 @@ export class Pacer {
   /** Reads the headers of a response (any status). */
   observe(headers: Record<string, string>): void {
     const now = this.now()
-    const limit = Number(headers['ratelimit-limit'])
-    const remaining = Number(headers['ratelimit-remaining'])
+    const limit = headerInt(headers['ratelimit-limit'])
+    const remaining = headerInt(headers['ratelimit-remaining'])
     const resetAt = parseResetHeader(headers['ratelimit-reset'], now)
-    if (Number.isFinite(limit) && limit > 0) this.state.limit = limit
-    if (Number.isFinite(remaining) && remaining >= 0) this.state.remaining = remaining
+    if (limit !== undefined && limit > 0) this.state.limit = limit
+    if (remaining !== undefined) this.state.remaining = remaining
     if (resetAt !== undefined) this.state.resetAt = resetAt
   }
 

@@ -6,7 +6,8 @@ import type { Dispatcher } from 'undici'
 import { CrmConfError } from '../errors.ts'
 import { DEFAULTS, KEY_VARIABLES, type KeyRole } from '../config/config.ts'
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts'
-import { Pacer, parseRetryAfter } from './pacer.ts'
+import { Pacer } from './pacer.ts'
+import { parseRetryAfter } from './rate-headers.ts'
 import { Redactor } from './redact.ts'
 
 export type Query = Record<string, string | number | boolean | undefined | null>
@@ -152,7 +153,7 @@ export class Transport {
       const exchange = await this.sendOnce(req, role, checkId)
       if (exchange.response?.status !== 429 || !retry || attempt >= MAX_429_RETRIES) return exchange
       // §8: when the limit is reached, wait Retry-After seconds before calling again.
-      const waitMs = parseRetryAfter(exchange.response.headers['retry-after'], Date.now()) ?? 1000
+      const waitMs = parseRetryAfter(exchange.response.headers['retry-after'], Date.now(), exchange.response.headers.date) ?? 1000
       if (waitMs > this.options.maxRetryAfterS * 1000) return exchange
       await new Promise((resolve) => setTimeout(resolve, waitMs))
     }
@@ -212,7 +213,7 @@ export class Transport {
       pacer.observe(response.headers)
       if (response.status === 429) {
         this.stats.rateLimited[role] = (this.stats.rateLimited[role] ?? 0) + 1
-        pacer.exhausted(parseRetryAfter(response.headers['retry-after'], Date.now()))
+        pacer.exhausted(parseRetryAfter(response.headers['retry-after'], Date.now(), response.headers.date))
       }
     } catch (cause) {
       error = describeError(cause, this.options.timeoutMs)

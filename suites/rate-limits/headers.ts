@@ -1,14 +1,8 @@
 // Reading the §8 rate headers as a client must: leniently where the spec shows no format.
 
-/**
- * The integer a RateLimit-Limit or RateLimit-Remaining value starts with: `600`, or `600, 600;w=60` as older
- * drafts of the RateLimit header fields write it. Undefined when the value is not a non-negative integer.
- */
-export function headerInt(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const m = /^\s*(\d+)\s*(?:[,;].*)?$/.exec(value)
-  return m ? Number(m[1]) : undefined
-}
+import { parseRetryAfter } from '../../src/http/rate-headers.ts'
+
+export { headerInt } from '../../src/http/rate-headers.ts'
 
 export type ResetForm = 'delta-seconds' | 'unix-time'
 
@@ -28,10 +22,7 @@ export function retryAfterForm(value: string | undefined): RetryAfterForm | unde
   return /GMT\s*$/.test(value) && !Number.isNaN(Date.parse(value)) ? 'http-date' : undefined
 }
 
-/** Milliseconds a Retry-After asks to wait, from `now`; undefined when it is neither form. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  const form = retryAfterForm(value)
-  if (form === 'delta-seconds') return Number(value) * 1000
-  if (form === 'http-date') return Math.max(0, Date.parse(value!) - now)
-  return undefined
+/** Milliseconds a Retry-After asks to wait (a date from the response's `Date`); undefined when it is neither form. */
+export function retryAfterMs(value: string | undefined, now: number, serverDate?: string): number | undefined {
+  return retryAfterForm(value) === undefined ? undefined : parseRetryAfter(value, now, serverDate)
 }

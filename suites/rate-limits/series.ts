@@ -44,10 +44,14 @@ export interface Probe {
   unmet?: string
 }
 
+/** A per-minute limit is counted over a minute: a probe that takes longer proves nothing by meeting no 429. */
+const MINUTE_MS = 60_000
+
 /**
  * Sends on CRM_API_KEY_RATE_LIMITED, unpaced and without retries, until the first 429: at most the announced
- * limit plus PROBE_SLACK calls, once more that many if RateLimit-Remaining went up on the way (a fixed window
- * that reset during the probe).
+ * limit plus PROBE_SLACK calls, plus what the limit may have given back meanwhile: the share of a minute's
+ * quota the elapsed time refills (a bucket), or once more the limit if RateLimit-Remaining went up on the way
+ * (a fixed window that reset during the probe), whichever is more.
  */
 export function probe(ctx: CheckContext): Promise<Probe> {
   const client = ctx.as('rateLimited')
@@ -58,20 +62,22 @@ export function probe(ctx: CheckContext): Promise<Probe> {
     const limit = headerInt(first.response.header('ratelimit-limit'))
     if (!limit) return { calls, unmet: `the first response of CRM_API_KEY_RATE_LIMITED has no usable RateLimit-Limit (${JSON.stringify(first.response.header('ratelimit-limit') ?? null)})` }
     if (limit > MAX_PROBED_LIMIT) return { calls, limit, unmet: `CRM_API_KEY_RATE_LIMITED allows ${limit} calls a minute; the probe needs a key with at most ${MAX_PROBED_LIMIT}` }
-    let bound = limit + PROBE_SLACK
-    let extended = false
+    let windowReset = false
+    const bound = () => {
+      const refilled = Math.ceil(((Date.now() - first.sentAt) * limit) / MINUTE_MS)
+      return limit + PROBE_SLACK + Math.max(windowReset ? limit + PROBE_SLACK : 0, refilled)
+    }
     let previous = headerInt(first.response.header('ratelimit-remaining'))
-    while (calls.length < bound) {
+    while (calls.length < bound()) {
       const call = await timed(client, true)
       calls.push(call)
       if (call.response.status === 429) return { calls, limit, refused: call }
       const remaining = headerInt(call.response.header('ratelimit-remaining'))
-      if (!extended && remaining !== undefined && previous !== undefined && remaining > previous) {
-        bound += limit + PROBE_SLACK
-        extended = true
-      }
+      if (remaining !== undefined && previous !== undefined && remaining > previous) windowReset = true
       previous = remaining
     }
+    const tookMs = Date.now() - first.sentAt
+    if (tookMs > MINUTE_MS) return { calls, limit, unmet: `the probe's ${calls.length} calls took ${Math.round(tookMs / 1000)} s, more than the minute the limit is counted over` }
     return { calls, limit }
   })
 }
@@ -97,7 +103,7 @@ export function recovery(ctx: CheckContext): Promise<Recovery> {
     const header = refused.response.header('retry-after')
     const form = retryAfterForm(header)
     const receivedAt = refused.sentAt + refused.response.exchange.durationMs
-    const waitMs = retryAfterMs(header, receivedAt)
+    const waitMs = retryAfterMs(header, receivedAt, refused.response.header('date'))
     if (form === undefined || waitMs === undefined) return { probe: p, unmet: `the 429 has no usable Retry-After (${JSON.stringify(header ?? null)})` }
     if (waitMs > ctx.config.maxRetryAfterS * 1000) {
       return { probe: p, unmet: `Retry-After asks for ${Math.ceil(waitMs / 1000)} s, longer than the ${ctx.config.maxRetryAfterS} s a run waits` }
