@@ -25,11 +25,13 @@ interface KnownScopes {
 export async function restrictedScopes(ctx: CheckContext): Promise<KnownScopes> {
   const restricted = ctx.as('restricted')
   const known = await ctx.session.memo('auth.restricted-scopes', async (): Promise<KnownScopes | undefined> => {
-    const me = await restricted.get(ME_PATH)
-    const shown = me.ok ? scopesFromMe(me.body) : undefined
-    const found = shown
-      ? { scopes: shown, source: 'GET /me with CRM_API_KEY_RESTRICTED' }
-      : ctx.config.restrictedScopes && { scopes: ctx.config.restrictedScopes, source: 'CRM_API_KEY_RESTRICTED_SCOPES' }
+    // What the tester states wins: the /me shape is not shown (§5.9), and scope-like strings there may be the
+    // user's role permissions rather than the key's scopes.
+    const stated = ctx.config.restrictedScopes
+    const shown = stated ? undefined : await restricted.get(ME_PATH).then((me) => (me.ok ? scopesFromMe(me.body) : undefined))
+    const found = stated
+      ? { scopes: stated, source: 'CRM_API_KEY_RESTRICTED_SCOPES' }
+      : shown && { scopes: shown, source: 'GET /me with CRM_API_KEY_RESTRICTED' }
     // Once for the run, not once per scope check.
     if (found) ctx.session.capabilities['auth.restrictedScopes'] = found
     return found || undefined
@@ -111,7 +113,10 @@ function writeCheck(resource: ResourceName): CheckDefinition {
       if (res.ok) {
         ctx.fail(`status is ${res.status} for a key without ${scope}, expected 403 (§5.6)`, { expected: `a create needs ${scope} (§4.2, §5.4)`, exchanges: [res.exchange] })
       }
-      if (!refusalAccepted(res.status, valid, scopes)) expectErrorEnvelope(res, '§5.6', { status: 403 })
+      // A used-up fixture (an accepted quotation already ordered, a paid invoice) may be refused before the key is
+      // judged: which comes first is not shown, so the scope cannot be told from that answer.
+      const stateFirst = valid.statefulFixture !== undefined && res.status !== 403 && isStateRefusal(res.status)
+      if (!stateFirst && !refusalAccepted(res.status, valid, scopes)) expectErrorEnvelope(res, '§5.6', { status: 403 })
       expectErrorEnvelope(res, '§7.1')
       if (res.status !== 403) ctx.observe('refusal.status', res.status)
       // A refusal decided after the write (e.g. a check on the way out) still leaves the record behind.
@@ -123,6 +128,9 @@ function writeCheck(resource: ResourceName): CheckDefinition {
         })
       }
       if (after.ids === undefined) ctx.note(`could not list ${spec.path} with the main key (status ${after.response.status}) to prove nothing was created`)
+      if (stateFirst && !refusalAccepted(res.status, valid, scopes)) {
+        ctx.skip(`the server answered ${res.status}, a refusal about ${valid.statefulFixture}, before judging the key's scope; nothing was created`)
+      }
     },
   })
 }

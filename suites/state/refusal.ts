@@ -1,15 +1,17 @@
 // What counts as a state refusal (§3 rules 1–2): the status and code are not shown (§7.8), so any 4xx will do
-// except those §5 and §7 give another meaning (401 key, 403 scope/role/IP, 429 rate limit).
+// except those §5 and §7 give another meaning (401 key, 429 rate limit). A 403 counts: the probes use the main
+// key, which has just written the same kind of record, so it is the application forbidding this write (§1.1),
+// not a scope. Callers probing with a key that may lack the scope rule 403 out themselves.
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { pathNames } from '../../src/checks/assert.ts'
 
-const OTHER_MEANING = new Set([401, 403, 429])
+const OTHER_MEANING = new Set([401, 429])
 
 export function isStateRefusal(status: number): boolean {
   return status >= 400 && status < 500 && !OTHER_MEANING.has(status)
 }
 
-export const REFUSAL_EXPECTED = 'a 4xx refusal other than 401, 403 and 429 (§3; status not shown, §7.8)'
+export const REFUSAL_EXPECTED = 'a 4xx refusal other than 401 and 429 (§3; status not shown, §7.8)'
 
 /** How the server refused, for the report: status and error code. */
 export function refusalOf(response: ApiResponse): { status: number; code: unknown } {

@@ -46,7 +46,7 @@ export async function expectRefusedWrite(ctx: CheckContext, probe: RefusedWrite)
     })
   }
   if (!isStateRefusal(response.status)) {
-    ctx.fail(`${op} of a ${state} ${resource}: status is ${response.status}, expected a 4xx refusal other than 401, 403, 429 (${clause})`, {
+    ctx.fail(`${op} of a ${state} ${resource}: status is ${response.status}, expected a 4xx refusal other than 401 and 429 (${clause})`, {
       expected: REFUSAL_EXPECTED,
       exchanges: [response.exchange],
     })

@@ -52,7 +52,8 @@ export function kindOf(d: Delivery): string | undefined {
  * delivery from its claimed type and the start of its body (a refusal for one rule must not hide the event).
  */
 export function carries(d: Delivery, type: string, id: string): boolean {
-  if (d.event) return d.event.type === type && d.event.data?.id === id
+  // §6.3 does not say whose id `data.id` is: the record's, or the event's with the record in `data.object`.
+  if (d.event) return d.event.type === type && (d.event.data?.id === id || (d.event.data?.object as { id?: unknown } | undefined)?.id === id)
   return d.type === type && (d.bodyPreview ?? '').includes(JSON.stringify(id))
 }
 
