@@ -80,8 +80,26 @@ export function childSet(ctx: CheckContext): Promise<ChildSet> {
     }
     const touched = await updateRecord(ctx, 'account', records[1]!.id, { legalName: runLabel(ctx, 'pagination touched') })
     if (touched.ok && touched.body?.id === records[1]!.id) records[1] = touched.body
+    await settled(ctx, parent.id, records)
     return { parentId: parent.id, records, query: { parentId: parent.id } }
   })
+}
+
+/** Pauses before each look at a list that does not show the set yet; about 5 s in all. */
+const SETTLE_PAUSES_MS = [0, 200, 400, 800, 1_600, 2_000]
+
+/**
+ * Waits until the list shows every child as last written: lists fed by a search index may lag a write by a
+ * moment, and the order and walk checks must judge the list, not the lag. A server that shows writes at once
+ * pays one request; one that never shows them is left to the checks to judge.
+ */
+async function settled(ctx: CheckContext, parentId: string, records: AnyRecord[]): Promise<void> {
+  for (const pause of SETTLE_PAUSES_MS) {
+    await new Promise((resolve) => setTimeout(resolve, pause))
+    const page = await ctx.api.get(RESOURCES.account.path, { parentId, limit: LIMITS.pageSizeMax })
+    const listed: AnyRecord[] = Array.isArray(page.body?.data) ? page.body.data : []
+    if (!page.ok || records.every((r) => listed.some((l) => l?.id === r.id && l?.updatedAt === r.updatedAt))) return
+  }
 }
 
 export interface ListSource {
