@@ -3,6 +3,7 @@
 import type { CheckContext } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { itemPath, walkAllPages, type AnyRecord } from '../../src/engine/operations.ts'
+import { LIST_LAG_PAUSES_MS, readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES, type FilterSpec, type ResourceName } from '../../src/spec/resources.ts'
 import { recordMatches } from './match.ts'
 
@@ -54,14 +55,7 @@ function isLastPage(res: ApiResponse): boolean {
   return next === null || next === undefined || next === '' || (res.body?.data?.length ?? 0) === 0
 }
 
-/**
- * Pauses before each fresh query of a record not found: lists fed by a search index may lag a write by a moment.
- * About 5 s in all, spent only on the failing path.
- */
-const RETRY_DELAYS_MS = [200, 400, 800, 1_600, 2_000]
-const RETRY_SECONDS = RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) / 1000
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const RETRY_SECONDS = LIST_LAG_PAUSES_MS.reduce((a, b) => a + b, 0) / 1000
 
 /** Whether the record is in the answer, looking beyond its first page with a bounded walk; skips past the bound. */
 async function lookIn(ctx: CheckContext, resource: ResourceName, filter: FilterSpec, value: string, id: string, page: ApiResponse): Promise<{ found: boolean; last: ApiResponse }> {
@@ -84,17 +78,13 @@ async function lookIn(ctx: CheckContext, resource: ResourceName, filter: FilterS
 export async function expectFound(ctx: CheckContext, resource: ResourceName, filter: FilterSpec, value: string, record: AnyRecord, first: ApiResponse): Promise<void> {
   const what = describeQuery(resource, filter, value)
   const id = String(record.id).toLowerCase()
-  let look = await lookIn(ctx, resource, filter, value, id, first)
-  for (const delay of RETRY_DELAYS_MS) {
-    if (look.found) return
-    await sleep(delay)
-    look = await lookIn(ctx, resource, filter, value, id, await filterQuery(ctx, resource, filter, value, false))
-  }
+  const fresh = async () => lookIn(ctx, resource, filter, value, id, await filterQuery(ctx, resource, filter, value, false))
+  const look = await readUntil(await lookIn(ctx, resource, filter, value, id, first), fresh, (l) => l.found, LIST_LAG_PAUSES_MS)
   if (look.found) return
   const again = await ctx.api.get(itemPath(resource, record.id))
   if (again.status === 404) ctx.skip(`${resource} ${record.id} was removed during the run; could not verify`)
   if (again.ok && !recordMatches(filter, again.body, value)) ctx.skip(`the ${filter.field} of ${resource} ${record.id} changed during the run; could not verify`)
-  ctx.fail(`${what} does not return ${resource} ${record.id}, whose ${filter.field} is ${JSON.stringify(record[filter.field])}, in ${RETRY_DELAYS_MS.length + 1} queries over ${RETRY_SECONDS} s (§4.3)`, {
+  ctx.fail(`${what} does not return ${resource} ${record.id}, whose ${filter.field} is ${JSON.stringify(record[filter.field])}, in ${LIST_LAG_PAUSES_MS.length + 1} queries over ${RETRY_SECONDS} s (§4.3)`, {
     expected: `every ${resource} whose ${filter.field} matches: ${filter.meaning || `exactly ${filter.param}`} (§4.3)`,
     exchanges: [...new Set([first.exchange, look.last.exchange]), again.exchange],
   })

@@ -4,6 +4,7 @@
 import type { CheckContext } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { createRecord, runLabel, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
+import { LIST_LAG_PAUSES_MS, readUntil } from '../../src/engine/eventually.ts'
 import { LIMITS, RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 
 /** Collections probed for one holding more than a default page, most likely first (§4.2: users always exist). */
@@ -85,21 +86,18 @@ export function childSet(ctx: CheckContext): Promise<ChildSet> {
   })
 }
 
-/** Pauses before each look at a list that does not show the set yet; about 5 s in all. */
-const SETTLE_PAUSES_MS = [0, 200, 400, 800, 1_600, 2_000]
-
 /**
  * Waits until the list shows every child as last written: lists fed by a search index may lag a write by a
  * moment, and the order and walk checks must judge the list, not the lag. A server that shows writes at once
  * pays one request; one that never shows them is left to the checks to judge.
  */
 async function settled(ctx: CheckContext, parentId: string, records: AnyRecord[]): Promise<void> {
-  for (const pause of SETTLE_PAUSES_MS) {
-    await new Promise((resolve) => setTimeout(resolve, pause))
-    const page = await ctx.api.get(RESOURCES.account.path, { parentId, limit: LIMITS.pageSizeMax })
+  const read = () => ctx.api.get(RESOURCES.account.path, { parentId, limit: LIMITS.pageSizeMax })
+  const showsAll = (page: ApiResponse) => {
     const listed: AnyRecord[] = Array.isArray(page.body?.data) ? page.body.data : []
-    if (!page.ok || records.every((r) => listed.some((l) => l?.id === r.id && l?.updatedAt === r.updatedAt))) return
+    return !page.ok || records.every((r) => listed.some((l) => l?.id === r.id && l?.updatedAt === r.updatedAt))
   }
+  await readUntil(await read(), read, showsAll, LIST_LAG_PAUSES_MS)
 }
 
 export interface ListSource {

@@ -4,11 +4,12 @@
 import type { CheckContext } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { createRecord, deleteRecord, itemPath, replaceRecord, tagged, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
+import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
 import type { ChangePlan, RoundTripPlan } from './plans.ts'
 
 /** Listing a just-created record: bounded pages, and retries for a list that lags its writes by a moment. */
-const LIST = { limit: 100, maxPages: 3, retryDelaysMs: [1_000, 2_000] }
+const LIST = { limit: 100, maxPages: 3, retryDelaysMs: [1_000, 2_000] as readonly number[] }
 
 export interface Listed {
   /** The record as the list shows it, when found. */
@@ -68,8 +69,7 @@ async function findListed(ctx: CheckContext, plan: RoundTripPlan, record: AnyRec
   const since = createdSince(record, created)
   const pages: ApiResponse[] = []
   const id = String(record.id).toLowerCase()
-  for (const delay of [0, ...LIST.retryDelaysMs]) {
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+  const walk = async (): Promise<Listed> => {
     let cursor: string | undefined
     for (let page = 0; page < LIST.maxPages; page++) {
       const res = await ctx.api.get(path, { limit: LIST.limit, createdSince: since, cursor })
@@ -81,6 +81,7 @@ async function findListed(ctx: CheckContext, plan: RoundTripPlan, record: AnyRec
       if (typeof next !== 'string' || next === '' || res.body.data.length === 0) break
       cursor = next
     }
+    return { pages }
   }
-  return { pages }
+  return readUntil(await walk(), walk, (l) => l.record !== undefined || l.broken !== undefined, LIST.retryDelaysMs)
 }

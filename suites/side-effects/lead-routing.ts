@@ -2,7 +2,7 @@
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, itemPath, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
+import { readUntil } from '../../src/engine/eventually.ts'
 import { uniqueEmail } from './shared.ts'
 
 /**
@@ -24,12 +24,7 @@ export const leadChecks: CheckDefinition[] = [
     timeoutMs: 30_000,
     async run(ctx) {
       const { record, response } = await createRecord(ctx, 'lead', { fullName: runLabel(ctx, 'lead'), email: uniqueEmail(ctx, 'lead'), source: 'api' }, { validate: false })
-      let latest: ApiResponse = response
-      for (const pause of ROUTING_PAUSES_MS) {
-        if (hasOwner(latest.body)) break
-        await new Promise((r) => setTimeout(r, pause))
-        latest = await ctx.api.get(itemPath('lead', record.id))
-      }
+      const latest = await readUntil(response, () => ctx.api.get(itemPath('lead', record.id)), (r) => hasOwner(r.body), ROUTING_PAUSES_MS)
       if (!hasOwner(latest.body)) {
         ctx.fail(`a new lead without ownerId still has ownerId ${JSON.stringify(latest.body?.ownerId)} (§1.6)`, {
           expected: 'new leads are routed to a sales rep: ownerId set',

@@ -5,15 +5,15 @@ import { defineCheck } from '../../src/checks/define.ts'
 import { expectRecord } from '../../src/checks/assert.ts'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
+import { readUntil } from '../../src/engine/eventually.ts'
 import { dateIn } from './drafts.ts'
 import { exclusive, recordLock } from './exclusive.ts'
 import { findSeeded, isNonDraft } from './fixtures.ts'
 
 /** The largest part payment made here, in the smallest currency unit (§1.4). */
 const PART_PAYMENT_SEN = 100
-/** Reads of the invoice after the payment, this far apart, while paidSen has not moved. */
-const SETTLE_READS = 3
-const SETTLE_WAIT_MS = 1_000
+/** Pauses before each read of the invoice again while its paidSen has not moved. */
+const SETTLE_PAUSES_MS = [1_000, 1_000]
 
 export const paymentChecks: CheckDefinition[] = [
   defineCheck({
@@ -45,11 +45,8 @@ export const paymentChecks: CheckDefinition[] = [
           { validate: false },
         )
         // The invoice may be updated just after the payment is stored: read it again a few times if unchanged.
-        let after = await ctx.api.get(path)
-        for (let read = 1; read < SETTLE_READS && after.body?.paidSen === invoice.paidSen; read++) {
-          await new Promise((r) => setTimeout(r, SETTLE_WAIT_MS))
-          after = await ctx.api.get(path)
-        }
+        const read = () => ctx.api.get(path)
+        const after = await readUntil(await read(), read, (r) => r.body?.paidSen !== invoice.paidSen, SETTLE_PAUSES_MS)
         return { before, payment, amount, after }
       })
       expectRecord(after, '§4.2')

@@ -8,6 +8,7 @@ import { CheckFailed } from '../../src/checks/define.ts'
 import type { CheckContext } from '../../src/checks/types.ts'
 import { createRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
+import { listedOnce, recordsOf } from '../state/fixtures.ts'
 
 /** A uuid in RFC 4122 form that names no record. */
 const NO_SUCH_RECORD = randomUUID()
@@ -51,11 +52,7 @@ async function ownTarget(ctx: CheckContext, resource: ResourceName, forWhat: str
 async function someConversationId(ctx: CheckContext): Promise<string> {
   const configured = ctx.config.fixtures.conversationId
   if (configured) return configured
-  const id = await ctx.session.memo('validation:conversationId', async () => {
-    const res = await ctx.api.get(RESOURCES.message.path, { limit: 25 })
-    const found = res.ok && Array.isArray(res.body?.data) ? res.body.data.find((m: AnyRecord) => typeof m?.conversationId === 'string')?.conversationId : undefined
-    return typeof found === 'string' ? found : ''
-  })
+  const id = recordsOf(await listedOnce(ctx, 'message')).find((m) => typeof m?.conversationId === 'string')?.conversationId
   if (!id) ctx.skip(`no conversation for the message probes to name: GET ${RESOURCES.message.path} lists no message with a conversationId; set CRM_FIXTURE_CONVERSATION_ID`)
   return id
 }
