@@ -1,10 +1,10 @@
 // Where the committed schema files live and how to read them all.
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { PROJECT_ROOT } from '../version.ts'
 
-/** The repository's schemas/ folder, found relative to this module. */
-export const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url))
+/** The package's schemas/ folder. */
+export const SCHEMAS_DIR = join(PROJECT_ROOT, 'schemas')
 
 /** Every `.json` file under `dir`: path relative to `dir` (with `/`) → text, sorted by path. */
 export function readSchemaFiles(dir: string = SCHEMAS_DIR): Map<string, string> {

@@ -1,9 +1,10 @@
 // The spec text the suite was built from, and its digest (the "spec digest" of every report).
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { PROJECT_ROOT } from '../version.ts'
 
-const SPEC_FILE = fileURLToPath(new URL('../../spec/crm-api-spec.md', import.meta.url))
+const SPEC_FILE = join(PROJECT_ROOT, 'spec', 'crm-api-spec.md')
 
 let digest: string | undefined
 
