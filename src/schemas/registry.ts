@@ -1,5 +1,7 @@
-// The one Ajv instance of the project. Loads every file of schemas/ once, derives the list schemas, and compiles
-// everything at import: a broken schema is a start-up error (CRMCONF_SCHEMA_INVALID), never a failed check.
+// The one Ajv instance of the project. Reads every file of schemas/ and derives the list schemas on first use;
+// compiles them all at the first validation (a broken schema is a CRMCONF_SCHEMA_INVALID error at that point,
+// never a failed check; `compileSchemas()` moves it to start-up). Nothing happens at import, so `--help`, `list`
+// and `openapi` start without compiling schemas they never use.
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
 import formatsModule from 'ajv-formats'
@@ -43,14 +45,17 @@ const addFormats = formatsModule.default
 
 interface Entry {
   schema: JsonSchema
-  validate: ValidateFunction
   /** Top-level property names the schema (and the schemas it extends through allOf) declares. */
   known: ReadonlySet<string>
 }
 
+interface CompiledEntry extends Entry {
+  validate: ValidateFunction
+}
+
 export interface LoadedRegistry {
   ajv: Ajv2020
-  entries: Map<string, Entry>
+  entries: Map<string, CompiledEntry>
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -67,15 +72,8 @@ function deepFreeze<T>(value: T): T {
   return value
 }
 
-/**
- * Reads every schema of `dir`, derives the list schemas and compiles all of them eagerly.
- * The project calls it once, below; it is exported only so tests can prove a broken folder fails at start-up.
- */
-export function loadRegistry(dir: string): LoadedRegistry {
-  const ajv = new Ajv2020({ strict: true, allErrors: true })
-  addFormats(ajv)
-  // §2 "uuid = string in UUID format": the RFC 4122 string form only; ajv-formats also accepts a `urn:uuid:` prefix.
-  ajv.addFormat('uuid', UUID)
+/** Reads every schema of `dir` and derives the list schemas, without compiling anything. */
+function readRegistry(dir: string): Map<string, Entry> {
   const raw = new Map<string, JsonSchema>()
   let files: Map<string, string>
   try {
@@ -102,13 +100,6 @@ export function loadRegistry(dir: string): LoadedRegistry {
   }
   for (const key of ['list-envelope', 'error', 'me', 'webhook-event']) if (!raw.has(key)) fail(`schemas/${key}.json is missing`)
 
-  for (const [key, schema] of raw) {
-    try {
-      ajv.addSchema(schema)
-    } catch (error) {
-      fail(`Schema ${key} is invalid: ${(error as Error).message}`, error)
-    }
-  }
   const byId = new Map([...raw].map(([key, schema]) => [schema.$id as string, key]))
   const knownOf = (schema: JsonSchema): Set<string> => {
     const names = new Set(Object.keys((schema.properties as object | undefined) ?? {}))
@@ -118,40 +109,77 @@ export function loadRegistry(dir: string): LoadedRegistry {
     }
     return names
   }
-  const entries = new Map<string, Entry>()
-  for (const [key, schema] of raw) {
+  return new Map([...raw].map(([key, schema]) => [key, { schema: deepFreeze(schema), known: knownOf(schema) }]))
+}
+
+/** Compiles every schema read by `readRegistry` into one strict Ajv 2020-12 instance with ajv-formats. */
+function compileRegistry(read: Map<string, Entry>): LoadedRegistry {
+  const ajv = new Ajv2020({ strict: true, allErrors: true })
+  addFormats(ajv)
+  // §2 "uuid = string in UUID format": the RFC 4122 string form only; ajv-formats also accepts a `urn:uuid:` prefix.
+  ajv.addFormat('uuid', UUID)
+  for (const [key, { schema }] of read) {
+    try {
+      ajv.addSchema(schema)
+    } catch (error) {
+      fail(`Schema ${key} is invalid: ${(error as Error).message}`, error)
+    }
+  }
+  const entries = new Map<string, CompiledEntry>()
+  for (const [key, entry] of read) {
     let validate: ValidateFunction | undefined
     try {
-      validate = ajv.getSchema(schema.$id as string)
+      validate = ajv.getSchema(entry.schema.$id as string)
     } catch (error) {
       fail(`Schema ${key} does not compile: ${(error as Error).message}`, error)
     }
     if (validate === undefined) fail(`Schema ${key} did not compile`)
-    entries.set(key, { schema: deepFreeze(schema), validate, known: knownOf(schema) })
+    entries.set(key, { ...entry, validate })
   }
   return { ajv, entries }
 }
 
-const registry = loadRegistry(SCHEMAS_DIR)
-const entries = registry.entries
+/**
+ * Reads and compiles every schema of `dir` at once. The project's own registry goes through it lazily (below);
+ * it is exported so tests can prove a broken folder fails as a whole, before any validation.
+ */
+export function loadRegistry(dir: string): LoadedRegistry {
+  return compileRegistry(readRegistry(dir))
+}
 
-/** The project's one Ajv instance (2020-12, strict, all errors, ajv-formats), holding every schema. Add nothing to it. */
-export const ajv: Ajv2020 = registry.ajv
+let read: Map<string, Entry> | undefined
+let compiled: Map<string, CompiledEntry> | undefined
+
+function schemas(): Map<string, Entry> {
+  read ??= readRegistry(SCHEMAS_DIR)
+  return read
+}
+
+/** Compiles every schema now (a no-op once done): a run calls it at start-up so a broken schema stops it there. */
+export function compileSchemas(): void {
+  compiled ??= compileRegistry(schemas()).entries
+}
 
 function entry(key: SchemaKey): Entry {
-  const found = entries.get(key)
+  const found = schemas().get(key)
   // An unknown key is a bug of ours (a harness error), not a server fault.
-  if (found === undefined) throw new Error(`No schema with key ${JSON.stringify(key)}; known keys: ${[...entries.keys()].join(', ')}`)
+  if (found === undefined) throw new Error(`No schema with key ${JSON.stringify(key)}; known keys: ${[...schemas().keys()].join(', ')}`)
   return found
 }
 
+function compiledEntry(key: SchemaKey): CompiledEntry {
+  entry(key)
+  compileSchemas()
+  return compiled!.get(key)!
+}
+
 export function hasSchema(key: string): key is SchemaKey {
-  return entries.has(key)
+  return schemas().has(key)
 }
 
 /** Every key, sorted. */
 export function schemaKeys(): SchemaKey[] {
-  return ([...entries.keys()] as SchemaKey[]).sort()
+  return ([...schemas().keys()] as SchemaKey[]).sort()
 }
 
 /** The raw JSON Schema of a key (deep-frozen; the derived one for `lists/*`). */
@@ -207,9 +235,9 @@ function toIssues(errors: ErrorObject[]): SchemaIssue[] {
   return issues
 }
 
-/** Validates a value; an empty array means valid. Compiled once at import, so cheap to call on every exchange. */
+/** Validates a value; an empty array means valid. Everything is compiled at the first call, so later calls are cheap. */
 export function validate(key: SchemaKey, value: unknown): SchemaIssue[] {
-  const { validate: fn } = entry(key)
+  const { validate: fn } = compiledEntry(key)
   if (fn(value)) return []
   return toIssues(fn.errors ?? [])
 }
