@@ -16,7 +16,7 @@ import { specDigest } from '../src/spec/spec-text.ts'
 import { PROJECT_ROOT, TOOL_VERSION } from '../src/version.ts'
 import { catalogue } from '../suites/index.ts'
 
-const BIN = join(PROJECT_ROOT, 'bin', 'crm-conformance.mjs')
+const BIN = join(PROJECT_ROOT, 'bin', 'crm-conformance-ts.mjs')
 const RUN_TIMEOUT_MS = 240_000
 /** A fault a MUST check catches: a request without a key answered 403 instead of 401 (§5.5). */
 const FAULT = 'auth.missing-key-403'

@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path'
 import { KEY_VARIABLES, type FixtureName, type KeyRole, FIXTURE_VARIABLES } from '../../src/config/config.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..', '..')
-export const BIN = join(ROOT, 'bin', 'crm-conformance.mjs')
+// The CLI from the TypeScript sources (no build needed); test/package.test.ts runs the packed, compiled one.
+export const BIN = join(ROOT, 'bin', 'crm-conformance-ts.mjs')
 
 export interface CliRun {
   /** The exit code; null when killed. */
