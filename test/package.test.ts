@@ -5,7 +5,7 @@
 // written inside it (compared file by file, since chmod does not stop root), and the tarball holds only what
 // runs. Slow (a build, an install, three runs): one file, so it runs in its own process.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
@@ -14,6 +14,8 @@ import type { RunReport } from '../src/report/types.ts'
 import { PROJECT_ROOT, TOOL_VERSION } from '../src/version.ts'
 import { catalogue } from '../suites/index.ts'
 
+/** What `npm pack` reads: the sources it builds from and everything `files` names. */
+const PROJECT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'bin', 'src', 'suites', 'schemas', 'spec']
 const REPORT_FILES = ['report.json', 'report.html', 'junit.xml', 'summary.md', 'badge.json']
 /** A small selection that reads, writes and cleans up: discovery, and the account records. */
 const SELECTION = ['--only', 'discovery', '--only', 'records.account']
@@ -85,8 +87,12 @@ beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), 'crmconf-package-'))
   const packs = join(base, 'packs')
   mkdirSync(packs)
-  // The real lifecycle: prepack removes dist/, prepare builds it again from the sources.
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: PROJECT_ROOT, env: childEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!
+  // The real lifecycle (prepack removes dist/, prepare builds it from the sources), in a copy of the project so
+  // that no other test sees this checkout's dist/ disappear.
+  const project = join(base, 'project')
+  for (const name of PROJECT_FILES) cpSync(join(PROJECT_ROOT, name), join(project, name), { recursive: true })
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(project, 'node_modules'), 'dir')
+  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: project, env: childEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!
   tarball = join(packs, name)
   packed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n')
 
