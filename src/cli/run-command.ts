@@ -11,7 +11,8 @@ import { cleanUpJournal } from '../engine/cleanup.ts'
 import { ResultCollector } from '../engine/collector.ts'
 import type { Leftover } from '../engine/ledger.ts'
 import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from '../engine/run-options.ts'
-import { select } from '../engine/selection.ts'
+import { select, selectionProblem } from '../engine/selection.ts'
+import { describeScope, emptyScopeProblem } from '../engine/scope.ts'
 import { sweep } from '../engine/sweep.ts'
 import { CrmConfError } from '../errors.ts'
 import { Redactor } from '../http/redact.ts'
@@ -19,6 +20,7 @@ import { namedSecrets, transportFor } from '../http/for-config.ts'
 import { replayCommand, unrunResult, type ReplayTarget } from '../engine/replay.ts'
 import { Transport } from '../http/transport.ts'
 import { buildRunReport, exitCodeFor } from '../report/build.ts'
+import { nothingTestedReason } from '../report/scope.ts'
 import type { RunReport } from '../report/types.ts'
 import { copyToLatest, writeReportFiles } from '../report/write.ts'
 import { specDigest } from '../spec/spec-text.ts'
@@ -75,6 +77,14 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     config = loadConfig(options.env ?? process.env, { baseUrl: options.baseUrl, profile: options.profile, seed: options.seed })
   } catch (error) {
     write(`${(error as Error).message}\n`)
+    return { exitCode: 2 }
+  }
+  // verdict: a selection that selects nothing, or a profile that leaves nothing, is refused before the run starts.
+  const { catalogue: allChecks } = await import('../../suites/index.ts')
+  const scope = describeScope(allChecks, { only: options.only, skip: options.skip, profile: config.profile })
+  const unusable = selectionProblem(allChecks, options.only, options.skip) ?? emptyScopeProblem(scope, config.profile)
+  if (unusable) {
+    write(`${unusable}\n`)
     return { exitCode: 2 }
   }
   const embedded = config.baseUrl === undefined
@@ -205,6 +215,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     leftovers,
     capabilities: stats.capabilities,
     replay: replayCommand(target, { only: options.only, skip: options.skip }),
+    scope,
   })
   if (options.certification) report = { ...report, certification: certificationBlock(results, catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }) } as RunReport
   if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
@@ -216,7 +227,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
 
   for (const problem of collector.unhandled) write(`harness error: ${redactor.string(problem)}\n`)
   const s = report.summary
-  write(`\n${report.verdict.toUpperCase()}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests)\n`)
+  write(`\n${report.verdict.toUpperCase()}${report.verdictLabel.slice(report.verdict.length)}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests)\n`)
   const byArea = Object.entries(report.requests.byArea).sort((a, b) => b[1] - a[1])
   if (byArea.length > 0) write(`  requests by area: ${byArea.map(([area, n]) => `${area} ${n}`).join(', ')}\n`)
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
@@ -224,6 +235,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
   write(`reports: ${reportDir}\n`)
+  const nothingTested = nothingTestedReason(report.checks)
+  if (nothingTested) write(`${nothingTested}\n`)
   let exitCode = interrupted ? 1 : collector.unhandled.length > 0 && collector.results.length === 0 ? 2 : exitCodeFor(report, { strict: options.strict ?? false })
   // A stale waiver fails the run, so waivers never outlive the failure they excuse.
   if (exitCode === 0 && waiverOutcome && waiverOutcome.stale.length > 0) exitCode = 1
