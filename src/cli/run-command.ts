@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto'
 import { startVitest } from 'vitest/node'
 import type { Reporter, Vitest } from 'vitest/node'
 import type { CheckResult, Profile } from '../checks/types.ts'
-import { describeMissingOptionals, KEY_VARIABLES, loadConfig, redactedConfig, type KeyRole, type ResolvedConfig } from '../config/config.ts'
+import { describeMissingOptionals, environmentFacts, KEY_VARIABLES, loadConfig, PUBLIC_VARIABLES, redactedConfig, TARGET_VARIABLES, type KeyRole, type ResolvedConfig } from '../config/config.ts'
+import { lookalikeVariables, lookalikeWarnings } from '../config/env-names.ts'
+import { chooseTarget, withoutTargetVariables } from '../config/target-choice.ts'
 import { cleanUpJournal } from '../engine/cleanup.ts'
 import { ResultCollector } from '../engine/collector.ts'
 import type { Leftover } from '../engine/ledger.ts'
@@ -47,6 +49,8 @@ export interface RunCommandOptions {
   write?: (text: string) => void
   /** `--waivers FILE`: known failures of everyday runs (src/certify/waivers.ts); a stale waiver fails the run. */
   waiversFile?: string
+  /** `--embedded`: test the embedded reference server on purpose (src/config/target-choice.ts). */
+  embedded?: boolean
   /** Set by `certify` only: a row for every certifying check, and the certification block in report.json (src/certify/profile.ts). */
   certification?: boolean
 }
@@ -78,6 +82,18 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   } catch (error) {
     write(`${(error as Error).message}\n`)
     return { exitCode: 2 }
+  }
+  // verdict: look-alike variable names are warned about; the embedded server is tested on purpose only.
+  const facts = environmentFacts(options.env ?? process.env)
+  for (const line of lookalikeWarnings(facts.names, PUBLIC_VARIABLES)) write(`${line}\n`)
+  const choice = chooseTarget({ baseUrl: config.baseUrl, embeddedFlag: options.embedded ?? false, ci: facts.ci, targetVariables: facts.names.filter((n) => TARGET_VARIABLES.includes(n)), lookalikes: lookalikeVariables(facts.names, PUBLIC_VARIABLES) })
+  if (choice.kind === 'refused') {
+    write(`${choice.message}\n`)
+    return { exitCode: 2 }
+  }
+  if (choice.kind === 'embedded') {
+    write(`${choice.notice}\n`)
+    if (choice.ignored.length > 0) config = withoutTargetVariables(config)
   }
   // verdict: a selection that selects nothing, or a profile that leaves nothing, is refused before the run starts.
   const { catalogue: allChecks } = await import('../../suites/index.ts')

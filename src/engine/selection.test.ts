@@ -30,7 +30,7 @@ describe('a selection that selects nothing is refused, with the nearest terms', 
   })
 
   test('a typo of an id names the id; case does not hide a suggestion', () => {
-    expect(selectionProblem(CHECKS, ['auth.mising-key.read'])).toContain('did you mean auth.missing-key.read')
+    expect(selectionProblem(CHECKS, ['auth.mising-key.read'])).toContain('did you mean auth.missing-key.read?')
     expect(selectionProblem(CHECKS, [], ['Auth'])).toBe('--skip Auth selects no check: did you mean auth?')
   })
 

@@ -31,8 +31,8 @@ export function selectionTerms(checks: readonly CheckDefinition[]): { names: str
 }
 
 /**
- * The terms nearest to a value by edit distance (case-insensitive), within a bound that grows with the value's
- * length so that `pagnation` finds `pagination` but `xyz` does not find `auth`.
+ * The terms nearest to a value by edit distance (case-insensitive; ties all kept, up to `max`), within a bound
+ * that grows with the value's length so that `pagnation` finds `pagination` but `xyz` does not find `auth`.
  */
 export function nearestTerms(value: string, terms: readonly string[], max = MAX_SUGGESTIONS): string[] {
   const wanted = value.toLowerCase()
@@ -41,7 +41,8 @@ export function nearestTerms(value: string, terms: readonly string[], max = MAX_
     .map((term) => ({ term, d: distance(wanted, term.toLowerCase()) }))
     .filter(({ d }) => d <= bound)
     .sort((a, b) => a.d - b.d || a.term.length - b.term.length || a.term.localeCompare(b.term))
-  return scored.slice(0, max).map(({ term }) => term)
+  const best = scored[0]?.d
+  return scored.filter(({ d }) => d === best).slice(0, max).map(({ term }) => term)
 }
 
 /**
