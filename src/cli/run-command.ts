@@ -16,7 +16,7 @@ import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from '../engine
 import { select, selectionProblem } from '../engine/selection.ts'
 import { describeScope, emptyScopeProblem } from '../engine/scope.ts'
 import { sweep } from '../engine/sweep.ts'
-import { CrmConfError } from '../errors.ts'
+import { annotateResults, preflightTarget, type KeyWarning } from '../engine/preflight.ts'
 import { Redactor } from '../http/redact.ts'
 import { namedSecrets, transportFor } from '../http/for-config.ts'
 import { replayCommand, unrunResult, type ReplayTarget } from '../engine/replay.ts'
@@ -131,12 +131,16 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   write(`crm-conformance ${TOOL_VERSION}: ${embedded ? 'embedded reference server' : config.baseUrl}, profile ${config.profile}, seed ${config.seed}\n`)
   for (const line of embedded ? [] : describeMissingOptionals(config)) write(`  ${line}\n`)
 
+  let keyWarnings: KeyWarning[] = []
   if (!embedded) {
-    const unreachable = await probeTarget(config)
-    if (unreachable) {
-      write(`${unreachable}\n`)
+    // verdict: the main key must be accepted; optional keys that answer contrary to their role are warned about.
+    const checked = await preflightTarget(config)
+    if (checked.refusal) {
+      write(`${checked.refusal}\n`)
       return { exitCode: 2 }
     }
+    for (const warning of checked.warnings) write(`  configuration warning: ${warning.message}\n`)
+    keyWarnings = checked.warnings
     if (options.sweepOlderThanMs !== false && config.profile !== 'read-only') {
       const transport = transportFor(config)
       try {
@@ -205,7 +209,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     leftovers = await cleanUpFromJournal(config, join(journalDir, JOURNAL_FILES.ledger), runId)
   }
 
-  let results = [...collector.results]
+  let results = annotateResults([...collector.results], allChecks, keyWarnings)
   // An interrupted run judged only some checks: the others are listed as not run, so that a run stopped
   // half-way never reads `compliant`.
   const target: ReplayTarget = { seed: config.seed, profile: config.profile, baseUrl: embedded ? undefined : config.baseUrl, variant: options.variant, faults: options.faults }
@@ -280,17 +284,6 @@ async function notRunRows(results: CheckResult[], options: RunCommandOptions, ta
     .map((c) => unrunResult(c, 'skipped', reason, target))
 }
 
-
-async function probeTarget(config: ResolvedConfig): Promise<string | undefined> {
-  const transport = transportFor(config)
-  try {
-    const exchange = await transport.send({ method: 'GET', path: '/me' }, 'main', 'probe')
-    if (!exchange.response) return `${new CrmConfError('CRMCONF_TARGET_UNREACHABLE', '').code}: ${config.baseUrl} did not answer (${exchange.error?.message})`
-    return undefined
-  } finally {
-    await transport.close()
-  }
-}
 
 /**
  * The clean-up of a run whose worker did not finish its own: what the journal names, then whatever else carries
