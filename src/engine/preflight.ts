@@ -73,7 +73,8 @@ export function judgeOptional(role: KeyRole, me: Seen, main: Seen): string | und
   if (role === 'foreign' && ok(me)) {
     const mine = workspaceOf(main.body)
     const theirs = workspaceOf(me.body)
-    if (mine !== undefined && mine === theirs) return `${variable} belongs to the main key's workspace (${mine}, GET /me): it must be a key of another workspace (§5.7)`
+    // The id is the server's text, printed on the console: one short line.
+    if (mine !== undefined && mine === theirs) return `${variable} belongs to the main key's workspace (${mine.replace(/\s+/g, ' ').slice(0, 80)}, GET /me): it must be a key of another workspace (§5.7)`
   }
   if (role === 'restricted' && ok(me)) {
     const scopes = scopesFromMe(me.body)
