@@ -6,15 +6,13 @@ import { randomBytes } from 'node:crypto'
 import { startVitest } from 'vitest/node'
 import type { Reporter, Vitest } from 'vitest/node'
 import type { CheckResult, Profile } from '../checks/types.ts'
-import { describeMissingOptionals, environmentFacts, KEY_VARIABLES, loadConfig, PUBLIC_VARIABLES, redactedConfig, TARGET_VARIABLES, type KeyRole, type ResolvedConfig } from '../config/config.ts'
-import { lookalikeVariables, lookalikeWarnings } from '../config/env-names.ts'
-import { chooseTarget, withoutTargetVariables } from '../config/target-choice.ts'
+import { describeMissingOptionals, KEY_VARIABLES, loadConfig, redactedConfig, type KeyRole, type ResolvedConfig } from '../config/config.ts'
 import { cleanUpJournal } from '../engine/cleanup.ts'
 import { ResultCollector } from '../engine/collector.ts'
 import type { Leftover } from '../engine/ledger.ts'
 import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from '../engine/run-options.ts'
-import { select, selectionProblem } from '../engine/selection.ts'
-import { describeScope, emptyScopeProblem } from '../engine/scope.ts'
+import { select } from '../engine/selection.ts'
+import { gateRun } from '../engine/run-gate.ts'
 import { sweep } from '../engine/sweep.ts'
 import { annotateResults, preflightTarget, type KeyWarning } from '../engine/preflight.ts'
 import { Redactor } from '../http/redact.ts'
@@ -83,26 +81,13 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     write(`${(error as Error).message}\n`)
     return { exitCode: 2 }
   }
-  // verdict: look-alike variable names are warned about; the embedded server is tested on purpose only.
-  const facts = environmentFacts(options.env ?? process.env)
-  for (const line of lookalikeWarnings(facts.names, PUBLIC_VARIABLES)) write(`${line}\n`)
-  const choice = chooseTarget({ baseUrl: config.baseUrl, embeddedFlag: options.embedded ?? false, ci: facts.ci, targetVariables: facts.names.filter((n) => TARGET_VARIABLES.includes(n)), lookalikes: lookalikeVariables(facts.names, PUBLIC_VARIABLES) })
-  if (choice.kind === 'refused') {
-    write(`${choice.message}\n`)
-    return { exitCode: 2 }
-  }
-  if (choice.kind === 'embedded') {
-    write(`${choice.notice}\n`)
-    if (choice.ignored.length > 0) config = withoutTargetVariables(config)
-  }
-  // verdict: a selection that selects nothing, or a profile that leaves nothing, is refused before the run starts.
+  // verdict: typo warnings, the embedded server only on purpose, a selection or profile that leaves nothing refused.
   const { catalogue: allChecks } = await import('../../suites/index.ts')
-  const scope = describeScope(allChecks, { only: options.only, skip: options.skip, profile: config.profile })
-  const unusable = selectionProblem(allChecks, options.only, options.skip) ?? emptyScopeProblem(scope, config.profile)
-  if (unusable) {
-    write(`${unusable}\n`)
-    return { exitCode: 2 }
-  }
+  const gate = gateRun(config, allChecks, { env: options.env ?? process.env, embedded: options.embedded, only: options.only, skip: options.skip })
+  for (const line of [...gate.lines, ...(gate.refusal ? [gate.refusal] : [])]) write(`${line}\n`)
+  if (gate.refusal) return { exitCode: 2 }
+  config = gate.config
+  const scope = gate.scope
   const embedded = config.baseUrl === undefined
   if (!embedded && (options.variant || options.faults?.length)) {
     write('--variant and --fault apply to the embedded reference server only (unset CRM_BASE_URL)\n')
