@@ -115,9 +115,11 @@ describe('exit codes, junit.xml, summary.md and the replay command of a failure'
     // junit.xml: one test case per check, named with its id, level and clauses; a failure element for each failure.
     const junit = readFileSync(join(reportDir, 'junit.xml'), 'utf8')
     const cases = [...junit.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>|<testcase [^>]*name="([^"]*)"[^>]*\/>/g)]
-    // Besides the checks, only the harness's own clean-up test (it runs whatever --only selects).
-    expect(cases.map((m) => (m[1] ?? m[3])!).filter((name) => !report.checks.some((c) => name.startsWith(`${c.id} [`)))).toEqual([TEARDOWN_TEST])
-    expect(cases.length).toBe(report.checks.length + 1)
+    // Besides the checks, only the harness's own clean-up test (it runs whatever --only selects); vitest still
+    // lists the checks the safe profile leaves out (report.json: scope.outOfScope), as skipped test cases.
+    const listed = [...report.checks.map((c) => c.id), ...report.scope.outOfScope.map((c) => c.id)]
+    expect(cases.map((m) => (m[1] ?? m[3])!).filter((name) => !listed.some((id) => name.startsWith(`${id} [`)))).toEqual([TEARDOWN_TEST])
+    expect(cases.length).toBe(listed.length + 1)
     for (const check of report.checks) {
       const found = cases.find((m) => (m[1] ?? m[3])!.startsWith(`${check.id} [`))
       expect(found, `${check.id} has no test case`).toBeDefined()
@@ -125,7 +127,7 @@ describe('exit codes, junit.xml, summary.md and the replay command of a failure'
       expect(name).toContain(`[${check.level} ${check.clauses.join(' ')}]`)
       if (check.status === 'failed') expect(found![2]).toMatch(/<failure /)
     }
-    expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${report.checks.length + 1}" failures="${failed.length}" errors="0"`))
+    expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${listed.length + 1}" failures="${failed.length}" errors="0"`))
 
     // summary.md: the verdict first, each failed check with its clause and the command that replays it.
     const summary = readFileSync(join(reportDir, 'summary.md'), 'utf8')
@@ -163,6 +165,10 @@ describe('exit codes, junit.xml, summary.md and the replay command of a failure'
     const run = await cli(['run', '--only', 'discovery', '--report-dir', join(dir, 'clean'), '--quiet'])
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(readReport(join(dir, 'clean')).verdict).toBe('compliant')
+    // verdict-scope: a subset is never labelled plain compliant (report.json, badge.json, console).
+    expect(readReport(join(dir, 'clean')).verdictLabel).toMatch(/^compliant \(subset: 2 of \d+ checks\)$/)
+    expect(JSON.parse(readFileSync(join(dir, 'clean', 'badge.json'), 'utf8')).message).toMatch(/^compliant \(subset: 2 of \d+ checks\) · 2\/2$/)
+    expect(run.stdout).toMatch(/^COMPLIANT \(subset: 2 of \d+ checks\): 2 passed/m)
   })
 })
 

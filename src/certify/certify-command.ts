@@ -30,6 +30,8 @@ export interface CertifyCommandOptions {
   faults?: string[]
   rateLimit?: number
   quiet?: boolean
+  /** `--embedded`: certify the embedded reference server on purpose (passed to runCommand). */
+  embedded?: boolean
   /** Ask for missing product fields on a terminal (default: when stdin and stdout are terminals). */
   prompt?: boolean
   env?: NodeJS.ProcessEnv
@@ -103,6 +105,7 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
       faults: options.faults,
       rateLimit: options.rateLimit,
       quiet: options.quiet,
+      embedded: options.embedded,
       env,
       // The run's report folder is temporary: the submission folder is printed instead.
       write: (text) => (text.startsWith('reports: ') ? undefined : write(text)),

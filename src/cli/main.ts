@@ -32,6 +32,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--seed <n>', 'seed of the generated data; replays a run exactly', integer('--seed', 0, 2 ** 31 - 1))
     .option('--report-dir <dir>', 'where to write the reports (default reports/<run id>/, copied to reports/latest/)')
     .option('--strict', 'SHOULD failures also fail the run')
+    .option('--embedded', 'test the embedded reference server (required in CI, or when CRM_ keys are set, without CRM_BASE_URL)')
     .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
     .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
@@ -54,6 +55,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         quiet: opts.quiet,
         sweepOlderThanMs: opts.sweep === false ? false : undefined,
         waiversFile: opts.waivers,
+        embedded: opts.embedded,
       })
       setExit(outcome.exitCode)
     })
@@ -72,6 +74,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--product-file <file>', 'a JSON file with those fields (flags win); missing ones are asked for on a terminal')
     .option('--base-url <url>', 'base address including /v1 (overrides CRM_BASE_URL)')
     .option('--seed <n>', 'seed of the generated data', integer('--seed', 0, 2 ** 31 - 1))
+    .option('--embedded', 'certify the embedded reference server (required in CI, or when CRM_ keys are set, without CRM_BASE_URL)')
     .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
     .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
@@ -98,6 +101,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         faults: opts.fault,
         rateLimit: opts.rateLimit,
         quiet: opts.quiet,
+        embedded: opts.embedded,
       })
       setExit(outcome.exitCode)
     })

@@ -12,13 +12,15 @@ import { ResultCollector } from '../engine/collector.ts'
 import type { Leftover } from '../engine/ledger.ts'
 import { JOURNAL_FILES, type SuiteRunOptions, type WorkerStats } from '../engine/run-options.ts'
 import { select } from '../engine/selection.ts'
+import { gateRun } from '../engine/run-gate.ts'
 import { sweep } from '../engine/sweep.ts'
-import { CrmConfError } from '../errors.ts'
+import { annotateResults, preflightTarget, type KeyWarning } from '../engine/preflight.ts'
 import { Redactor } from '../http/redact.ts'
 import { namedSecrets, transportFor } from '../http/for-config.ts'
 import { replayCommand, unrunResult, type ReplayTarget } from '../engine/replay.ts'
 import { Transport } from '../http/transport.ts'
 import { buildRunReport, exitCodeFor } from '../report/build.ts'
+import { nothingTestedReason } from '../report/scope.ts'
 import type { RunReport } from '../report/types.ts'
 import { copyToLatest, writeReportFiles } from '../report/write.ts'
 import { specDigest } from '../spec/spec-text.ts'
@@ -45,6 +47,8 @@ export interface RunCommandOptions {
   write?: (text: string) => void
   /** `--waivers FILE`: known failures of everyday runs (src/certify/waivers.ts); a stale waiver fails the run. */
   waiversFile?: string
+  /** `--embedded`: test the embedded reference server on purpose (src/config/target-choice.ts). */
+  embedded?: boolean
   /** Set by `certify` only: a row for every certifying check, and the certification block in report.json (src/certify/profile.ts). */
   certification?: boolean
 }
@@ -77,6 +81,13 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     write(`${(error as Error).message}\n`)
     return { exitCode: 2 }
   }
+  // verdict: typo warnings, the embedded server only on purpose, a selection or profile that leaves nothing refused.
+  const { catalogue: allChecks } = await import('../../suites/index.ts')
+  const gate = gateRun(config, allChecks, { env: options.env ?? process.env, embedded: options.embedded, only: options.only, skip: options.skip })
+  for (const line of [...gate.lines, ...(gate.refusal ? [gate.refusal] : [])]) write(`${line}\n`)
+  if (gate.refusal) return { exitCode: 2 }
+  config = gate.config
+  const scope = gate.scope
   const embedded = config.baseUrl === undefined
   if (!embedded && (options.variant || options.faults?.length)) {
     write('--variant and --fault apply to the embedded reference server only (unset CRM_BASE_URL)\n')
@@ -105,12 +116,16 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   write(`crm-conformance ${TOOL_VERSION}: ${embedded ? 'embedded reference server' : config.baseUrl}, profile ${config.profile}, seed ${config.seed}\n`)
   for (const line of embedded ? [] : describeMissingOptionals(config)) write(`  ${line}\n`)
 
+  let keyWarnings: KeyWarning[] = []
   if (!embedded) {
-    const unreachable = await probeTarget(config)
-    if (unreachable) {
-      write(`${unreachable}\n`)
+    // verdict: the main key must be accepted; optional keys that answer contrary to their role are warned about.
+    const checked = await preflightTarget(config)
+    if (checked.refusal) {
+      write(`${checked.refusal}\n`)
       return { exitCode: 2 }
     }
+    for (const warning of checked.warnings) write(`  configuration warning: ${warning.message}\n`)
+    keyWarnings = checked.warnings
     if (options.sweepOlderThanMs !== false && config.profile !== 'read-only') {
       const transport = transportFor(config)
       try {
@@ -179,7 +194,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     leftovers = await cleanUpFromJournal(config, join(journalDir, JOURNAL_FILES.ledger), runId)
   }
 
-  let results = [...collector.results]
+  let results = annotateResults([...collector.results], allChecks, keyWarnings)
   // An interrupted run judged only some checks: the others are listed as not run, so that a run stopped
   // half-way never reads `compliant`.
   const target: ReplayTarget = { seed: config.seed, profile: config.profile, baseUrl: embedded ? undefined : config.baseUrl, variant: options.variant, faults: options.faults }
@@ -205,6 +220,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     leftovers,
     capabilities: stats.capabilities,
     replay: replayCommand(target, { only: options.only, skip: options.skip }),
+    scope,
   })
   if (options.certification) report = { ...report, certification: certificationBlock(results, catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }) } as RunReport
   if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
@@ -216,7 +232,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
 
   for (const problem of collector.unhandled) write(`harness error: ${redactor.string(problem)}\n`)
   const s = report.summary
-  write(`\n${report.verdict.toUpperCase()}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests)\n`)
+  write(`\n${report.verdict.toUpperCase()}${report.verdictLabel.slice(report.verdict.length)}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests)\n`)
   const byArea = Object.entries(report.requests.byArea).sort((a, b) => b[1] - a[1])
   if (byArea.length > 0) write(`  requests by area: ${byArea.map(([area, n]) => `${area} ${n}`).join(', ')}\n`)
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
@@ -224,6 +240,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
   write(`reports: ${reportDir}\n`)
+  const nothingTested = nothingTestedReason(report.checks)
+  if (nothingTested) write(`${nothingTested}\n`)
   let exitCode = interrupted ? 1 : collector.unhandled.length > 0 && collector.results.length === 0 ? 2 : exitCodeFor(report, { strict: options.strict ?? false })
   // A stale waiver fails the run, so waivers never outlive the failure they excuse.
   if (exitCode === 0 && waiverOutcome && waiverOutcome.stale.length > 0) exitCode = 1
@@ -251,17 +269,6 @@ async function notRunRows(results: CheckResult[], options: RunCommandOptions, ta
     .map((c) => unrunResult(c, 'skipped', reason, target))
 }
 
-
-async function probeTarget(config: ResolvedConfig): Promise<string | undefined> {
-  const transport = transportFor(config)
-  try {
-    const exchange = await transport.send({ method: 'GET', path: '/me' }, 'main', 'probe')
-    if (!exchange.response) return `${new CrmConfError('CRMCONF_TARGET_UNREACHABLE', '').code}: ${config.baseUrl} did not answer (${exchange.error?.message})`
-    return undefined
-  } finally {
-    await transport.close()
-  }
-}
 
 /**
  * The clean-up of a run whose worker did not finish its own: what the journal names, then whatever else carries

@@ -41,6 +41,61 @@ export const OPTIONAL_PURPOSE: Record<string, string> = {
   CRM_FIXTURE_CONVERSATION_ID: 'message creation in a conversation (§4.4)',
 }
 
+// verdict: every public variable name, for the "did you mean" warning and the embedded-target choice
+// (src/config/env-names.ts, src/config/target-choice.ts). A new variable is added here too.
+/** Every environment variable crm-conformance reads (the agreed names of this wave included). */
+export const PUBLIC_VARIABLES: readonly string[] = [
+  'CRM_BASE_URL',
+  ...Object.values(KEY_VARIABLES),
+  'CRM_API_KEY_RESTRICTED_SCOPES',
+  'CRM_WEBHOOK_SECRET',
+  'CRM_WEBHOOK_SINK_HOST',
+  'CRM_WEBHOOK_SINK_PORT',
+  'CRM_WEBHOOK_TIMEOUT_S',
+  'CRM_WEBHOOK_RETRY_WAIT_S',
+  ...Object.values(FIXTURE_VARIABLES),
+  'CRM_PROFILE',
+  'CRM_SEED',
+  'CRM_REQUEST_TIMEOUT_MS',
+  'CRM_CHECK_TIMEOUT_MS',
+  'CRM_RUN_TIMEOUT_S',
+  'CRM_CONSISTENCY_WINDOW_MS',
+  'CRM_CONCURRENCY',
+  'CRM_REQUEST_BUDGET',
+  'CRM_PBT_RUNS',
+  'CRM_EXTRA_HEADERS',
+]
+
+/** Variables that describe a server of the user's: set without CRM_BASE_URL, the embedded server would be tested with them by mistake. */
+export const TARGET_VARIABLES: readonly string[] = [
+  ...Object.values(KEY_VARIABLES),
+  'CRM_API_KEY_RESTRICTED_SCOPES',
+  'CRM_WEBHOOK_SECRET',
+  ...Object.values(FIXTURE_VARIABLES),
+  'CRM_EXTRA_HEADERS',
+]
+
+/** What the environment (and .env) says about the target, beyond the resolved values: for the embedded-target choice and typo warnings. */
+export interface EnvironmentFacts {
+  /** `CI` is set (and not `false` or `0`): a pipeline, where a silent embedded run would be a false green. */
+  ci: boolean
+  /** Every variable set (environment and .env), by name. */
+  names: string[]
+}
+
+export function environmentFacts(env: NodeJS.ProcessEnv = process.env, overrides: Pick<ConfigOverrides, 'envFile'> = {}): EnvironmentFacts {
+  const fromFile = readEnvFile(overrides)
+  const set = (value: string | undefined) => value !== undefined && value.trim() !== ''
+  const names = [...new Set([...Object.keys(env).filter((n) => set(env[n])), ...Object.keys(fromFile).filter((n) => set(fromFile[n]))])].sort()
+  const ci = set(env.CI) && !/^(false|0)$/i.test(env.CI!.trim())
+  return { ci, names }
+}
+
+function readEnvFile(overrides: Pick<ConfigOverrides, 'envFile'>): Record<string, string> {
+  const envFile = overrides.envFile === false ? undefined : resolve(overrides.envFile ?? '.env')
+  return envFile && existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {}
+}
+
 /** Named defaults, documented once. */
 export const DEFAULTS = {
   sinkHost: '127.0.0.1',
@@ -103,8 +158,7 @@ const PROFILES: Profile[] = ['full', 'safe', 'read-only']
  * .env, environment, flags). Throws CRMCONF_CONFIG_INVALID listing every problem at once.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): ResolvedConfig {
-  const envFile = overrides.envFile === false ? undefined : resolve(overrides.envFile ?? '.env')
-  const fromFile = envFile && existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {}
+  const fromFile = readEnvFile(overrides)
   const get = (name: string): string | undefined => {
     const value = env[name] ?? fromFile[name]
     return value === undefined || value.trim() === '' ? undefined : value.trim()

@@ -2,29 +2,24 @@
 // CLI) and by the in-process runner (self-validation), so both judge a check the same way.
 import { KEY_VARIABLES } from '../config/config.ts'
 import { CheckFailed, CheckSkipped } from '../checks/define.ts'
-import type { CheckContext, CheckDefinition, CheckResult, EvidenceItem, WriteNeed } from '../checks/types.ts'
+import type { CheckContext, CheckDefinition, CheckResult, EvidenceItem } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { ApiClient } from '../http/api-client.ts'
 import { curlFor } from '../http/curl.ts'
 import { CrmConfError } from '../errors.ts'
 import { unrunResult, type ReplayTarget } from './replay.ts'
+import { profileExclusion } from './scope.ts'
 import type { RunSession } from './session.ts'
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000
 /** Exchanges shown as evidence when a check does not name its own. */
 const EVIDENCE_TAIL = 3
 
-const WRITE_RANK: Record<WriteNeed, number> = { none: 0, safe: 1, full: 2 }
-const PROFILE_ALLOWS: Record<string, number> = { 'read-only': 0, safe: 1, full: 2 }
-
 /** Why a check cannot run in this session, or undefined when it can. */
 export function precondition(check: CheckDefinition, session: RunSession): string | undefined {
-  const writes = check.writes ?? 'none'
-  if (WRITE_RANK[writes] > PROFILE_ALLOWS[session.profile]) {
-    return writes === 'full'
-      ? `needs the full profile (it has outward effects or creates records the API cannot delete); profile is ${session.profile}`
-      : `writes records; the ${session.profile} profile sends no write`
-  }
+  // verdict-scope: the one profile rule; the report lists these checks as out of scope (src/engine/scope.ts).
+  const excluded = profileExclusion(check, session.profile)
+  if (excluded) return excluded
   for (const role of check.keys ?? []) {
     if (!session.transport.hasKey(role)) return `${KEY_VARIABLES[role]} is not set`
   }

@@ -1,6 +1,7 @@
 // Turns the checks' results into the run report: counts, verdict, capabilities. Pure: no I/O, no clock.
 import type { CheckResult, Level, Profile, Status } from '../checks/types.ts'
-import type { LevelCounts, RunReport, Verdict } from './types.ts'
+import { executedCount, verdictLabel } from './scope.ts'
+import type { LevelCounts, RunReport, RunScope, Verdict } from './types.ts'
 
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO']
 
@@ -26,6 +27,8 @@ export interface BuildRunReportInput {
   /** Capabilities the runner found itself (e.g. the reference variant); they win over a check's observation of the same key. */
   capabilities?: Record<string, unknown>
   replay: string
+  /** verdict-scope: what the run was asked to judge (src/engine/scope.ts describeScope); rows of its `outOfScope` checks are listed there, not judged. */
+  scope: RunScope
 }
 
 /** The outcome a report counts a result under: a failure with a waiver is `waived`, nothing else is. */
@@ -100,7 +103,10 @@ function durationBetween(startedAt: string, finishedAt: string): number {
 }
 
 export function buildRunReport(input: BuildRunReportInput): RunReport {
-  const { verdict, reasons } = verdictOf(input.results)
+  // verdict-scope: a check the profile leaves out by design is not a skipped MUST; it is out of scope.
+  const outOfScope = new Set(input.scope.outOfScope.map((c) => c.id))
+  const checks = input.results.filter((r) => !outOfScope.has(r.id))
+  const { verdict, reasons } = verdictOf(checks)
   return {
     tool: input.tool,
     spec: input.spec,
@@ -113,13 +119,15 @@ export function buildRunReport(input: BuildRunReportInput): RunReport {
     durationMs: durationBetween(input.startedAt, input.finishedAt),
     config: input.config,
     verdict,
+    verdictLabel: verdictLabel(verdict, input.scope, input.profile, checks),
+    scope: input.scope,
     verdictReasons: reasons,
-    summary: summarize(input.results),
+    summary: summarize(checks),
     requests: input.requests,
-    capabilities: mergeCapabilities(input.results, input.capabilities),
+    capabilities: mergeCapabilities(checks, input.capabilities),
     leftovers: input.leftovers,
     replay: input.replay,
-    checks: input.results,
+    checks,
   }
 }
 
@@ -128,8 +136,11 @@ export function buildRunReport(input: BuildRunReportInput): RunReport {
  * clause could not be verified, and CI must not go green on an unverified MUST. A skipped MUST (an unmet
  * precondition such as an unset optional key) gives 0; it shows in the verdict (`partial`) instead.
  * With `strict`, SHOULD checks are held to the same rule (failed or errored gives 1). INFO never counts.
+ * 2 when no check reached the server (all skipped, or none ran): such a run tested nothing and must not pass
+ * CI; it is a setup problem (missing keys, a profile or selection that leaves nothing), not a server failure.
  */
-export function exitCodeFor(report: Pick<RunReport, 'checks'>, options: { strict?: boolean } = {}): 0 | 1 {
+export function exitCodeFor(report: Pick<RunReport, 'checks'>, options: { strict?: boolean } = {}): 0 | 1 | 2 {
+  if (executedCount(report.checks) === 0) return 2
   const gating = new Set<Level>(options.strict ? ['MUST', 'SHOULD'] : ['MUST'])
   const broken = report.checks.some((r) => gating.has(r.level) && (outcomeOf(r) === 'failed' || outcomeOf(r) === 'errored'))
   return broken ? 1 : 0

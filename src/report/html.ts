@@ -144,6 +144,14 @@ ${row('All', s)}
 </tbody></table>`
 }
 
+/** verdict-scope: what the verdict covers, under it; nothing for a complete run. */
+function scopeParagraph(report: RunReport): string {
+  const label = report.verdictLabel ?? report.verdict
+  if (label === report.verdict) return ''
+  const out = report.scope?.outOfScope.length ? ` ${report.scope.outOfScope.length} selected checks are out of scope for the ${report.profile} profile and were not judged.` : ''
+  return `<p class="scope" data-testid="verdict-scope">${esc(label.slice(report.verdict.length).trim())}${esc(out)}</p>\n`
+}
+
 function renderHeader(report: RunReport): string {
   const digest = report.spec.digest ?? ''
   const reasons = report.verdictReasons ?? []
@@ -153,7 +161,7 @@ function renderHeader(report: RunReport): string {
   const field = (label: string, value: string) => `<div><dt>${esc(label)}</dt><dd>${value}</dd></div>`
   return `<header class="v-${esc(report.verdict)}" data-testid="report-header">
 <p class="verdict" data-testid="verdict" data-verdict="${esc(report.verdict)}">${esc(VERDICT_LABEL[report.verdict] ?? report.verdict)}</p>
-${reasons.length ? reasonList(reasons.slice(0, HEADER_REASONS)) : ''}${reasons.length > HEADER_REASONS ? `<details><summary>${reasons.length - HEADER_REASONS} more reasons</summary>${reasonList(reasons.slice(HEADER_REASONS))}</details>` : ''}
+${scopeParagraph(report)}${reasons.length ? reasonList(reasons.slice(0, HEADER_REASONS)) : ''}${reasons.length > HEADER_REASONS ? `<details><summary>${reasons.length - HEADER_REASONS} more reasons</summary>${reasonList(reasons.slice(HEADER_REASONS))}</details>` : ''}
 <dl class="meta">
 ${field('Suite', `${esc(report.tool.name)} ${esc(report.tool.version)}`)}
 ${field('Spec digest', `<abbr class="digest" title="sha256:${esc(digest)}" data-testid="spec-digest">${esc(digest.slice(0, SHORT_DIGEST))}</abbr> <span class="muted">${esc(report.spec.file)}</span>`)}
@@ -266,6 +274,7 @@ main,header{max-width:1400px;margin:0 auto;padding:16px 24px}
 header{border-bottom:6px solid var(--skip)}
 header.v-compliant{border-color:var(--pass)}header.v-partial{border-color:var(--warn)}header.v-non-compliant{border-color:var(--fail)}
 .verdict{font-size:2.6em;font-weight:800;margin:0 0 6px;text-transform:uppercase;letter-spacing:.02em}
+.scope{font-size:1.2em;font-weight:600;margin:0 0 8px}
 .v-compliant .verdict{color:var(--pass)}.v-partial .verdict{color:var(--warn)}.v-non-compliant .verdict{color:var(--fail)}
 .reasons{margin:4px 0 8px;padding-left:20px}
 .meta{display:flex;flex-wrap:wrap;gap:6px 28px;margin:8px 0}
@@ -303,7 +312,7 @@ export function renderHtml(report: RunReport, options: RenderHtmlOptions = {}): 
   const failures = byOutcome('failed')
   const errored = byOutcome('errored')
   const waived = byOutcome('waived')
-  const title = `CRM API conformance: ${VERDICT_LABEL[report.verdict] ?? report.verdict} — ${report.target.baseUrl}`
+  const title = `CRM API conformance: ${VERDICT_LABEL[report.verdict] ?? report.verdict}${report.verdictLabel && report.verdictLabel !== report.verdict ? ` ${report.verdictLabel.slice(report.verdict.length).trim()}` : ''} — ${report.target.baseUrl}`
   return `<!doctype html>
 <html lang="en">
 <head>

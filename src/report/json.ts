@@ -6,7 +6,7 @@ import type { RunReport } from './types.ts'
 
 // Known shapes keep a reading order (verdict near the top, the long parts last); keys not listed here
 // (fields added later) follow in alphabetical order. Maps (config, headers, capabilities…) are sorted.
-const REPORT_ORDER = ['tool', 'spec', 'target', 'profile', 'seed', 'runId', 'startedAt', 'finishedAt', 'durationMs', 'verdict', 'verdictReasons', 'summary', 'requests', 'capabilities', 'leftovers', 'replay', 'config', 'checks']
+const REPORT_ORDER = ['tool', 'spec', 'target', 'profile', 'seed', 'runId', 'startedAt', 'finishedAt', 'durationMs', 'verdict', 'verdictLabel', 'scope', 'verdictReasons', 'summary', 'requests', 'capabilities', 'leftovers', 'replay', 'config', 'checks']
 const COUNTS_ORDER = ['total', 'passed', 'failed', 'waived', 'skipped', 'errored', 'byLevel']
 const LEVEL_ORDER = ['MUST', 'SHOULD', 'INFO']
 const REQUESTS_ORDER = ['total', 'byArea', 'byKey', 'rateLimited']

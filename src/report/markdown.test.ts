@@ -8,7 +8,8 @@ describe('renderSummaryMarkdown', () => {
   it('starts with the verdict and an emoji', () => {
     expect(md.split('\n')[0]).toBe('## ❌ CRM API conformance: **non-compliant** — 2 MUST checks failed · 4/15 passed')
     expect(renderSummaryMarkdown(makeReport([makeCheckResult()]))).toMatch(/^## ✅ .*\*\*compliant\*\*/)
-    expect(renderSummaryMarkdown(makeReport([makeCheckResult({ status: 'skipped' })]))).toMatch(/^## ⚠️ .*\*\*partial\*\*/)
+    expect(renderSummaryMarkdown(makeReport([makeCheckResult(), makeCheckResult({ status: 'skipped' })]))).toMatch(/^## ⚠️ .*\*\*partial\*\*/)
+    expect(renderSummaryMarkdown(makeReport([makeCheckResult({ status: 'skipped' })]))).toMatch(/^## ⚠️ .*\*\*partial \(nothing tested: none of 1 checks reached the server\)\*\*/)
   })
 
   it('has a counts table by level', () => {

@@ -90,13 +90,29 @@ function headline(report: RunReport): string {
           ? 'no MUST check ran'
           : `${must.errored + must.skipped} MUST check${must.errored + must.skipped === 1 ? '' : 's'} not verified (${must.errored} errored, ${must.skipped} skipped)`
         : `every MUST check passed`
-  return `## ${EMOJI[report.verdict] ?? ''} CRM API conformance: **${report.verdict}** — ${detail} · ${s.passed}/${s.total} passed`
+  // verdict-scope: the label names what the verdict covers (a subset, a narrower profile, nothing tested).
+  return `## ${EMOJI[report.verdict] ?? ''} CRM API conformance: **${mdCell(report.verdictLabel ?? report.verdict)}** — ${detail} · ${s.passed}/${s.total} passed`
+}
+
+/** verdict-scope: what the run left out, so a reader knows what the verdict does not cover. */
+function scopeLines(report: RunReport): string[] {
+  const scope = report.scope
+  if (!scope || scope.complete) return []
+  const lines: string[] = []
+  if (scope.only.length || scope.skip.length) {
+    const sel = [scope.only.length ? `--only ${scope.only.join(',')}` : '', scope.skip.length ? `--skip ${scope.skip.join(',')}` : ''].filter(Boolean).join(' ')
+    lines.push(`Scope: a subset (${mdCode(sel, 300)}), ${scope.inScope.checks} of ${scope.catalogue.checks} checks, ${scope.inScope.must} of ${scope.catalogue.must} MUST checks.`)
+  } else {
+    lines.push(`Scope: the ${mdCell(report.profile)} profile, ${scope.inScope.must} of ${scope.catalogue.must} MUST checks.`)
+  }
+  if (scope.outOfScope.length) lines.push(`${scope.outOfScope.length} selected checks are out of scope for the ${mdCell(report.profile)} profile (they write what it does not send); listed in report.json under scope.outOfScope.`)
+  return [lines.join(' '), '']
 }
 
 export function renderSummaryMarkdown(report: RunReport): string {
   const out: string[] = []
   const s = report.summary
-  out.push(headline(report), '')
+  out.push(headline(report), '', ...scopeLines(report))
   out.push('| Level | Passed | Failed | Waived | Skipped | Errored | Total |', '|---|---:|---:|---:|---:|---:|---:|')
   for (const level of LEVELS) {
     const c = s.byLevel[level]

@@ -4,7 +4,7 @@ import type { CheckResult, EvidenceItem, Level, Status } from '../checks/types.t
 import type { Exchange } from '../http/exchange.ts'
 import { buildRunReport } from './build.ts'
 import type { BuildRunReportInput } from './build.ts'
-import type { RunReport } from './types.ts'
+import type { RunReport, RunScope } from './types.ts'
 
 export const HOSTILE_BODY = '<script>alert("pwned")</script><img src=x onerror=alert(1)>'
 export const FIXTURE_SEED = 424242
@@ -84,9 +84,16 @@ export function sampleResults(): CheckResult[] {
   return results
 }
 
+/** A scope covering exactly these results, as a complete run (no selection, nothing left out); `partial` overrides fields. */
+export function makeScope(results: readonly CheckResult[], partial: Partial<RunScope> = {}): RunScope {
+  const counts = { checks: results.length, must: results.filter((r) => r.level === 'MUST').length }
+  return { complete: true, only: [], skip: [], catalogue: counts, inScope: counts, outOfScope: [], ...partial }
+}
+
 export function makeReportInput(results: CheckResult[], overrides: Partial<BuildRunReportInput> = {}): BuildRunReportInput {
   return {
     results,
+    scope: makeScope(results),
     tool: { name: 'crm-conformance', version: '0.1.0' },
     spec: { digest: 'a'.repeat(56) + '0123beef', file: 'spec/crm-api-spec.md' },
     target: { baseUrl: 'https://crm.example.test/v1', embedded: false },

@@ -32,6 +32,10 @@ export interface RunReport {
   config: Record<string, unknown>
   /** compliant: no MUST failed, errored or skipped; partial: a MUST errored or was skipped; non-compliant: a MUST failed. */
   verdict: Verdict
+  /** verdict-scope: the verdict as people read it, naming what it covers: `compliant (safe profile: 404 of 468 MUST checks)`; plain only for a complete run (scope.complete). */
+  verdictLabel: string
+  /** verdict-scope: what the run was asked to judge; the verdict speaks for these checks only. */
+  scope: RunScope
   /** Why the verdict is not compliant: the MUST checks that failed, errored or were skipped, with reasons. */
   verdictReasons: string[]
   summary: StatusCounts & { total: number; waived: number; byLevel: Record<Level, LevelCounts> }
@@ -43,4 +47,19 @@ export interface RunReport {
   /** Command that replays the whole run. */
   replay: string
   checks: CheckResult[]
+}
+
+/** verdict-scope: the checks a run judged, out of this suite version's catalogue (src/engine/scope.ts). */
+export interface RunScope {
+  /** Every check of the catalogue with the full profile and no selection: the only run whose verdict speaks for the whole spec. */
+  complete: boolean
+  /** The `--only` and `--skip` values as given; empty: no selection. */
+  only: string[]
+  skip: string[]
+  /** The checks of this suite version's catalogue, and the MUST checks among them. */
+  catalogue: { checks: number; must: number }
+  /** Selected and allowed by the profile: what the verdict covers. */
+  inScope: { checks: number; must: number }
+  /** Selected checks the profile leaves out by design (they write what it does not send): listed here, not judged, not in `checks`. */
+  outOfScope: { id: string; level: Level; reason: string }[]
 }
