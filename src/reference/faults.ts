@@ -818,6 +818,9 @@ export const FAULTS = [
     description: 'A response wrapper sets every Content-Type to text/plain, JSON bodies included.',
     catches: ['invariants.json-bodies'],
   },
+  // Issue 18: what independent implementations got wrong and the suite let through.
+  { id: 'pagination.last-page-cursor-null', area: 'pagination', description: 'The last page of a list sends nextCursor: null, as the ORM returns no next position.', catches: ['pagination.cursor.string-on-every-page'] },
+  { id: 'pagination.last-page-cursor-absent', area: 'pagination', description: 'The last page of a list leaves nextCursor out (the serialiser drops undefined fields).', catches: ['pagination.cursor.string-on-every-page'] },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -184,7 +184,7 @@ function firstAfter(records: readonly StoredRecord[], key: 'createdAtMs' | 'upda
 
 export interface Page {
   data: StoredRecord[]
-  /** `undefined` = leave the field out (no variant does today). */
+  /** `undefined` = leave the field out (only a fault does). */
   nextCursor: string | null | undefined
 }
 
@@ -230,8 +230,12 @@ export function listPage(store: Store, workspace: string, kind: Kind, query: Lis
   const cursor = last ? encodeCursor({ sort: q.sort, order: q.order, at: last[key], id: last.id }) : undefined
   let nextCursor: Page['nextCursor']
   if (more) nextCursor = cursor
-  else if (variant.lastPage === 'cursor-to-empty-page') nextCursor = cursor ?? null
-  else nextCursor = variant.lastPage === 'empty-string' ? '' : null
+  else if (variant.lastPage === 'empty-string') nextCursor = ''
+  // An empty page ends the walk; 'cursor-kept-on-empty-page' hands back the position it was asked for, to poll later.
+  else nextCursor = cursor ?? (variant.lastPage === 'cursor-kept-on-empty-page' && q.after ? encodeCursor(q.after) : '')
+  // The faults: the last page's cursor sent as null, or left out (§2, §4.1: a string on every page).
+  if (!more && faults.has('pagination.last-page-cursor-null')) nextCursor = null
+  if (!more && faults.has('pagination.last-page-cursor-absent')) nextCursor = undefined
   return { data, nextCursor }
 }
 

@@ -18,8 +18,11 @@ export interface Variant {
   createStatus: 200 | 201
   /** §4.1 "the response body of delete operations: not shown". */
   deleteReply: 'no-content-204' | 'record-200' | 'deleted-flag-200'
-  /** §4.1 "Value of nextCursor on the last page: not shown". */
-  lastPage: 'null' | 'empty-string' | 'cursor-to-empty-page'
+  /**
+   * §4.1 "Value of nextCursor on the last page: not shown", but §2 types it a string: `""`, or a cursor leading to an
+   * empty page that carries `""` or (kept) the cursor it was asked with.
+   */
+  lastPage: 'empty-string' | 'cursor-to-empty-page' | 'cursor-kept-on-empty-page'
   /** §7.7 `RateLimit-Reset`: seconds until the bucket is full, or the Unix time it will be. */
   rateLimitReset: 'delta-seconds' | 'unix-time'
   /** §7.2 `details[].path` naming a field: how a path made of segments is written. */
@@ -65,7 +68,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     basePath: '/v1',
     createStatus: 201,
     deleteReply: 'no-content-204',
-    lastPage: 'null',
+    lastPage: 'empty-string',
     rateLimitReset: 'delta-seconds',
     rateLimitLimit: 'plain',
     retryAfter: 'delta-seconds',
@@ -118,7 +121,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     basePath: '/v1',
     createStatus: 201,
     deleteReply: 'no-content-204',
-    lastPage: 'null',
+    lastPage: 'cursor-kept-on-empty-page',
     rateLimitReset: 'delta-seconds',
     rateLimitLimit: 'with-window',
     retryAfter: 'http-date',

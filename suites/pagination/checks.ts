@@ -1,6 +1,7 @@
 // §4.1 list parameters, §8 page size, §9.2 cursor pagination and incremental sync: the default and bounds of
 // limit, a complete walk by nextCursor, sort and order, createdSince and updatedSince strictly after their bound,
-// and 400 for parameters outside their types. The last-page convention is observed, never judged (§4.1).
+// and 400 for parameters outside their types. The last page's nextCursor must be a string (§2); its value is
+// observed, never judged (§4.1).
 import { expectErrorEnvelope, expectStatus } from '../../src/checks/assert.ts'
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
@@ -204,6 +205,34 @@ const walkComplete = defineCheck({
   },
 })
 
+const cursorOnEveryPage = defineCheck({
+  id: 'pagination.cursor.string-on-every-page',
+  clauses: ['§2', '§4.1'],
+  level: 'MUST',
+  area,
+  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
+  writes: 'none',
+  title: 'Every page of a list carries nextCursor as a string, the last page too ("" or any other string)',
+  async run(ctx) {
+    const src = await listSource(ctx)
+    const size = src.records?.length ?? LIMITS.pageSizeMax
+    const limit = Math.max(2, Math.ceil(size / 3))
+    const walk = await walkAllPages(ctx.api, src.path, { ...src.query, limit }, src.records ? Math.ceil(size / limit) + 2 : OPEN_WALK_PAGES)
+    ctx.observe('pages', walk.pages.length)
+    ctx.observe('lastPage', walk.end)
+    // §4.1 leaves the last page's value open, not its type: §2 and §4.1 give the envelope as { data, nextCursor: string }.
+    const bad = walk.pages.findIndex((p) => typeof p.body?.nextCursor !== 'string')
+    if (bad >= 0) {
+      const page = walk.pages[bad]!
+      const shown = 'nextCursor' in page.body ? JSON.stringify(page.body.nextCursor) : 'absent'
+      ctx.fail(`page ${bad + 1} of ${walk.pages.length}${bad === walk.pages.length - 1 ? ' (the last)' : ''} of ${src.path} with limit=${limit}: nextCursor is ${shown}, expected a string (§2, §4.1)`, {
+        expected: '{ data: record[], nextCursor: string } on every page; only the value on the last page is not shown, e.g. ""',
+        exchanges: [page.exchange],
+      })
+    }
+  },
+})
+
 /** The source listed in one order; skips when its timestamps cannot show an order. */
 async function orderedList(ctx: CheckContext, key: SortKey, query: Record<string, string>): Promise<ApiResponse & { body: { data: AnyRecord[] } }> {
   const src = await listSource(ctx, 2)
@@ -365,6 +394,7 @@ export const checks: CheckDefinition[] = [
   ...BAD_PARAMETERS.map(rejects),
   invalidRequestCode,
   walkComplete,
+  cursorOnEveryPage,
   sortDefault,
   ...(['createdAt', 'updatedAt'] as const).flatMap((key) => (['asc', 'desc'] as const).map((order) => sortOrder(key, order))),
   createdSince,
