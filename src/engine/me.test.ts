@@ -6,4 +6,7 @@ it('finds scopes in any reasonable /me shape', () => {
   expect(scopesFromMe({ scopes: 'accounts:read contacts:write' })).toEqual(['accounts:read', 'contacts:write'])
   expect(scopesFromMe({ data: { apiKey: { permissions: [{ x: 1 }], scope: 'users:read' } } })).toEqual(['users:read'])
   expect(scopesFromMe({ workspace: 'w', user: { name: 'x' } })).toBeUndefined()
+  expect(scopesFromMe({ apiKey: { permissions: { accounts: ['read', 'write'], users: 'read' } } })).toEqual(['accounts:read', 'accounts:write', 'users:read'])
+  expect(scopesFromMe({ grants: { cases: { read: true, write: false } } })).toEqual(['cases:read'])
+  expect(scopesFromMe({ user: { role: 'admin', flags: { beta: true } }, key: { name: 'k' } })).toBeUndefined()
 })

@@ -453,7 +453,13 @@ export function createApp(state: AppState): Hono<Env> {
     if (variant.meShape === 'flat') {
       return c.json({ workspace: workspace.id, workspaceName: workspace.name, name: key.name, scopes: key.scopes.join(' '), actor })
     }
-    const body = { workspace: { id: workspace.id, name: workspace.name }, key: { name: key.name, scopes: [...key.scopes] }, user: actor }
+    if (variant.meShape === 'scope-map') {
+      const permissions: Record<string, string[]> = {}
+      for (const scope of key.scopes) (permissions[scope.split(':')[0]!] ??= []).push(scope.split(':')[1]!)
+      return c.json({ workspace: { id: workspace.id, name: workspace.name }, apiKey: { label: key.name, permissions }, actingUser: actor })
+    }
+    // The fault: the key is serialised with its name only, so /me shows no scopes.
+    const body = { workspace: { id: workspace.id, name: workspace.name }, key: faults.has('discovery.me-without-scopes') ? { name: key.name } : { name: key.name, scopes: [...key.scopes] }, user: actor }
     // The fault: the body is stringified before c.json, which encodes it again: a JSON string, not an object.
     return c.json(faults.has('discovery.me-double-encoded') ? JSON.stringify(body) : body)
   }

@@ -33,8 +33,8 @@ export interface Variant {
   idempotencyMismatch: ErrorChoice | 'replay-first'
   /** §3 rules 1–2: a write the record's state does not allow (status and code not shown, §7.8). */
   stateRefusal: ErrorChoice
-  /** §2 "Fields of the /v1/me response: not shown". */
-  meShape: 'nested' | 'flat'
+  /** §2 "Fields of the /v1/me response: not shown" (the scopes are: as a list, a string, or a map of area to access). */
+  meShape: 'nested' | 'flat' | 'scope-map'
   /** §8 shows the header names only: `RateLimit-Limit: 600`, or with its window as older drafts write it (`600, 600;w=60`). */
   rateLimitLimit: 'plain' | 'with-window'
   /** §8 "Retry-After (seconds to wait)": whole seconds, or the HTTP date to wait until (RFC 9110 allows both). */
@@ -129,7 +129,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     nonUuidId: 'not-found-404',
     idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
     stateRefusal: { status: 403, code: 'forbidden' },
-    meShape: 'nested',
+    meShape: 'scope-map',
     updateMethod: 'PUT',
     unroutedUpdate: 'not-found-404',
     addedTags: ['via-api'],
