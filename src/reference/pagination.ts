@@ -143,7 +143,8 @@ function e164Of(value: string): string | undefined {
 }
 
 function matches(rec: StoredRecord, q: ListQuery, faults: FaultSet): boolean {
-  const after = (ms: number, bound: number) => ms > bound
+  // The fault: the since-filters compare with >=, so the record at the bound itself is listed.
+  const after = (ms: number, bound: number) => (faults.has('pagination.since-includes-bound') ? ms >= bound : ms > bound)
   if (q.createdSince !== undefined && !after(rec.createdAtMs, q.createdSince)) return false
   // The fault: updatedSince read against createdAt.
   if (q.updatedSince !== undefined && !after(faults.has('pagination.updatedSince-reads-createdAt') ? rec.createdAtMs : rec.updatedAtMs, q.updatedSince)) return false
