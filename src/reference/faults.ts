@@ -823,6 +823,7 @@ export const FAULTS = [
   { id: 'pagination.last-page-cursor-absent', area: 'pagination', description: 'The last page of a list leaves nextCursor out (the serialiser drops undefined fields).', catches: ['pagination.cursor.string-on-every-page'] },
   { id: 'discovery.me-without-scopes', area: 'discovery', description: "GET /me shows the workspace, the key's name and the user, but not the key's scopes.", catches: ['discovery.me.shows-scopes'] },
   { id: 'pagination.since-includes-bound', area: 'pagination', description: 'createdSince and updatedSince compare with >=, so the record created or changed at the bound itself is listed.', catches: ['pagination.createdSince.excludes-bound', 'pagination.updatedSince.excludes-bound'] },
+  { id: 'state.second-order-accepted', area: 'state', description: 'The one-order-per-quotation rule is left to the client: a second POST /orders for the same accepted quotation makes another order.', catches: ['state.order.second-refused'] },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']
