@@ -169,11 +169,11 @@ export function createApp(state: AppState): Hono<Env> {
     return rec
   }
 
-  const allow = (c: Ctx, spec: ResourceSpec, op: OpName): ApiKey => {
+  const allow = (c: Ctx, spec: ResourceSpec, op: OpName, role = true): ApiKey => {
     const key = c.get('key')
     const scope = scopeFor(spec.name, op)
     // The fault: comments guarded by comments:* scopes of their own, which §5.4 does not have.
-    requireScope(key, faults.has('auth.comments-own-scope') && spec.name === 'comment' ? scope.replace(/^cases:/, 'comments:') : scope, faults)
+    requireScope(key, faults.has('auth.comments-own-scope') && spec.name === 'comment' ? scope.replace(/^cases:/, 'comments:') : scope, faults, role)
     return key
   }
 
@@ -337,7 +337,9 @@ export function createApp(state: AppState): Hono<Env> {
   const create = (spec: ResourceSpec) => async (c: Ctx) => {
     // The fault: the scope is checked after the record is written.
     const lateScope = faults.has('auth.scope-checked-after-write')
-    const key = lateScope ? c.get('key') : allow(c, spec, 'create')
+    // The fault: the owner's role is checked by an after-save hook, once the record is written.
+    const lateRole = faults.has('auth.owner-role-checked-after-write')
+    const key = lateScope ? c.get('key') : allow(c, spec, 'create', !lateRole)
     const body = await readBody(c)
     const model = MODELS[spec.name]
 
@@ -386,7 +388,7 @@ export function createApp(state: AppState): Hono<Env> {
 
     const location = `${c.req.path.slice(0, c.req.path.length - spec.path.length)}${spec.path}/${rec.id}`
     const responseBody = present(spec, rec.record)
-    if (lateScope) allow(c, spec, 'create')
+    if (lateScope || lateRole) allow(c, spec, 'create')
     if (replayKey !== undefined) {
       state.idempotency.save(replayOwner, replayKey, { fingerprint, status: variant.createStatus, body: responseBody, headers: { Location: location }, at: clock.now() })
     }

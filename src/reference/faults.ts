@@ -824,6 +824,9 @@ export const FAULTS = [
   { id: 'discovery.me-without-scopes', area: 'discovery', description: "GET /me shows the workspace, the key's name and the user, but not the key's scopes.", catches: ['discovery.me.shows-scopes'] },
   { id: 'pagination.since-includes-bound', area: 'pagination', description: 'createdSince and updatedSince compare with >=, so the record created or changed at the bound itself is listed.', catches: ['pagination.createdSince.excludes-bound', 'pagination.updatedSince.excludes-bound'] },
   { id: 'state.second-order-accepted', area: 'state', description: 'The one-order-per-quotation rule is left to the client: a second POST /orders for the same accepted quotation makes another order.', catches: ['state.order.second-refused'] },
+  { id: 'auth.owner-role-ignored', area: 'auth', description: "Only the key's scopes are checked: a key with every scope does what its owner's role may not (§5.3 b).", catches: ['auth.role.denied-refused'] },
+  { id: 'auth.owner-role-checked-after-write', area: 'auth', description: "The owner's role is checked by an after-save hook: a create the role may not make answers 403, but the record is written.", catches: ['auth.role.denied-changes-nothing'] },
+  { id: 'auth.role-overreach-read-only', area: 'auth', description: "A key whose scopes exceed its owner's role is made read-only as a whole, instead of refusing only what the role may not do.", catches: ['auth.role.allowed-served'] },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']
