@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { scopesFromMe } from './me.ts'
+import { scopesFromMe, showsScopes } from './me.ts'
 
 it('finds scopes in any reasonable /me shape', () => {
   expect(scopesFromMe({ key: { name: 'k', scopes: ['accounts:read', 'cases:write'] } })).toEqual(['accounts:read', 'cases:write'])
@@ -9,4 +9,12 @@ it('finds scopes in any reasonable /me shape', () => {
   expect(scopesFromMe({ apiKey: { permissions: { accounts: ['read', 'write'], users: 'read' } } })).toEqual(['accounts:read', 'accounts:write', 'users:read'])
   expect(scopesFromMe({ grants: { cases: { read: true, write: false } } })).toEqual(['cases:read'])
   expect(scopesFromMe({ user: { role: 'admin', flags: { beta: true } }, key: { name: 'k' } })).toBeUndefined()
+})
+
+it('sees scopes shown as a wildcard under a field named for them, and nothing else', () => {
+  expect(showsScopes({ key: { name: 'k', scopes: ['*'] } })).toBe(true)
+  expect(showsScopes({ token: { scope: 'full_access' } })).toBe(true)
+  expect(showsScopes({ scopes: 'accounts:read' })).toBe(true)
+  expect(showsScopes({ workspace: { id: 'w' }, key: { name: 'k' }, user: { role: 'admin' } })).toBe(false)
+  expect(showsScopes({ key: { name: 'k', scopes: [] } })).toBe(false)
 })

@@ -63,3 +63,24 @@ export function scopesFromMe(body: unknown): string[] | undefined {
   visit(body, 0)
   return sawList ? [...found].sort() : undefined
 }
+
+const SCOPE_FIELD = /scope|permission|grant/i
+
+/**
+ * Whether the body shows the key's scopes at all: as scopesFromMe reads them, or as a field named for scopes
+ * holding words of its own (`scopes: ['*']`, `scope: 'full_access'` for a key with every scope).
+ */
+export function showsScopes(body: unknown): boolean {
+  if (scopesFromMe(body) !== undefined) return true
+  const named = (value: unknown, depth: number): boolean => {
+    if (depth > 6 || typeof value !== 'object' || value === null) return false
+    return Object.entries(value).some(([field, v]) => {
+      if (SCOPE_FIELD.test(field)) {
+        const words = typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : Array.isArray(v) ? v : []
+        if (words.length > 0 && words.every((w) => typeof w === 'string' && w.length > 0)) return true
+      }
+      return named(v, depth + 1)
+    })
+  }
+  return named(body, 0)
+}
