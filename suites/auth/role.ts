@@ -98,6 +98,7 @@ async function tryDenial(ctx: CheckContext, denial: Denial): Promise<Outcome> {
   const { resource, method } = denial
   const outcome = (o: Partial<Outcome>): Outcome => ({ denial, judged: false, evidence: [], ...o })
   if (!resource) {
+    if (/\{|\/:/.test(denial.path)) return outcome({ unsent: 'the path names a record of no collection of §4.2, which the suite cannot pick' })
     const response = await sendAs(limited, method, denial.path, method === 'GET' || method === 'DELETE' ? undefined : {})
     return outcome({ response, evidence: [response] })
   }
