@@ -56,6 +56,8 @@ interface Outcome {
   changed?: string
   /** The record could be read back, so a change would have shown. */
   judged: boolean
+  /** A 404 for a record the key cannot see either (§5.7): whether §5.6 or §5.7 answers first is not shown. */
+  hiddenFromKey?: boolean
   evidence: ApiResponse[]
 }
 
@@ -151,15 +153,18 @@ async function tryDenial(ctx: CheckContext, denial: Denial): Promise<Outcome> {
   const response = await sendAs(limited, method, path, body)
   const after = await ctx.api.get(path)
   const evidence = [before, response, after]
+  // §5.7: a record the key cannot see is a 404; only then does a 404 count as the refusal.
+  const hiddenFromKey = response.status === 404 ? !(await limited.get(path)).ok : undefined
   if (method === 'DELETE') {
-    return outcome({ response, evidence, judged: true, changed: after.status === 404 ? `${resource} ${target.id} is gone (GET answers 404)` : undefined })
+    return outcome({ response, evidence, judged: true, hiddenFromKey, changed: after.status === 404 ? `${resource} ${target.id} is gone (GET answers 404)` : undefined })
   }
-  if (!after.ok) return outcome({ response, evidence, judged: true, changed: `GET ${spec.path}/${target.id} answers ${after.status}` })
+  if (!after.ok) return outcome({ response, evidence, judged: true, hiddenFromKey, changed: `GET ${spec.path}/${target.id} answers ${after.status}` })
   const altered = Object.keys(body!).filter((f) => !isDeepStrictEqual(body![f], before.body[f]) && !isDeepStrictEqual(after.body[f], before.body[f]))
   return outcome({
     response,
     evidence,
     judged: true,
+    hiddenFromKey,
     changed: altered.length > 0 ? `${altered.map((f) => `${f} went from ${JSON.stringify(before.body[f])} to ${JSON.stringify(after.body[f])}`).join('; ')}` : undefined,
   })
 }
@@ -188,11 +193,13 @@ const deniedRefused = defineCheck({
   writes: 'safe',
   async run(ctx) {
     const sent = sentOrSkip(ctx, await denials(ctx))
-    const wrong = sent.filter((o) => o.response!.status !== 403)
+    const wrong = sent.filter((o) => o.response!.status !== 403 && !(o.response!.status === 404 && o.hiddenFromKey))
     ctx.observe('refused', sent.length - wrong.length)
+    const hidden = sent.filter((o) => o.response!.status === 404 && o.hiddenFromKey)
+    if (hidden.length > 0) ctx.observe('refusedAsNotFound', hidden.map((o) => o.denial.text))
     if (wrong.length > 0) {
       ctx.fail(`${wrong.length} of ${sent.length} operations the owner's role may not perform were not refused with 403: ${wrong.map((o) => `${o.denial.text} → ${o.response!.status}`).join(', ')} (§5.3, §5.6)`, {
-        expected: "§5.3(b): calls are limited by the role of the key's owner; §5.6: a call refused by owner role gives 403",
+        expected: "§5.3(b): calls are limited by the role of the key's owner; §5.6: a call refused by owner role gives 403 (a 404 only for a record the key cannot see at all, §5.7)",
         exchanges: wrong.slice(0, 3).map((o) => o.response!.exchange),
       })
     }
