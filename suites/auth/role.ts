@@ -172,7 +172,6 @@ async function tryDenial(ctx: CheckContext, denial: Denial): Promise<Outcome> {
 /** Every declared denial, sent once per run with the role-limited key and read back with the main key. */
 function denials(ctx: CheckContext): Promise<Outcome[]> {
   const declared = deniedOrSkip(ctx)
-  ctx.as('roleLimited')
   return ctx.session.memo('auth.role.denials', () => Promise.all(declared.map((d) => tryDenial(ctx, d))))
 }
 
