@@ -47,6 +47,7 @@ export function reproductionEnv(report: Pick<RunReport, 'config' | 'target'>): s
   const keys = (c.keys ?? {}) as Record<string, unknown>
   for (const variable of Object.values(KEY_VARIABLES)) if (variable in keys) lines.push(`export ${variable}='<redacted: your ${variable}>'`)
   if (Array.isArray(c.restrictedScopes)) lines.push(`export CRM_API_KEY_RESTRICTED_SCOPES=${shellQuote(c.restrictedScopes.join(' '))}`)
+  if (Array.isArray(c.roleLimitedDenied)) lines.push(`export CRM_API_KEY_ROLE_LIMITED_DENIED=${shellQuote(c.roleLimitedDenied.join(' '))}`)
   if (c.webhookSecret) lines.push(`export CRM_WEBHOOK_SECRET='<redacted: your whsec_ secret>'`)
   const fixtures = (c.fixtures ?? {}) as Record<string, unknown>
   for (const [name, variable] of Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][]) {

@@ -5,7 +5,7 @@ import { resolve } from 'node:path'
 import type { Profile } from '../checks/types.ts'
 import { CrmConfError } from '../errors.ts'
 
-export type KeyRole = 'main' | 'restricted' | 'revoked' | 'foreign' | 'ipBlocked' | 'rateLimited'
+export type KeyRole = 'main' | 'restricted' | 'revoked' | 'foreign' | 'ipBlocked' | 'rateLimited' | 'roleLimited'
 
 /** The public names of the optional keys; part of the interface, never rename. */
 export const KEY_VARIABLES: Record<KeyRole, string> = {
@@ -15,6 +15,16 @@ export const KEY_VARIABLES: Record<KeyRole, string> = {
   foreign: 'CRM_API_KEY_FOREIGN',
   ipBlocked: 'CRM_API_KEY_IP_BLOCKED',
   rateLimited: 'CRM_API_KEY_RATE_LIMITED',
+  roleLimited: 'CRM_API_KEY_ROLE_LIMITED',
+}
+
+/** Values a key is useless without: named with it when either is missing. */
+export const KEY_COMPANIONS: Partial<Record<KeyRole, string>> = { roleLimited: 'CRM_API_KEY_ROLE_LIMITED_DENIED' }
+
+/** Why a check needing this key cannot run. */
+export function keyUnset(role: KeyRole): string {
+  const companion = KEY_COMPANIONS[role]
+  return `${KEY_VARIABLES[role]} is not set${companion ? ` (it goes with ${companion})` : ''}`
 }
 
 export type FixtureName = 'acceptedQuotationId' | 'sentQuotationId' | 'sentInvoiceId' | 'conversationId'
@@ -34,6 +44,8 @@ export const OPTIONAL_PURPOSE: Record<string, string> = {
   CRM_API_KEY_FOREIGN: 'workspace isolation checks (404 for another workspace\'s records, §5.7)',
   CRM_API_KEY_IP_BLOCKED: 'the IP allowlist check (403, §5.6)',
   CRM_API_KEY_RATE_LIMITED: 'the 429 probe (§7.7, §8)',
+  CRM_API_KEY_ROLE_LIMITED: "owner's role checks (403 for what the owner's role may not do, §5.3 b, §5.6); a key with every scope",
+  CRM_API_KEY_ROLE_LIMITED_DENIED: "the operations that key's owner may not perform, `METHOD /path` pairs: DELETE /accounts/{id} POST /products",
   CRM_WEBHOOK_SECRET: 'the webhook checks (§6)',
   CRM_FIXTURE_ACCEPTED_QUOTATION_ID: 'order creation from an accepted quotation (§3.2)',
   CRM_FIXTURE_SENT_QUOTATION_ID: 'draft-only rules on a non-draft quotation (§3.1)',
@@ -127,6 +139,8 @@ export interface ResolvedConfig {
   baseUrl?: string
   keys: Partial<Record<KeyRole, string>>
   restrictedScopes?: string[]
+  /** CRM_API_KEY_ROLE_LIMITED_DENIED: what the role-limited key's owner may not do, each `METHOD /path`. */
+  roleLimitedDenied?: string[]
   webhookSecret?: string
   sinkHost: string
   sinkPort: number
@@ -215,11 +229,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
 
   const seed = overrides.seed ?? integer('CRM_SEED', Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1)
   const restrictedScopes = get('CRM_API_KEY_RESTRICTED_SCOPES')?.split(/\s+/)
+  const deniedWords = get('CRM_API_KEY_ROLE_LIMITED_DENIED')?.split(/\s+/)
+  const roleLimitedDenied = deniedWords && Array.from({ length: Math.ceil(deniedWords.length / 2) }, (_, i) => `${deniedWords[2 * i]} ${deniedWords[2 * i + 1] ?? ''}`.trim())
+  const badDenial = roleLimitedDenied?.find((d) => !/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/.test(d))
+  if (badDenial) problems.push(`CRM_API_KEY_ROLE_LIMITED_DENIED must be METHOD /path pairs (e.g. DELETE /accounts/{id} POST /products), got ${JSON.stringify(badDenial)}`)
 
   const config: ResolvedConfig = {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     keys,
     restrictedScopes,
+    roleLimitedDenied,
     webhookSecret,
     sinkHost: get('CRM_WEBHOOK_SINK_HOST') ?? DEFAULTS.sinkHost,
     sinkPort: integer('CRM_WEBHOOK_SINK_PORT', DEFAULTS.sinkPort, 0, 65535),
@@ -247,6 +266,7 @@ export function describeMissingOptionals(config: ResolvedConfig): string[] {
   for (const [name, variable] of Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][]) if (config.fixtures[name]) set.add(variable)
   if (config.webhookSecret) set.add('CRM_WEBHOOK_SECRET')
   if (config.restrictedScopes) set.add('CRM_API_KEY_RESTRICTED_SCOPES')
+  if (config.roleLimitedDenied) set.add('CRM_API_KEY_ROLE_LIMITED_DENIED')
   return Object.entries(OPTIONAL_PURPOSE)
     .filter(([variable]) => !set.has(variable))
     .map(([variable, purpose]) => `${variable} unset: skips ${purpose}`)

@@ -1,6 +1,6 @@
 // Runs one check against a session and turns its ending into a CheckResult. Used by the vitest glue (the
 // CLI) and by the in-process runner (self-validation), so both judge a check the same way.
-import { KEY_VARIABLES } from '../config/config.ts'
+import { keyUnset } from '../config/config.ts'
 import { CheckFailed, CheckSkipped } from '../checks/define.ts'
 import type { CheckContext, CheckDefinition, CheckResult, EvidenceItem } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -21,7 +21,7 @@ export function precondition(check: CheckDefinition, session: RunSession): strin
   const excluded = profileExclusion(check, session.profile)
   if (excluded) return excluded
   for (const role of check.keys ?? []) {
-    if (!session.transport.hasKey(role)) return `${KEY_VARIABLES[role]} is not set`
+    if (!session.transport.hasKey(role)) return keyUnset(role)
   }
   if (check.webhooks && !session.config.webhookSecret) return 'CRM_WEBHOOK_SECRET is not set'
   return undefined
@@ -70,7 +70,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
   const ctx: CheckContext = {
     api: clientFor('main'),
     as: (role) => {
-      if (!session.transport.hasKey(role)) throw new CheckSkipped(`${KEY_VARIABLES[role]} is not set`)
+      if (!session.transport.hasKey(role)) throw new CheckSkipped(keyUnset(role))
       return clientFor(role)
     },
     config: session.config,

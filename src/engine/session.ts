@@ -69,6 +69,7 @@ export class RunSession {
         baseUrl: server.baseUrl,
         keys: { ...server.keys, ...config.keys },
         restrictedScopes: config.restrictedScopes ?? server.restrictedScopes,
+        roleLimitedDenied: config.roleLimitedDenied ?? server.roleLimitedDenied,
         fixtures: { ...server.fixtures, ...config.fixtures },
         webhookSecret: config.webhookSecret ?? server.webhookSecret,
       }

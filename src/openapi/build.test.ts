@@ -151,8 +151,9 @@ describe('OpenAPI document', () => {
     ajv.addSchema({ $id: 'https://openapi.test/doc.json', components: doc.components })
     const check = (name: string, value: unknown): boolean =>
       ajv.getSchema(`https://openapi.test/doc.json#/components/schemas/${name}`)!(value) as boolean
-    expect(check('lists.account', { data: [RECORD_EXAMPLES.account], nextCursor: null })).toBe(true)
-    expect(check('lists.account', { data: [{ ...RECORD_EXAMPLES.account, id: 'x' }] })).toBe(false)
+    expect(check('lists.account', { data: [RECORD_EXAMPLES.account], nextCursor: '' })).toBe(true)
+    expect(check('lists.account', { data: [RECORD_EXAMPLES.account], nextCursor: null })).toBe(false)
+    expect(check('lists.account', { data: [{ ...RECORD_EXAMPLES.account, id: 'x' }], nextCursor: '' })).toBe(false)
     expect(check('writes.account.create', WRITE_EXAMPLES['account.create'])).toBe(true)
     expect(check('writes.account.create', { name: 'x', email: 'nope' })).toBe(false)
   })

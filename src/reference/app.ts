@@ -169,11 +169,11 @@ export function createApp(state: AppState): Hono<Env> {
     return rec
   }
 
-  const allow = (c: Ctx, spec: ResourceSpec, op: OpName): ApiKey => {
+  const allow = (c: Ctx, spec: ResourceSpec, op: OpName, role = true): ApiKey => {
     const key = c.get('key')
     const scope = scopeFor(spec.name, op)
     // The fault: comments guarded by comments:* scopes of their own, which §5.4 does not have.
-    requireScope(key, faults.has('auth.comments-own-scope') && spec.name === 'comment' ? scope.replace(/^cases:/, 'comments:') : scope, faults)
+    requireScope(key, faults.has('auth.comments-own-scope') && spec.name === 'comment' ? scope.replace(/^cases:/, 'comments:') : scope, faults, role)
     return key
   }
 
@@ -337,7 +337,9 @@ export function createApp(state: AppState): Hono<Env> {
   const create = (spec: ResourceSpec) => async (c: Ctx) => {
     // The fault: the scope is checked after the record is written.
     const lateScope = faults.has('auth.scope-checked-after-write')
-    const key = lateScope ? c.get('key') : allow(c, spec, 'create')
+    // The fault: the owner's role is checked by an after-save hook, once the record is written.
+    const lateRole = faults.has('auth.owner-role-checked-after-write')
+    const key = lateScope ? c.get('key') : allow(c, spec, 'create', !lateRole)
     const body = await readBody(c)
     const model = MODELS[spec.name]
 
@@ -386,7 +388,7 @@ export function createApp(state: AppState): Hono<Env> {
 
     const location = `${c.req.path.slice(0, c.req.path.length - spec.path.length)}${spec.path}/${rec.id}`
     const responseBody = present(spec, rec.record)
-    if (lateScope) allow(c, spec, 'create')
+    if (lateScope || lateRole) allow(c, spec, 'create')
     if (replayKey !== undefined) {
       state.idempotency.save(replayOwner, replayKey, { fingerprint, status: variant.createStatus, body: responseBody, headers: { Location: location }, at: clock.now() })
     }
@@ -453,7 +455,13 @@ export function createApp(state: AppState): Hono<Env> {
     if (variant.meShape === 'flat') {
       return c.json({ workspace: workspace.id, workspaceName: workspace.name, name: key.name, scopes: key.scopes.join(' '), actor })
     }
-    const body = { workspace: { id: workspace.id, name: workspace.name }, key: { name: key.name, scopes: [...key.scopes] }, user: actor }
+    if (variant.meShape === 'scope-map') {
+      const permissions: Record<string, string[]> = {}
+      for (const scope of key.scopes) (permissions[scope.split(':')[0]!] ??= []).push(scope.split(':')[1]!)
+      return c.json({ workspace: { id: workspace.id, name: workspace.name }, apiKey: { label: key.name, permissions }, actingUser: actor })
+    }
+    // The fault: the key is serialised with its name only, so /me shows no scopes.
+    const body = { workspace: { id: workspace.id, name: workspace.name }, key: faults.has('discovery.me-without-scopes') ? { name: key.name } : { name: key.name, scopes: [...key.scopes] }, user: actor }
     // The fault: the body is stringified before c.json, which encodes it again: a JSON string, not an object.
     return c.json(faults.has('discovery.me-double-encoded') ? JSON.stringify(body) : body)
   }

@@ -15,8 +15,8 @@ export type OwnerRole = 'admin' | 'sales' | 'agent'
 
 /**
  * §5.3(b): what each role of the key's owner may not do whatever the key's scopes say. An agent (support
- * staff) may not write sales documents. The seeded restricted key's owner is an agent and lacks those scopes
- * too, so for the seeded keys the role never changes an answer; it is here so that the rule exists.
+ * staff) may not write sales documents. The restricted key's owner is an agent and lacks those scopes anyway;
+ * the role-limited key's owner is an agent whose key has every scope, so only the role refuses it.
  */
 export const ROLE_DENIES: Record<OwnerRole, readonly string[]> = {
   admin: [],
@@ -96,12 +96,18 @@ export function unauthorized(problem: 'missing' | 'malformed' | 'unknown' | 'rev
   return new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' })
 }
 
-/** §5.3, §5.6: the key's scopes and its owner's role must both allow the call, else 403. */
-export function requireScope(key: ApiKey, scope: string, faults: FaultSet): void {
+/** §5.3, §5.6: the key's scopes and its owner's role must both allow the call, else 403. `role: false` leaves the role for later. */
+export function requireScope(key: ApiKey, scope: string, faults: FaultSet, role = true): void {
   if (faults.has('auth.scopes-ignored')) return
   if (!key.scopes.includes(scope)) throw new ApiError(403, 'forbidden', `This key lacks the scope ${scope}.`)
-  if (ROLE_DENIES[key.ownerRole].includes(scope)) {
+  const denies = ROLE_DENIES[key.ownerRole]
+  // The fault: the owner's role is never consulted, only the key's scopes.
+  if (role && !faults.has('auth.owner-role-ignored') && denies.includes(scope)) {
     throw new ApiError(403, 'forbidden', `The key's owner (role ${key.ownerRole}) may not use ${scope}.`)
+  }
+  // The fault: a key whose scopes exceed its owner's role is made read-only as a whole, instead of refusing only what the role may not do.
+  if (faults.has('auth.role-overreach-read-only') && scope.endsWith(':write') && key.scopes.some((s) => denies.includes(s))) {
+    throw new ApiError(403, 'forbidden', `The key's scopes exceed its owner's role (${key.ownerRole}); it may only read.`)
   }
 }
 

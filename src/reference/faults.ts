@@ -818,6 +818,15 @@ export const FAULTS = [
     description: 'A response wrapper sets every Content-Type to text/plain, JSON bodies included.',
     catches: ['invariants.json-bodies'],
   },
+  // Issue 18: what independent implementations got wrong and the suite let through.
+  { id: 'pagination.last-page-cursor-null', area: 'pagination', description: 'The last page of a list sends nextCursor: null, as the ORM returns no next position.', catches: ['pagination.cursor.string-on-every-page'] },
+  { id: 'pagination.last-page-cursor-absent', area: 'pagination', description: 'The last page of a list leaves nextCursor out (the serialiser drops undefined fields).', catches: ['pagination.cursor.string-on-every-page'] },
+  { id: 'discovery.me-without-scopes', area: 'discovery', description: "GET /me shows the workspace, the key's name and the user, but not the key's scopes.", catches: ['discovery.me.shows-scopes'] },
+  { id: 'pagination.since-includes-bound', area: 'pagination', description: 'createdSince and updatedSince compare with >=, so the record created or changed at the bound itself is listed.', catches: ['pagination.createdSince.excludes-bound', 'pagination.updatedSince.excludes-bound'] },
+  { id: 'state.second-order-accepted', area: 'state', description: 'The one-order-per-quotation rule is left to the client: a second POST /orders for the same accepted quotation makes another order.', catches: ['state.order.second-refused'] },
+  { id: 'auth.owner-role-ignored', area: 'auth', description: "Only the key's scopes are checked: a key with every scope does what its owner's role may not (§5.3 b).", catches: ['auth.role.denied-refused'] },
+  { id: 'auth.owner-role-checked-after-write', area: 'auth', description: "The owner's role is checked by an after-save hook: a create the role may not make answers 403, but the record is written.", catches: ['auth.role.denied-changes-nothing'] },
+  { id: 'auth.role-overreach-read-only', area: 'auth', description: "A key whose scopes exceed its owner's role is made read-only as a whole, instead of refusing only what the role may not do.", catches: ['auth.role.allowed-served'] },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -10,7 +10,7 @@ import { Clock, type NowFn } from './clock.ts'
 import { faultSet } from './faults.ts'
 import { IdempotencyStore } from './idempotency.ts'
 import { RateLimiter } from './rate-limit.ts'
-import { MAIN_WORKSPACE, RESTRICTED_SCOPES, seedExtraUsers, seedStore } from './seed.ts'
+import { MAIN_WORKSPACE, RESTRICTED_SCOPES, roleLimitedDenied, seedExtraUsers, seedStore } from './seed.ts'
 import { MemoryStore, type Store } from './store.ts'
 import { variantOf, type BasePath, type VariantName } from './variants.ts'
 import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
@@ -57,6 +57,8 @@ export interface ReferenceServer {
   apiBaseUrl: string
   keys: Record<KeyRole, string>
   restrictedScopes: string[]
+  /** What the role-limited key's owner may not do, each `METHOD /path` (CRM_API_KEY_ROLE_LIMITED_DENIED). */
+  roleLimitedDenied: string[]
   fixtures: Record<FixtureName, string>
   /** `whsec_…`: the signing secret of the main workspace's webhook endpoint. */
   webhookSecret: string
@@ -114,6 +116,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       `CRM_BASE_URL=${baseUrl}`,
       ...(Object.entries(KEY_VARIABLES) as [KeyRole, string][]).map(([role, name]) => `${name}=${keys[role]}`),
       `CRM_API_KEY_RESTRICTED_SCOPES="${RESTRICTED_SCOPES.join(' ')}"`,
+      `CRM_API_KEY_ROLE_LIMITED_DENIED="${roleLimitedDenied(variant.updateMethod).join(' ')}"`,
       `CRM_WEBHOOK_SECRET=${seeded.webhookSecret}`,
       ...(Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][]).map(([name, variable]) => `${variable}=${seeded.fixtures[name]}`),
     ]
@@ -126,6 +129,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     apiBaseUrl: `${origin}/api/v1`,
     keys,
     restrictedScopes: [...RESTRICTED_SCOPES],
+    roleLimitedDenied: roleLimitedDenied(variant.updateMethod),
     fixtures: { ...seeded.fixtures },
     webhookSecret: seeded.webhookSecret,
     setWebhookTarget: (url) => webhooks.setTarget(url),

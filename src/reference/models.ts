@@ -476,7 +476,8 @@ export const MODELS: Record<ResourceName, Model> = {
       const quote = w.store.get(w.workspace.id, 'quotation', normalizeUuid(String(body.quoteId)))!
       const accepted = w.faults.has('state.order-accepted-refused') ? 'approved' : 'accepted'
       if (quote.record.status !== accepted && !w.faults.has('state.order-from-any-quotation')) throw w.refuse(`Quotation ${quote.record.number} is ${quote.record.status}, not accepted.`)
-      if (w.store.sorted(w.workspace.id, 'order', 'createdAt').some((o) => o.record.quoteId === quote.id)) {
+      // The fault: the one-order rule is left to the client; a quotation takes any number of orders.
+      if (!w.faults.has('state.second-order-accepted') && w.store.sorted(w.workspace.id, 'order', 'createdAt').some((o) => o.record.quoteId === quote.id)) {
         throw w.refuse(`Quotation ${quote.record.number} already has an order.`)
       }
       const q = quote.record

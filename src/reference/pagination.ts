@@ -143,7 +143,8 @@ function e164Of(value: string): string | undefined {
 }
 
 function matches(rec: StoredRecord, q: ListQuery, faults: FaultSet): boolean {
-  const after = (ms: number, bound: number) => ms > bound
+  // The fault: the since-filters compare with >=, so the record at the bound itself is listed.
+  const after = (ms: number, bound: number) => (faults.has('pagination.since-includes-bound') ? ms >= bound : ms > bound)
   if (q.createdSince !== undefined && !after(rec.createdAtMs, q.createdSince)) return false
   // The fault: updatedSince read against createdAt.
   if (q.updatedSince !== undefined && !after(faults.has('pagination.updatedSince-reads-createdAt') ? rec.createdAtMs : rec.updatedAtMs, q.updatedSince)) return false
@@ -184,7 +185,7 @@ function firstAfter(records: readonly StoredRecord[], key: 'createdAtMs' | 'upda
 
 export interface Page {
   data: StoredRecord[]
-  /** `undefined` = leave the field out (no variant does today). */
+  /** `undefined` = leave the field out (only a fault does). */
   nextCursor: string | null | undefined
 }
 
@@ -230,8 +231,12 @@ export function listPage(store: Store, workspace: string, kind: Kind, query: Lis
   const cursor = last ? encodeCursor({ sort: q.sort, order: q.order, at: last[key], id: last.id }) : undefined
   let nextCursor: Page['nextCursor']
   if (more) nextCursor = cursor
-  else if (variant.lastPage === 'cursor-to-empty-page') nextCursor = cursor ?? null
-  else nextCursor = variant.lastPage === 'empty-string' ? '' : null
+  else if (variant.lastPage === 'empty-string') nextCursor = ''
+  // An empty page ends the walk; 'cursor-kept-on-empty-page' hands back the position it was asked for, to poll later.
+  else nextCursor = cursor ?? (variant.lastPage === 'cursor-kept-on-empty-page' && q.after ? encodeCursor(q.after) : '')
+  // The faults: the last page's cursor sent as null, or left out (§2, §4.1: a string on every page).
+  if (!more && faults.has('pagination.last-page-cursor-null')) nextCursor = null
+  if (!more && faults.has('pagination.last-page-cursor-absent')) nextCursor = undefined
   return { data, nextCursor }
 }
 

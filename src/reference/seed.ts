@@ -20,6 +20,14 @@ export const RESTRICTED_SCOPES = ['accounts:read', 'contacts:read', 'contacts:wr
 export const IP_BLOCKED_ALLOWLIST = ['203.0.113.0/24']
 export const RATE_LIMITED_PER_MINUTE = 20
 
+/**
+ * What the role-limited key's owner (an agent, key with every scope) may not do (auth.ts ROLE_DENIES), as
+ * CRM_API_KEY_ROLE_LIMITED_DENIED lists it; the update method is the variant's (§4.1: not shown).
+ */
+export function roleLimitedDenied(updateMethod: string): string[] {
+  return ['POST /opportunities', `${updateMethod} /opportunities/{id}`, 'DELETE /opportunities/{id}', 'POST /quotations', 'PUT /quotations/{id}', 'DELETE /quotations/{id}', 'POST /products']
+}
+
 /** Seeded records are dated from here on, well before any record the API creates. */
 const SEED_EPOCH = Date.UTC(2025, 0, 6, 1, 0, 0)
 
@@ -613,6 +621,9 @@ export function seedStore(store: Store, options: SeedOptions): Seeded {
     key('rateLimited', MAIN_WORKSPACE, main.admin, 'admin', 'Low-limit key', { limitPerMinute: RATE_LIMITED_PER_MINUTE }),
   ]
   const webhookSecret = `whsec_${Buffer.from(rng.bytes(32)).toString('base64')}`
+  // §5.3(b): every scope, but an agent owns it, and an agent's role may not write sales documents. Drawn after the
+  // webhook secret, so the other keys and the secret stay as they were for the same seed.
+  keys.push(key('roleLimited', MAIN_WORKSPACE, main.agents[1] ?? main.agents[0], 'agent', 'Support desk integration (agent, every scope)', { limitPerMinute: 600 }))
 
   return {
     workspaces: new Map([

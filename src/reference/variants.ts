@@ -18,8 +18,11 @@ export interface Variant {
   createStatus: 200 | 201
   /** §4.1 "the response body of delete operations: not shown". */
   deleteReply: 'no-content-204' | 'record-200' | 'deleted-flag-200'
-  /** §4.1 "Value of nextCursor on the last page: not shown". */
-  lastPage: 'null' | 'empty-string' | 'cursor-to-empty-page'
+  /**
+   * §4.1 "Value of nextCursor on the last page: not shown", but §2 types it a string: `""`, or a cursor leading to an
+   * empty page that carries `""` or (kept) the cursor it was asked with.
+   */
+  lastPage: 'empty-string' | 'cursor-to-empty-page' | 'cursor-kept-on-empty-page'
   /** §7.7 `RateLimit-Reset`: seconds until the bucket is full, or the Unix time it will be. */
   rateLimitReset: 'delta-seconds' | 'unix-time'
   /** §7.2 `details[].path` naming a field: how a path made of segments is written. */
@@ -30,8 +33,8 @@ export interface Variant {
   idempotencyMismatch: ErrorChoice | 'replay-first'
   /** §3 rules 1–2: a write the record's state does not allow (status and code not shown, §7.8). */
   stateRefusal: ErrorChoice
-  /** §2 "Fields of the /v1/me response: not shown". */
-  meShape: 'nested' | 'flat'
+  /** §2 "Fields of the /v1/me response: not shown" (the scopes are: as a list, a string, or a map of area to access). */
+  meShape: 'nested' | 'flat' | 'scope-map'
   /** §8 shows the header names only: `RateLimit-Limit: 600`, or with its window as older drafts write it (`600, 600;w=60`). */
   rateLimitLimit: 'plain' | 'with-window'
   /** §8 "Retry-After (seconds to wait)": whole seconds, or the HTTP date to wait until (RFC 9110 allows both). */
@@ -65,7 +68,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     basePath: '/v1',
     createStatus: 201,
     deleteReply: 'no-content-204',
-    lastPage: 'null',
+    lastPage: 'empty-string',
     rateLimitReset: 'delta-seconds',
     rateLimitLimit: 'plain',
     retryAfter: 'delta-seconds',
@@ -118,7 +121,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     basePath: '/v1',
     createStatus: 201,
     deleteReply: 'no-content-204',
-    lastPage: 'null',
+    lastPage: 'cursor-kept-on-empty-page',
     rateLimitReset: 'delta-seconds',
     rateLimitLimit: 'with-window',
     retryAfter: 'http-date',
@@ -126,7 +129,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     nonUuidId: 'not-found-404',
     idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
     stateRefusal: { status: 403, code: 'forbidden' },
-    meShape: 'nested',
+    meShape: 'scope-map',
     updateMethod: 'PUT',
     unroutedUpdate: 'not-found-404',
     addedTags: ['via-api'],

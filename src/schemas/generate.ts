@@ -107,12 +107,12 @@ export function listEnvelopeSchema(): JsonSchema {
     $id: schemaId('list-envelope'),
     title: 'list envelope',
     description:
-      '§4.1 and §2: a list returns { data: record[], nextCursor: string }. nextCursor is not required and may be null: its value on the last page is not shown (§4.1).',
+      '§4.1 and §2: a list returns { data: record[], nextCursor: string } on every page. Only the value on the last page is not shown (§4.1): any string, "" included, but never absent or null.',
     type: 'object',
-    required: ['data'],
+    required: ['data', 'nextCursor'],
     properties: {
       data: { type: 'array' },
-      nextCursor: { type: ['string', 'null'] },
+      nextCursor: { type: 'string' },
     },
   }
 }

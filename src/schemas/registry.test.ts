@@ -153,10 +153,10 @@ describe.each(RESOURCE_LIST.map((r) => [r.name] as [ResourceName]))('records/%s 
   })
   it('its list accepts the record and names the path of a bad one', () => {
     expect(validate(listKey(name), { data: [valid, valid], nextCursor: 'c1' })).toEqual([])
-    expect(validate(listKey(name), { data: [] })).toEqual([])
-    expect(validate(listKey(name), { data: [], nextCursor: null })).toEqual([])
-    expect(at(validate(listKey(name), { data: [valid, with_(valid, { id: 'x' })] }))).toEqual(['data.1.id:format'])
-    expect(at(validate(listKey(name), { data: [without(valid, 'id')] }))).toEqual(['data.0.id:required'])
+    expect(validate(listKey(name), { data: [], nextCursor: '' })).toEqual([])
+    expect(at(validate(listKey(name), { data: [], nextCursor: null }))).toEqual(['nextCursor:type'])
+    expect(at(validate(listKey(name), { data: [valid, with_(valid, { id: 'x' })], nextCursor: '' }))).toEqual(['data.1.id:format'])
+    expect(at(validate(listKey(name), { data: [without(valid, 'id')], nextCursor: '' }))).toEqual(['data.0.id:required'])
   })
 })
 
@@ -317,12 +317,14 @@ describe('webhook event (§6.3)', () => {
 })
 
 describe('list envelope and /me', () => {
-  it('list-envelope: data required, nextCursor string or null when present (§4.1)', () => {
-    expect(validate('list-envelope', { data: [1, 'x'] })).toEqual([])
+  it('list-envelope: data and a string nextCursor required on every page, "" included (§2, §4.1)', () => {
+    expect(validate('list-envelope', { data: [1, 'x'], nextCursor: '' })).toEqual([])
     expect(at(validate('list-envelope', { nextCursor: 'a' }))).toEqual(['data:required'])
+    expect(at(validate('list-envelope', { data: [] }))).toEqual(['nextCursor:required'])
+    expect(at(validate('list-envelope', { data: [], nextCursor: null }))).toEqual(['nextCursor:type'])
     expect(at(validate('list-envelope', { data: [], nextCursor: 5 }))).toEqual(['nextCursor:type'])
-    expect(at(validate('lists/account', { data: {} }))).toContain('data:type')
-    expect(extraProperties('lists/account', { data: [], nextCursor: null, total: 3 })).toEqual(['total'])
+    expect(at(validate('lists/account', { data: {}, nextCursor: '' }))).toContain('data:type')
+    expect(extraProperties('lists/account', { data: [], nextCursor: '', total: 3 })).toEqual(['total'])
   })
   it('me: any object (§2 "Unspecified shapes")', () => {
     expect(validate('me', {})).toEqual([])

@@ -30,7 +30,8 @@ export const STATEMENTS: Statement[] = [
   // §2 records
   { id: '§2/fields-present', clause: '§2', level: 'MUST', text: 'Every listed field is present in a returned record, with its type', checks: ['records.*'] },
   { id: '§2/write-only-hidden', clause: '§2', level: 'MUST', text: 'Writable-but-not-in-the-record fields are not returned', checks: ['records.*'] },
-  { id: '§2/list-envelope', clause: '§2', level: 'MUST', text: 'A list returns { data, nextCursor }', checks: ['records.*', 'pagination.*'] },
+  { id: '§2/list-envelope', clause: '§2', level: 'MUST', text: 'A list returns { data, nextCursor } with nextCursor a string on every page', checks: ['records.*', 'pagination.cursor.string-on-every-page'] },
+  { id: '§2/me', clause: '§2', level: 'MUST', text: '/me returns the workspace, the key\'s name and scopes, and the user', checks: ['discovery.me.*'] },
   // §3 states
   { id: '§3/drafts', clause: '§3', level: 'MUST', text: 'Quotations and invoices are created as drafts', checks: ['state.*'] },
   { id: '§3.1/quotation-draft-only', clause: '§3.1', level: 'MUST', text: 'A quotation can be replaced or deleted only while it is a draft', checks: ['state.*'] },
@@ -51,12 +52,13 @@ export const STATEMENTS: Statement[] = [
   { id: '§4.2/operations', clause: '§4.2', level: 'MUST', text: 'Every path and operation of the table exists; get, create and update/replace return the record', checks: ['records.*'] },
   { id: '§4.2/no-other-writes', clause: '§4.2', level: 'MUST', text: 'No create, update or delete exists beyond what the table lists', checks: ['read-only.*'] },
   { id: '§4.3/filters', clause: '§4.3', level: 'MUST', text: 'Every list filter returns exactly the records with that meaning', checks: ['filters.*'] },
+  { id: '§4.3/one-order-per-quotation', clause: '§4.3', level: 'SHOULD', text: 'The quoteId filter names "the order for this quotation": a quotation has one order', checks: ['state.order.second-refused'] },
   { id: '§4.4/bodies', clause: '§4.4', level: 'MUST', text: 'Write bodies: required fields, types and enums as listed', checks: ['validation.*', 'bodies.*'] },
   { id: '§4.4/opportunity-fixed-fields', clause: '§4.4', level: 'MUST', text: 'Pipeline, stage and currency are not updatable through the opportunity update', checks: ['side-effects.*'] },
   // §5 authentication
   { id: '§5.1/bearer', clause: '§5.1', level: 'MUST', text: 'The key is sent as Authorization: Bearer <key>', checks: ['auth.*', 'discovery.me.answers'] },
   { id: '§5.2/key-form', clause: '§5.2', level: 'INFO', text: 'A key has the form <KEY_PREFIX>_<workspace>_<secret>', untestable: 'keys are issued in the application; the suite only uses the keys it is given' },
-  { id: '§5.3/owner-role', clause: '§5.3', level: 'MUST', text: 'Calls are limited by the role of the key\'s owner', untestable: 'needs a key whose owner\'s role forbids something its scopes allow; the roles are not shown' },
+  { id: '§5.3/owner-role', clause: '§5.3', level: 'MUST', text: 'Calls are limited by the role of the key\'s owner', checks: ['auth.role.*'] },
   { id: '§5.3/ip-allowlist', clause: '§5.3', level: 'MUST', text: 'Calls are limited by the key\'s IP allowlist', checks: ['auth.*'] },
   { id: '§5.4/scope-areas', clause: '§5.4', level: 'MUST', text: 'Scopes <area>:read|write; comments use cases, payments invoices, opportunities deals, articles knowledge', checks: ['auth.scope.*'] },
   { id: '§5.5/401', clause: '§5.5', level: 'MUST', text: 'A missing key or a key no longer valid gives 401', checks: ['auth.*'] },

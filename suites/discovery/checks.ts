@@ -1,8 +1,9 @@
-// GET /me: the one call every key can make (§4.2 "check a key"). Its shape is not shown (§2), so only
-// "answers with a JSON object" is required; the shape is reported as information.
+// GET /me: the one call every key can make (§4.2 "check a key"). Its field names are not shown (§2), so only
+// "answers with a JSON object" that shows the key's scopes in some reasonable form is required; the shape is
+// reported as information.
 import { expectSchema, expectStatus } from '../../src/checks/assert.ts'
 import { defineCheck } from '../../src/checks/define.ts'
-import { scopesFromMe } from '../../src/engine/me.ts'
+import { scopesFromMe, showsScopes } from '../../src/engine/me.ts'
 
 const area = 'discovery'
 
@@ -17,6 +18,25 @@ export const checks = [
       const res = await ctx.api.get('/me')
       expectStatus(res, 200, '§4.2', 'GET /me checks a key; the main key is valid')
       expectSchema(res, 'me', '§2 (the /me response)')
+    },
+  }),
+  defineCheck({
+    id: 'discovery.me.shows-scopes',
+    clauses: ['§2', '§5.4'],
+    level: 'MUST',
+    area,
+    title: "GET /me shows the key's scopes, in any reasonable shape (a list, a space-separated string, a map of area to access, a wildcard)",
+    async run(ctx) {
+      const res = await ctx.api.get('/me')
+      expectStatus(res, 200, '§4.2', 'GET /me checks a key; the main key is valid')
+      // §2: "/me returns the workspace, the key's name and scopes, and the user"; only the field names are not shown.
+      if (!showsScopes(res.body)) {
+        ctx.fail("GET /me shows no scopes in any form: no list of area:read / area:write values, no such string, no map of area to access, no field named for scopes (§2)", {
+          expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as",
+          exchanges: [res.exchange],
+        })
+      }
+      ctx.observe('me.mainKeyScopes', scopesFromMe(res.body) ?? 'shown in a form of its own')
     },
   }),
   defineCheck({

@@ -1,6 +1,7 @@
 // §4.1 list parameters, §8 page size, §9.2 cursor pagination and incremental sync: the default and bounds of
 // limit, a complete walk by nextCursor, sort and order, createdSince and updatedSince strictly after their bound,
-// and 400 for parameters outside their types. The last-page convention is observed, never judged (§4.1).
+// and 400 for parameters outside their types. The last page's nextCursor must be a string (§2); its value is
+// observed, never judged (§4.1).
 import { expectErrorEnvelope, expectStatus } from '../../src/checks/assert.ts'
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
@@ -9,6 +10,7 @@ import { observeWalkEnd, runLabel, updateRecord, walkAllPages, type AnyRecord } 
 import { LIMITS, RESOURCES } from '../../src/spec/resources.ts'
 import { childSet, listSource, probeCollections } from './fixtures.ts'
 import { distinctInstants, firstMisordered, type Order, type SortKey } from './order.ts'
+import { shownPrecision } from './precision.ts'
 import { BAD_PARAMETERS, BAD_PARAMETER_PATH, badParameterResponse, type BadParameter } from './params.ts'
 
 const area = 'pagination'
@@ -204,6 +206,34 @@ const walkComplete = defineCheck({
   },
 })
 
+const cursorOnEveryPage = defineCheck({
+  id: 'pagination.cursor.string-on-every-page',
+  clauses: ['§2', '§4.1'],
+  level: 'MUST',
+  area,
+  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
+  writes: 'none',
+  title: 'Every page of a list carries nextCursor as a string, the last page too ("" or any other string)',
+  async run(ctx) {
+    const src = await listSource(ctx)
+    const size = src.records?.length ?? LIMITS.pageSizeMax
+    const limit = Math.max(2, Math.ceil(size / 3))
+    const walk = await walkAllPages(ctx.api, src.path, { ...src.query, limit }, src.records ? Math.ceil(size / limit) + 2 : OPEN_WALK_PAGES)
+    ctx.observe('pages', walk.pages.length)
+    ctx.observe('lastPage', walk.end)
+    // §4.1 leaves the last page's value open, not its type: §2 and §4.1 give the envelope as { data, nextCursor: string }.
+    const bad = walk.pages.findIndex((p) => typeof p.body?.nextCursor !== 'string')
+    if (bad >= 0) {
+      const page = walk.pages[bad]!
+      const shown = 'nextCursor' in page.body ? JSON.stringify(page.body.nextCursor) : 'absent'
+      ctx.fail(`page ${bad + 1} of ${walk.pages.length}${bad === walk.pages.length - 1 ? ' (the last)' : ''} of ${src.path} with limit=${limit}: nextCursor is ${shown}, expected a string (§2, §4.1)`, {
+        expected: '{ data: record[], nextCursor: string } on every page; only the value on the last page is not shown, e.g. ""',
+        exchanges: [page.exchange],
+      })
+    }
+  },
+})
+
 /** The source listed in one order; skips when its timestamps cannot show an order. */
 async function orderedList(ctx: CheckContext, key: SortKey, query: Record<string, string>): Promise<ApiResponse & { body: { data: AnyRecord[] } }> {
   const src = await listSource(ctx, 2)
@@ -295,19 +325,59 @@ const createdSince = defineCheck({
   },
 })
 
-// INFO: a server that keeps more precision than it shows (Postgres microseconds shown as milliseconds) rightly
-// counts the record shown at the bound as created after it, so including it is no fault that can be seen.
+/**
+ * §4.1 "after this time": a record the since-list returned although its shown time is the bound itself. Failed only
+ * when the server shows timestamps in one fixed precision (taken as the one it stores); where the digits vary the
+ * shown value may hide a later instant (microseconds shown as milliseconds), and the check skips, saying so.
+ */
+function judgeBound(ctx: CheckContext, param: 'createdSince' | 'updatedSince', field: SortKey, since: string, res: ApiResponse & { body: { data: AnyRecord[] } }, seen: AnyRecord[]): void {
+  const at = Date.parse(since)
+  const data: AnyRecord[] = res.body.data
+  const atBound = data.filter((r) => Date.parse(r[field]) === at)
+  ctx.observe('boundRecordIncluded', atBound.length > 0)
+  if (atBound.length === 0) return
+  const precision = shownPrecision([...seen, ...data].flatMap((r) => [r.createdAt, r.updatedAt]))
+  ctx.observe('fractionDigitsShown', precision.digits)
+  const which = `${param}=${since} returned ${atBound[0]!.id}, whose ${field} is the bound itself`
+  if (!precision.uniform) {
+    ctx.skip(`${which}; timestamps are shown with ${precision.digits.join(' or ')} fractional digits, so the shown value may hide a later instant`)
+  }
+  ctx.fail(`${which}, although every timestamp seen has ${precision.digits[0]} fractional digits (§4.1)`, {
+    expected: `§4.1 ${param}: only records ${field === 'createdAt' ? 'created' : 'changed'} after this time; a record shown at the bound, in the precision the server shows throughout, is not after it`,
+    exchanges: [res.exchange],
+  })
+}
+
 const excludesBound = defineCheck({
   id: 'pagination.createdSince.excludes-bound',
   clauses: ['§4.1'],
-  level: 'INFO',
+  level: 'SHOULD',
   area,
+  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
   writes: 'none',
-  title: 'Whether createdSince lists the record whose shown createdAt is the bound itself (observed)',
+  title: 'createdSince leaves out the record created at the bound itself, where the server shows timestamps in one fixed precision',
   async run(ctx) {
-    const { known, since, returned } = await createdSinceProbe(ctx)
-    const atBound = known.filter((r) => r.createdAt === since)
-    ctx.observe('boundRecordIncluded', atBound.some((r) => returned.has(r.id)))
+    const { known, since, res } = await createdSinceProbe(ctx)
+    judgeBound(ctx, 'createdSince', 'createdAt', since, res, known)
+  },
+})
+
+const updatedExcludesBound = defineCheck({
+  id: 'pagination.updatedSince.excludes-bound',
+  clauses: ['§4.1', '§9.2'],
+  level: 'SHOULD',
+  area,
+  writes: 'safe',
+  title: 'updatedSince leaves out a record last changed at the bound itself, where the server shows timestamps in one fixed precision',
+  async run(ctx) {
+    const set = await childSet(ctx)
+    const listed = await listPage(ctx, ACCOUNTS, { ...set.query, sort: 'updatedAt', order: 'asc', limit: LIMITS.pageSizeMax })
+    const records: AnyRecord[] = listed.body.data
+    if (records.length === 0) return ctx.skip('the isolated accounts are not listed')
+    const since = String(records[Math.floor(records.length / 2)]!.updatedAt)
+    const res = await listPage(ctx, ACCOUNTS, { ...set.query, updatedSince: since, sort: 'updatedAt', limit: LIMITS.pageSizeMax })
+    // A record changed by another check meanwhile comes back with a later updatedAt, and is not judged.
+    judgeBound(ctx, 'updatedSince', 'updatedAt', since, res, records)
   },
 })
 
@@ -365,9 +435,11 @@ export const checks: CheckDefinition[] = [
   ...BAD_PARAMETERS.map(rejects),
   invalidRequestCode,
   walkComplete,
+  cursorOnEveryPage,
   sortDefault,
   ...(['createdAt', 'updatedAt'] as const).flatMap((key) => (['asc', 'desc'] as const).map((order) => sortOrder(key, order))),
   createdSince,
   excludesBound,
   updatedSince,
+  updatedExcludesBound,
 ]

@@ -112,6 +112,34 @@ export const orderChecks: CheckDefinition[] = [
     },
   }),
   defineCheck({
+    id: 'state.order.second-refused',
+    clauses: ['§4.3', '§3.2'],
+    level: 'SHOULD',
+    area,
+    title: 'A second order for a quotation that already has one is refused (4xx): §4.3 speaks of "the order for this quotation"',
+    writes: 'full',
+    // Sends after the shared attempt has made the quotation's order; the restricted key's order comes first as above.
+    after: ['auth.scope.order.write'],
+    async run(ctx) {
+      const { quote, created, existing } = await orderFromAccepted(ctx)
+      const quoteId: string = quote.body.id
+      const first: AnyRecord | undefined = created.ok ? created.body : existing && orderOf(existing, quoteId)
+      if (!first) return ctx.skip(`quotation ${quoteId} has no order to repeat (see state.order.from-accepted)`)
+      const again = await ctx.api.post(ORDERS, { quoteId })
+      if (again.ok) {
+        if (typeof again.body?.id === 'string') trackCreated(ctx, 'order', again.body.id)
+        ctx.fail(`a second order ${again.body?.id ?? ''} was created (${again.status}) for quotation ${quoteId}, which already has order ${first.id} (§4.3)`, {
+          expected: '§4.3 quoteId filter: "the order for this quotation", one order per quotation; a second create is refused with a 4xx',
+          exchanges: [(created.ok || !existing ? created : existing).exchange, again.exchange],
+        })
+      }
+      if (again.status < 400 || again.status >= 500) {
+        ctx.fail(`a second order for quotation ${quoteId}: status is ${again.status}, expected a 4xx refusal (§4.3)`, { expected: 'a 4xx refusal (status not shown, §7.8)', exchanges: [again.exchange] })
+      }
+      ctx.observe('refusal', refusalOf(again))
+    },
+  }),
+  defineCheck({
     id: 'state.order.follows-quotation',
     clauses: ['§3.2', '§2'],
     level: 'SHOULD',
