@@ -59,6 +59,7 @@ export const OPTIONAL_PURPOSE: Record<string, string> = {
 export const PUBLIC_VARIABLES: readonly string[] = [
   'CRM_BASE_URL',
   ...Object.values(KEY_VARIABLES),
+  ...Object.values(KEY_COMPANIONS),
   'CRM_API_KEY_RESTRICTED_SCOPES',
   'CRM_WEBHOOK_SECRET',
   'CRM_WEBHOOK_SINK_HOST',
@@ -81,6 +82,7 @@ export const PUBLIC_VARIABLES: readonly string[] = [
 /** Variables that describe a server of the user's: set without CRM_BASE_URL, the embedded server would be tested with them by mistake. */
 export const TARGET_VARIABLES: readonly string[] = [
   ...Object.values(KEY_VARIABLES),
+  ...Object.values(KEY_COMPANIONS),
   'CRM_API_KEY_RESTRICTED_SCOPES',
   'CRM_WEBHOOK_SECRET',
   ...Object.values(FIXTURE_VARIABLES),
