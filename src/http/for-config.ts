@@ -4,17 +4,26 @@ import type { Exchange } from './exchange.ts'
 import { Redactor, type NamedSecret } from './redact.ts'
 import { Transport } from './transport.ts'
 
+/** Values of CRM_EXTRA_HEADERS shorter than this are masked only in the header that carries them, not in every text. */
+const MIN_EXTRA_HEADER_SECRET = 6
+
 /** Every secret of the configuration with the variable that holds it. */
 export function namedSecrets(config: ResolvedConfig): NamedSecret[] {
   const secrets = (Object.entries(config.keys) as [KeyRole, string | undefined][])
     .filter((entry): entry is [KeyRole, string] => typeof entry[1] === 'string' && entry[1].length > 0)
     .map(([role, value]) => ({ name: KEY_VARIABLES[role], value }))
   if (config.webhookSecret) secrets.push({ name: 'CRM_WEBHOOK_SECRET', value: config.webhookSecret })
+  // A gateway header may be a credential: masked like a key wherever a server echoes it.
+  for (const value of Object.values(config.extraHeaders ?? {})) {
+    if (value.length >= MIN_EXTRA_HEADER_SECRET) secrets.push({ name: 'CRM_EXTRA_HEADERS', value })
+  }
   return secrets
 }
 
 export function redactorFor(config: ResolvedConfig): Redactor {
-  return new Redactor(namedSecrets(config))
+  const redactor = new Redactor(namedSecrets(config))
+  for (const name of Object.keys(config.extraHeaders ?? {})) redactor.maskHeader(name, 'CRM_EXTRA_HEADERS')
+  return redactor
 }
 
 export function transportFor(config: ResolvedConfig, options: { redactor?: Redactor; onExchange?: (exchange: Exchange) => void } = {}): Transport {
@@ -27,6 +36,8 @@ export function transportFor(config: ResolvedConfig, options: { redactor?: Redac
     concurrency: config.concurrency,
     requestBudget: config.requestBudget,
     maxRetryAfterS: config.maxRetryAfterS,
+    extraHeaders: config.extraHeaders,
+    proxy: config.proxy,
     onExchange: options.onExchange,
   })
 }
