@@ -60,6 +60,9 @@ export function describeNetworkError(cause: unknown, url: string, timeoutMs: num
   if (has((c, e) => c === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|unknown protocol/i.test(e.message ?? ''))) {
     return network(`${origin} does not speak TLS on that port: use http:// or the TLS port (ERR_SSL_WRONG_VERSION_NUMBER)`)
   }
+  if (has((_c, e) => /before secure TLS connection was established/i.test(e.message ?? ''))) {
+    return network(`${origin} closed the connection during the TLS handshake: if it does not speak TLS on that port, use http:// or the TLS port`)
+  }
   const untrusted = codes.find((c) => UNTRUSTED_CA_CODES.has(c))
   if (untrusted) {
     return network(`the TLS certificate of ${origin} is not signed by a CA this machine trusts (self-signed or a private CA): set NODE_EXTRA_CA_CERTS to the CA's PEM file (${untrusted})`)
