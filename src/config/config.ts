@@ -235,7 +235,6 @@ export function describeMissingOptionals(config: ResolvedConfig): string[] {
 export function secretsOf(config: ResolvedConfig): string[] {
   const values = Object.values(config.keys).filter((v): v is string => typeof v === 'string')
   if (config.webhookSecret) values.push(config.webhookSecret)
-  values.push(...Object.values(config.extraHeaders ?? {}))
   return values
 }
 

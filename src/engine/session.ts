@@ -71,6 +71,8 @@ export class RunSession {
         restrictedScopes: config.restrictedScopes ?? server.restrictedScopes,
         fixtures: { ...server.fixtures, ...config.fixtures },
         webhookSecret: config.webhookSecret ?? server.webhookSecret,
+        // The embedded server is this process's own loopback listener: never reached through a proxy.
+        proxy: {},
       }
     }
     const redactor = redactorFor(config)

@@ -4,8 +4,18 @@ import type { Exchange } from './exchange.ts'
 import { Redactor, type NamedSecret } from './redact.ts'
 import { Transport } from './transport.ts'
 
-/** Values of CRM_EXTRA_HEADERS shorter than this are masked only in the header that carries them, not in every text. */
-const MIN_EXTRA_HEADER_SECRET = 6
+/**
+ * Which CRM_EXTRA_HEADERS values are also masked wherever a server echoes them (bodies, URLs, other headers):
+ * those of a header named like a credential, and any long enough to be one. A short plain value (`X-Env:
+ * staging`) is masked only in the header that carries it: masking `staging` in every text would also mask a
+ * base URL such as https://staging.crm.example/v1, and the report's leak guard would then refuse the report.
+ */
+const CREDENTIAL_HEADER = /key|token|secret|auth|pass|signature|credential|session|cookie/i
+const MIN_EXTRA_HEADER_SECRET = 12
+
+export function extraHeaderIsSecret(name: string, value: string): boolean {
+  return value.length >= MIN_EXTRA_HEADER_SECRET || (CREDENTIAL_HEADER.test(name) && value.length >= 4)
+}
 
 /** Every secret of the configuration with the variable that holds it. */
 export function namedSecrets(config: ResolvedConfig): NamedSecret[] {
@@ -14,8 +24,8 @@ export function namedSecrets(config: ResolvedConfig): NamedSecret[] {
     .map(([role, value]) => ({ name: KEY_VARIABLES[role], value }))
   if (config.webhookSecret) secrets.push({ name: 'CRM_WEBHOOK_SECRET', value: config.webhookSecret })
   // A gateway header may be a credential: masked like a key wherever a server echoes it.
-  for (const value of Object.values(config.extraHeaders ?? {})) {
-    if (value.length >= MIN_EXTRA_HEADER_SECRET) secrets.push({ name: 'CRM_EXTRA_HEADERS', value })
+  for (const [name, value] of Object.entries(config.extraHeaders ?? {})) {
+    if (extraHeaderIsSecret(name, value)) secrets.push({ name: 'CRM_EXTRA_HEADERS', value })
   }
   return secrets
 }
