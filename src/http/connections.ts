@@ -77,9 +77,12 @@ export function openConnections(options: ConnectionOptions): Connections {
     forRequest(method, headers) {
       if (!isReplayable(method, headers)) return { dispatcher: single, extra: { reset: true }, answered: () => {} }
       let answered = false
-      const retry = (error: Error & { code?: string }, { state }: { state: { counter: number } }, callback: (error?: Error | null) => void) => {
-        // Once an answer has begun the server did process the request: never again.
-        if (answered || !STALE_CONNECTION_CODES.has(error.code ?? '') || state.counter > MAX_RECONNECTS) return callback(error)
+      const retry = (error: Error & { code?: string; socket?: { bytesRead?: number } }, { state }: { state: { counter: number } }, callback: (error?: Error | null) => void) => {
+        // Once an answer has begun the server did process the request: never again. And only a connection
+        // that had carried an earlier answer (undici's SocketError tells what the socket read) was a stale
+        // one: a server that resets every new connection is a genuine error, not sent to again.
+        const reused = error.socket?.bytesRead === undefined || error.socket.bytesRead > 0
+        if (answered || !reused || !STALE_CONNECTION_CODES.has(error.code ?? '') || state.counter > MAX_RECONNECTS) return callback(error)
         setImmediate(() => callback(null))
       }
       return { dispatcher: retrying, extra: { retryOptions: { retry } }, answered: () => void (answered = true) }
