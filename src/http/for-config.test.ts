@@ -27,3 +27,10 @@ describe('CRM_EXTRA_HEADERS in the redactor', () => {
     expect(redactor.string(config.baseUrl!)).toBe('https://staging.crm.example/v1')
   })
 })
+
+describe('a proxy password', () => {
+  it('is masked like a key', () => {
+    const config = loadConfig({ HTTPS_PROXY: 'http://me:pr0xy-pa55word@proxy.corp:3128' }, { envFile: false })
+    expect(redactorFor(config).string('407 from http://me:pr0xy-pa55word@proxy.corp:3128')).toBe('407 from http://me:<redacted:HTTPS_PROXY>@proxy.corp:3128')
+  })
+})

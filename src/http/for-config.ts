@@ -27,7 +27,21 @@ export function namedSecrets(config: ResolvedConfig): NamedSecret[] {
   for (const [name, value] of Object.entries(config.extraHeaders ?? {})) {
     if (extraHeaderIsSecret(name, value)) secrets.push({ name: 'CRM_EXTRA_HEADERS', value })
   }
+  // A proxy's password (http://user:password@proxy:3128) may surface in an error message.
+  for (const [variable, url] of [['HTTP_PROXY', config.proxy?.httpProxy], ['HTTPS_PROXY', config.proxy?.httpsProxy]] as const) {
+    const password = proxyPassword(url)
+    if (password) secrets.push({ name: variable, value: password })
+  }
   return secrets
+}
+
+function proxyPassword(url: string | undefined): string | undefined {
+  if (!url) return undefined
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined
+  } catch {
+    return undefined
+  }
 }
 
 export function redactorFor(config: ResolvedConfig): Redactor {
