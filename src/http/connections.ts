@@ -5,8 +5,9 @@
 // Such a request fails before any byte of an answer arrives (UND_ERR_SOCKET "other side closed", ECONNRESET,
 // EPIPE). The server never processed it, but the client cannot be sure of that, so:
 // - requests that are safe to send twice (GET, HEAD, PUT, DELETE, OPTIONS, and a POST that carries an
-//   Idempotency-Key, §7.3) go out on a pool of kept-alive connections and are retried, on a fresh connection,
-//   by undici's retry interceptor, only while no answer has begun;
+//   Idempotency-Key, §4.1) go out on a pool of kept-alive connections and are retried, on a fresh connection,
+//   by undici's retry interceptor, only while no answer has begun and only when the broken connection had
+//   carried an earlier answer (a server that resets every new connection is not sent to again);
 // - every other request (an unkeyed POST, a PATCH) is never retried, and never meets a stale connection
 //   either: it goes out on a connection of its own, opened for it and closed after it (`reset`). That costs
 //   one TCP (and TLS) handshake per such request, a few hundred per run, and no idle timeout has to be
