@@ -3,11 +3,14 @@
 // to another host, a 500 on everything, a wrong Content-Type, a mix of all of them, and a server that dies
 // mid-run. Every check must end with a verdict and a reason, the run must end, the key must never follow a
 // redirect, and the CLI must exit with a documented code rather than crash or hang.
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { generate } from 'selfsigned'
 import { Agent, interceptors, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { catalogue } from '../suites/index.ts'
@@ -16,8 +19,9 @@ import { runInProcess, type InProcessRun } from '../src/engine/in-process.ts'
 import { Redactor } from '../src/http/redact.ts'
 import { Transport } from '../src/http/transport.ts'
 import { exitCodeFor, verdictOf } from '../src/report/build.ts'
+import { assertNoSecrets } from '../src/report/secrets.ts'
 import type { RunReport } from '../src/report/types.ts'
-import { baseEnv, runCli, targetEnv } from './hostile/cli.ts'
+import { baseEnv, ROOT, runCli, targetEnv } from './hostile/cli.ts'
 import { startHostileProcess, type HostileProcess } from './hostile/process.ts'
 import type { HostileMode } from './hostile/server.ts'
 
@@ -243,3 +247,171 @@ describe('the whole suite against a hostile server', () => {
   })
 })
 
+
+/** Each form a server may echo a secret in, by a name that says which (never printed by value). */
+function echoedForms(secrets: Record<string, string>): Record<string, string> {
+  const forms: Record<string, string> = {}
+  for (const [name, value] of Object.entries(secrets)) {
+    const parts: Record<string, string> = { [name]: value, [`${name} (secret part)`]: value.split('_').at(-1)! }
+    for (const [partName, part] of Object.entries(parts)) {
+      forms[`${partName}, raw`] = part
+      forms[`${partName}, URL-encoded`] = encodeURIComponent(part)
+      forms[`${partName}, form-encoded`] = new URLSearchParams({ x: part }).toString().slice(2)
+      forms[`${partName}, JSON-escaped`] = JSON.stringify(part).slice(1, -1)
+      forms[`${partName}, HTML-escaped`] = part.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+    }
+  }
+  return forms
+}
+
+describe('hostile bodies and echoes, one request at a time', () => {
+  // A few areas, not the whole catalogue: every request meets the same body, and the runs above already keep
+  // the machine busy. Deep runs under a 1 MiB cap (the body is 400 KB) so that it is read whole and its depth
+  // is what is refused.
+  test.each([
+    { mode: 'deep' as const, maxResponseBytes: 1024 * 1024, note: /nested more than \d+ levels deep: kept as text, not parsed/ },
+    { mode: 'gzip-bomb' as const, maxResponseBytes: MAX_RESPONSE_BYTES, note: /encoded as gzip although the request asked for identity: not decoded/ },
+  ])('$mode: every check ends with a verdict and a plain reason, and the evidence keeps the reason, not the body', async ({ mode, maxResponseBytes, note }) => {
+    const checks = catalogue.filter((c) => ['auth', 'records', 'errors'].includes(c.area))
+    const run = await runInProcess({
+      checks,
+      config: {
+        baseUrl: hostile.baseUrls[mode],
+        keys: hostile.reference.keys,
+        restrictedScopes: hostile.reference.restrictedScopes,
+        fixtures: hostile.reference.fixtures,
+        sinkPort: 0,
+        webhookTimeoutS: 2,
+        requestTimeoutMs: 10_000,
+        maxResponseBytes,
+        concurrency: 8,
+      },
+      profile: 'full',
+      concurrency: 8,
+      runId: `hostile-${mode}`,
+    })
+    console.log(`hostile ${mode}: ${JSON.stringify(tally(run.results))}, ${run.session.transport.stats.total} requests`)
+    expect(run.results.map((r) => r.id)).toEqual(checks.map((c) => c.id))
+    for (const result of run.results) if (result.status !== 'passed') expect(result.message.trim(), result.id).not.toBe('')
+    expect(run.results.filter((r) => /Maximum call stack|RangeError|allocation failed/i.test(`${r.message} ${String(r.data ?? '')}`)).map((r) => r.id)).toEqual([])
+    expect(verdictOf(run.results).verdict).not.toBe('compliant')
+    expect(run.session.exchanges.length).toBeGreaterThan(0)
+    for (const exchange of run.session.exchanges) {
+      expect(exchange.response?.note).toMatch(note)
+      expect(exchange.response?.body).toBeUndefined()
+      expect(exchange.response?.rawText?.length ?? 0).toBeLessThanOrEqual(64 * 1024)
+    }
+  }, 120_000)
+
+  test('a server echoing the key and the webhook secret URL-, form-, JSON- and HTML-encoded: every form is masked', async () => {
+    const run = await runInProcess({
+      checks: catalogue.filter((c) => ['auth', 'records', 'errors'].includes(c.area)),
+      config: {
+        baseUrl: hostile.baseUrls['echo-encoded'],
+        keys: hostile.reference.keys,
+        restrictedScopes: hostile.reference.restrictedScopes,
+        fixtures: hostile.reference.fixtures,
+        webhookSecret: hostile.reference.webhookSecret,
+        sinkPort: 0,
+        webhookTimeoutS: 2,
+        concurrency: 8,
+      },
+      profile: 'full',
+      concurrency: 8,
+      runId: 'hostile-echo-encoded',
+    })
+    const evidence = JSON.stringify({ results: run.results, exchanges: run.session.exchanges })
+    // The echo was live: the Location header carried the secret, and what is recorded there is its mask.
+    expect(evidence).toContain('secret=<redacted:CRM_WEBHOOK_SECRET>')
+    expect(evidence).toContain('<redacted:CRM_API_KEY>')
+    const secrets: Record<string, string> = { CRM_WEBHOOK_SECRET: hostile.reference.webhookSecret }
+    for (const [role, value] of Object.entries(hostile.reference.keys)) secrets[`key ${role}`] = value
+    const leaked = Object.entries(echoedForms(secrets))
+      .filter(([, form]) => form.length >= 12 && evidence.includes(form))
+      .map(([name]) => name)
+    expect(leaked).toEqual([])
+    // What the report writer's guard looks for is absent too, so the report is written.
+    expect(() => assertNoSecrets(evidence, secrets)).not.toThrow()
+  }, 120_000)
+
+  test('a gzip bomb costs no more memory than a clean server (peak within 1.5×, measured in child processes)', async () => {
+    const probe = (baseUrl: string) =>
+      new Promise<{ maxRssKb: number; answered: number; kept: number; keptBytes: number; note?: string }>((resolveProbe, reject) => {
+        const child = spawn(process.execPath, [join(ROOT, 'bin', 'run-ts.mjs'), join(ROOT, 'test', 'hostile', 'memory-probe.ts'), baseUrl, hostile.reference.keys.main, '300'], {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        })
+        let out = ''
+        child.stdout!.on('data', (chunk: Buffer) => (out += chunk))
+        child.on('error', reject)
+        child.on('close', (code) => (code === 0 ? resolveProbe(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`memory probe exited ${code}: ${out}`))))
+      })
+    const clean = await probe(hostile.baseUrls.pass)
+    const bomb = await probe(hostile.baseUrls['gzip-bomb'])
+    console.log(`peak memory: clean ${Math.round(clean.maxRssKb / 1024)} MB, gzip bomb ${Math.round(bomb.maxRssKb / 1024)} MB; evidence kept ${clean.keptBytes} vs ${bomb.keptBytes} bytes`)
+    expect(clean.answered).toBe(300)
+    expect(bomb.answered).toBe(300)
+    expect(bomb.note).toMatch(/encoded as gzip although the request asked for identity: not decoded/)
+    expect(bomb.maxRssKb).toBeLessThanOrEqual(1.5 * clean.maxRssKb)
+    // The size cap applies to what is kept: the evidence of 300 bomb answers is no bigger than that of clean ones.
+    expect(bomb.keptBytes).toBeLessThanOrEqual(clean.keptBytes * 1.5)
+  }, 180_000)
+
+  const oneRequest = async (baseUrl: string) => {
+    const transport = new Transport({
+      baseUrl,
+      keys: { main: hostile.reference.keys.main },
+      redactor: new Redactor([{ name: 'CRM_API_KEY', value: hostile.reference.keys.main }]),
+      timeoutMs: 5_000,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      concurrency: 1,
+      requestBudget: 10,
+      maxRetryAfterS: 1,
+    })
+    try {
+      return await transport.send({ method: 'GET', path: '/me' })
+    } finally {
+      await transport.close()
+    }
+  }
+
+  test('huge headers and a Content-Length lie end as a plain reason', async () => {
+    const huge = await oneRequest(hostile.baseUrls['huge-headers'])
+    expect(huge.error?.message).toMatch(/^the response headers are larger than the 16 KiB the client reads/)
+    const lie = await oneRequest(hostile.baseUrls['length-lie'])
+    expect(lie.error?.code).toBe('CRMCONF_NETWORK')
+    expect(lie.error?.message).toMatch(/Content-Length|closed the connection before the answer was complete/)
+  })
+
+  test('https:// to a plain-HTTP port, and a self-signed certificate: one line each, with the fix', async () => {
+    // The reference server itself: a plain HTTP server that answers a TLS hello with an HTTP 400, as most do.
+    const plain = await oneRequest(hostile.referenceBaseUrl.replace(/^http:/, 'https:'))
+    expect(plain.error?.message).toMatch(/^127\.0\.0\.1:\d+ does not speak TLS on that port: use http:\/\/ or the TLS port/)
+    expect(plain.error?.message).not.toMatch(/\n|openssl|ssl3_get_record/)
+
+    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keySize: 2048, algorithm: 'sha256' })
+    const tlsServer = createHttpsServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('{}'))
+    await new Promise<void>((resolveListen) => tlsServer.listen(0, '127.0.0.1', () => resolveListen()))
+    try {
+      const selfSigned = await oneRequest(`https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}/v1`)
+      expect(selfSigned.error?.message).toMatch(/not signed by a CA this machine trusts .*: set NODE_EXTRA_CA_CERTS to the CA's PEM file/)
+    } finally {
+      await new Promise<void>((resolveClose) => tlsServer.close(() => resolveClose()))
+    }
+  })
+
+  test('the CLI pointed with https:// at a plain-HTTP port stops at start-up with that one line (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crmconf-hostile-tls-'))
+    try {
+      const env = baseEnv({ ...targetEnv(hostile.referenceBaseUrl.replace(/^http:/, 'https:'), { keys: { main: hostile.reference.keys.main } }) })
+      const run = await runCli(['run', '--report-dir', join(dir, 'report'), '--quiet'], { cwd: dir, env, hardLimitMs: 60_000 })
+      const output = run.stdout + run.stderr
+      expect(run.code, output).toBe(2)
+      const line = output.split('\n').find((l) => l.includes('does not speak TLS'))
+      expect(line, output).toMatch(/does not speak TLS on that port: use http:\/\/ or the TLS port/)
+      expect(output).not.toMatch(/ssl3_get_record|deps\/openssl/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 90_000)
+})

@@ -117,6 +117,8 @@ export const DEFAULTS = {
   webhookTimeoutS: 30,
   /** Per-request time limit: a broken server never hangs a check. */
   requestTimeoutMs: 15_000,
+  /** One check's own deadline: its requests and deliberate waits, never its time queued for the rate limit. */
+  checkTimeoutMs: 30_000,
   /** Hard cap on a response body; larger bodies are cut and the exchange flagged. */
   maxResponseBytes: 4 * 1024 * 1024,
   /** Requests in flight at once per key. */
@@ -151,6 +153,12 @@ export interface ResolvedConfig {
   profile: Profile
   seed: number
   requestTimeoutMs: number
+  /** CRM_CHECK_TIMEOUT_MS: a check's deadline when it declares none (time queued in the pacer excluded). */
+  checkTimeoutMs: number
+  /** CRM_EXTRA_HEADERS (`Name: value; Name2: value2`): sent with every request to the target, redacted like keys. */
+  extraHeaders: Record<string, string>
+  /** HTTP_PROXY / HTTPS_PROXY / NO_PROXY (or lower case), for requests to the target only. */
+  proxy: { httpProxy?: string; httpsProxy?: string; noProxy?: string }
   maxResponseBytes: number
   concurrency: number
   requestBudget: number
@@ -249,6 +257,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     profile,
     seed,
     requestTimeoutMs: integer('CRM_REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs, 100, 600_000),
+    checkTimeoutMs: integer('CRM_CHECK_TIMEOUT_MS', DEFAULTS.checkTimeoutMs, 100, 3_600_000),
+    extraHeaders: parseExtraHeaders(get('CRM_EXTRA_HEADERS'), problems),
+    // Lower case first, as curl and undici read them.
+    proxy: {
+      httpProxy: get('http_proxy') ?? get('HTTP_PROXY'),
+      httpsProxy: get('https_proxy') ?? get('HTTPS_PROXY'),
+      noProxy: get('no_proxy') ?? get('NO_PROXY'),
+    },
     maxResponseBytes: DEFAULTS.maxResponseBytes,
     concurrency: integer('CRM_CONCURRENCY', DEFAULTS.concurrency, 1, 64),
     requestBudget: integer('CRM_REQUEST_BUDGET', DEFAULTS.requestBudget, 10, 1_000_000),
@@ -259,6 +275,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The configuration is not usable:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
   }
   return config
+}
+
+/** `X-Gateway-Key: abc; X-Env: staging` as headers; a malformed entry is a configuration problem. */
+export function parseExtraHeaders(raw: string | undefined, problems: string[]): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const entry of (raw ?? '').split(';')) {
+    if (entry.trim() === '') continue
+    const colon = entry.indexOf(':')
+    const name = colon > 0 ? entry.slice(0, colon).trim() : ''
+    const value = colon > 0 ? entry.slice(colon + 1).trim() : ''
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || value === '' || /[\r\n]/.test(value)) {
+      problems.push(`CRM_EXTRA_HEADERS must be \`Name: value; Name2: value2\`, got an entry \`${name || entry.trim().slice(0, 40)}\``)
+      continue
+    }
+    headers[name] = value
+  }
+  return headers
 }
 
 /** Lines saying which optional values are unset and which checks each would enable. */
@@ -289,5 +322,8 @@ export function redactedConfig(config: ResolvedConfig): Record<string, unknown> 
     ...config,
     keys,
     webhookSecret: config.webhookSecret ? '<redacted:CRM_WEBHOOK_SECRET>' : undefined,
+    extraHeaders: Object.fromEntries(Object.keys(config.extraHeaders ?? {}).map((name) => [name, '<redacted:CRM_EXTRA_HEADERS>'])),
+    // A proxy URL may carry user:password@.
+    proxy: Object.fromEntries(Object.entries(config.proxy ?? {}).map(([name, value]) => [name, typeof value === 'string' ? value.replace(/\/\/[^/@]*@/, '//<redacted>@') : value])),
   }
 }

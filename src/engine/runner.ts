@@ -6,11 +6,13 @@ import type { CheckContext, CheckDefinition, CheckResult, EvidenceItem } from '.
 import type { Exchange } from '../http/exchange.ts'
 import { ApiClient } from '../http/api-client.ts'
 import { curlFor } from '../http/curl.ts'
+import { deadlineOn, Stopwatch } from '../http/stopwatch.ts'
 import { CrmConfError } from '../errors.ts'
 import { unrunResult, type ReplayTarget } from './replay.ts'
 import { profileExclusion } from './scope.ts'
 import type { RunSession } from './session.ts'
 
+/** The deadline a check gets when it declares none and the configuration names none (DEFAULTS.checkTimeoutMs). */
 export const DEFAULT_CHECK_TIMEOUT_MS = 30_000
 /** Exchanges shown as evidence when a check does not name its own. */
 const EVIDENCE_TAIL = 3
@@ -58,11 +60,14 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
   if (unmet) return finish('skipped', unmet)
 
   const record = (exchange: Exchange) => exchanges.push(exchange)
+  // The deadline is measured on the check's own clock, which stands still while its requests wait for the
+  // key's rate limit: a check queued behind a spent fixed window is not the check's fault.
+  const stopwatch = new Stopwatch()
   const clients = new Map<string, ApiClient>()
   const clientFor = (role: Parameters<CheckContext['as']>[0]): ApiClient => {
     let client = clients.get(role)
     if (!client) {
-      client = new ApiClient(session.transport, role, record, check.id)
+      client = new ApiClient(session.transport, role, record, check.id, stopwatch)
       clients.set(role, client)
     }
     return client
@@ -92,10 +97,17 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
     },
   }
 
-  const timeoutMs = check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS
-  let timer: NodeJS.Timeout | undefined
+  const timeoutMs = check.timeoutMs ?? session.config.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS
+  let cancelDeadline = () => {}
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CrmConfError('CRMCONF_TIMEOUT', `the check did not finish within ${timeoutMs} ms`)), timeoutMs)
+    cancelDeadline = deadlineOn(stopwatch, timeoutMs, () =>
+      reject(
+        new CrmConfError(
+          'CRMCONF_TIMEOUT',
+          `the check did not finish within ${timeoutMs} ms of its own time (time queued for the rate limit not counted; CRM_CHECK_TIMEOUT_MS)`,
+        ),
+      ),
+    )
   })
   try {
     await Promise.race([check.run(ctx), deadline])
@@ -116,7 +128,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
       data: error instanceof CrmConfError ? undefined : session.redactor.string((error as Error)?.stack ?? ''),
     })
   } finally {
-    clearTimeout(timer)
+    cancelDeadline()
   }
 }
 

@@ -72,6 +72,8 @@ export class RunSession {
         roleLimitedDenied: config.roleLimitedDenied ?? server.roleLimitedDenied,
         fixtures: { ...server.fixtures, ...config.fixtures },
         webhookSecret: config.webhookSecret ?? server.webhookSecret,
+        // The embedded server is this process's own loopback listener: never reached through a proxy.
+        proxy: {},
       }
     }
     const redactor = redactorFor(config)

@@ -2,6 +2,7 @@
 import { CrmConfError } from '../errors.ts'
 import type { KeyRole } from '../config/config.ts'
 import type { Exchange } from './exchange.ts'
+import type { Stopwatch } from './stopwatch.ts'
 import type { ApiRequest, Query, Transport } from './transport.ts'
 
 export class ApiResponse {
@@ -30,11 +31,13 @@ export class ApiClient {
     readonly role: KeyRole,
     private readonly record: (exchange: Exchange) => void,
     private readonly checkId?: string,
+    /** The check's clock, held while a request waits for the rate limit. */
+    private readonly stopwatch?: Stopwatch,
   ) {}
 
   /** Sends a request; a missing response (timeout, reset, refused) is a harness-level CrmConfError. */
   async send(req: ApiRequest): Promise<ApiResponse> {
-    const exchange = await this.transport.send(req, this.role, this.checkId)
+    const exchange = await this.transport.send(req, this.role, this.checkId, this.stopwatch)
     this.record(exchange)
     if (!exchange.response) {
       const code = exchange.error?.code === 'CRMCONF_TIMEOUT' ? 'CRMCONF_TIMEOUT' : 'CRMCONF_NETWORK'

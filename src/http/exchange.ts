@@ -15,6 +15,8 @@ export interface RecordedResponse {
   body?: unknown
   /** The raw text, kept only when it did not parse as JSON. */
   rawText?: string
+  /** Why the body was not parsed or decoded, when there is a reason beyond "not JSON" (too deeply nested, compressed unasked). */
+  note?: string
   /** True when the body was cut at the size cap. */
   truncated?: boolean
 }

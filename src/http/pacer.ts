@@ -1,12 +1,13 @@
 // Paces one key's requests by the RateLimit-* headers (§8) so that a normal run never meets a 429.
 //
 // The spec does not show what RateLimit-Reset means exactly (seconds from now or a Unix time) nor how the
-// per-minute limit refills (fixed window or bucket), so the pacer assumes neither:
+// per-minute limit refills (fixed window, sliding window or bucket), so the pacer assumes neither:
+// - until a first answer has told it the quota, it sends one request at a time (the key may be spent already);
 // - with more than `reserve` requests left it sends freely (counting requests in flight);
-// - with a few left it sends one at a time, spaced by the average interval the limit allows (60 s / limit),
-//   which a refilling bucket keeps up with and a fixed window slowly drains;
-// - with none left it waits for the reset.
-
+// - with a few left it sends one at a time, each only once the previous one's answer has told it what is
+//   left, spaced by the average interval the limit allows (60 s / limit), which a refilling bucket keeps up
+//   with and a fixed window slowly drains;
+// - with none left it waits for the reset, plus the second the header's whole-second rounding may hide.
 export interface RateLimitState {
   limit?: number
   remaining?: number
@@ -27,6 +28,9 @@ export interface PacerOptions {
 import { CrmConfError } from '../errors.ts'
 import { headerInt, parseResetHeader } from './rate-headers.ts'
 
+/** RateLimit-Reset and Retry-After count whole seconds: the true reset may be up to a second later than read. */
+const RESET_ROUNDING_MS = 1_000
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 export class Pacer {
@@ -34,6 +38,8 @@ export class Pacer {
   private inFlight = 0
   private readonly waiting: (() => void)[] = []
   private lastPacedSend = 0
+  /** Whether any answer has been observed yet (before that the quota is unknown, not unlimited). */
+  private learned = false
   private pacing: Promise<void> = Promise.resolve()
   private readonly now: () => number
   private readonly sleep: (ms: number) => Promise<void>
@@ -53,17 +59,25 @@ export class Pacer {
   async acquire(): Promise<() => void> {
     while (this.inFlight >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve))
     this.inFlight++
+    let endPaced: () => void
     try {
-      await this.waitForQuota()
+      endPaced = await this.waitForQuota()
     } catch (error) {
       this.release()
       throw error
     }
-    return () => this.release()
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      endPaced()
+      this.release()
+    }
   }
 
   /** Reads the headers of a response (any status). */
   observe(headers: Record<string, string>): void {
+    this.learned = true
     const now = this.now()
     const limit = headerInt(headers['ratelimit-limit'])
     const remaining = headerInt(headers['ratelimit-remaining'])
@@ -84,40 +98,55 @@ export class Pacer {
     this.waiting.shift()?.()
   }
 
-  private async waitForQuota(): Promise<void> {
+  /**
+   * Waits until the request may go out. Returns what to call once its answer has been observed: a request sent
+   * while the quota is low or unknown holds the next one back until then.
+   */
+  private async waitForQuota(): Promise<() => void> {
     const { limit, remaining } = this.state
-    if (remaining === undefined || limit === undefined) return
-    // Requests in flight will each consume one; count them as spent already.
-    const left = remaining - (this.inFlight - 1)
-    if (left > this.reserve) {
-      if (this.state.remaining !== undefined) this.state.remaining--
-      return
+    if (this.learned && (remaining === undefined || limit === undefined)) return () => {}
+    if (remaining !== undefined && limit !== undefined) {
+      // Requests in flight will each consume one; count them as spent already.
+      const left = remaining - (this.inFlight - 1)
+      if (left > this.reserve) {
+        this.state.remaining = remaining - 1
+        return () => {}
+      }
     }
-    // Few or none left: one at a time, in order.
+    // Few, none or unknown left: one at a time, in order, each after the previous one's answer.
     const previous = this.pacing
     let done!: () => void
     this.pacing = new Promise<void>((resolve) => (done = resolve))
     await previous
     try {
+      if (!this.learned || this.state.limit === undefined || this.state.remaining === undefined) return done
+      if ((this.state.remaining ?? 0) - (this.inFlight - 1) > this.reserve) {
+        // An answer meanwhile said there is plenty again (a fixed window reset).
+        this.state.remaining--
+        return done
+      }
       const now = this.now()
-      const current = this.state.remaining ?? 0
-      if (current <= 0 && this.state.resetAt !== undefined && this.state.resetAt > now) {
-        const waitMs = this.state.resetAt - now
+      const current = this.state.remaining
+      if (current <= 0 && this.state.resetAt !== undefined && this.state.resetAt + RESET_ROUNDING_MS > now) {
+        const waitMs = this.state.resetAt + RESET_ROUNDING_MS - now
         if (waitMs > this.options.maxWaitS * 1000) {
           throw new CrmConfError('CRMCONF_RATE_LIMITED', `the rate limit resets in ${Math.ceil(waitMs / 1000)} s, more than the ${this.options.maxWaitS} s the run waits`)
         }
         await this.sleep(waitMs)
-        // After the reset the quota is unknown until the next response says otherwise.
-        this.state.remaining = undefined
+        // After the reset at least one request is allowed; this one's answer tells how many more.
+        this.state.remaining = 0
+        this.state.resetAt = undefined
       } else {
         const interval = 60_000 / (this.state.limit ?? 600)
         const due = this.lastPacedSend + interval
         if (due > now) await this.sleep(due - now)
-        if (this.state.remaining !== undefined) this.state.remaining--
+        this.state.remaining = current - 1
       }
       this.lastPacedSend = this.now()
-    } finally {
+      return done
+    } catch (error) {
       done()
+      throw error
     }
   }
 }

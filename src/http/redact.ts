@@ -1,4 +1,8 @@
 // Secrets never reach evidence, reports or output: every recorded string passes through a Redactor first.
+// A server can echo a secret in any form it was handled in, so each secret is masked raw and as a server
+// would write it into a URL (percent- or form-encoded), a JSON string, or HTML; the base64 part of a
+// `whsec_…` secret and the secret part of a key are masked on their own too.
+import { mapStrings } from './bounded-json.ts'
 
 export interface NamedSecret {
   /** The variable that holds it, shown in place of the value: `<redacted:CRM_API_KEY>`. */
@@ -8,8 +12,34 @@ export interface NamedSecret {
 
 const MIN_FRAGMENT = 8
 
+/** The forms a server may write `text` in when it echoes it. */
+export function echoForms(text: string): string[] {
+  const forms = new Set<string>([text])
+  const percent = encodeURIComponent(text)
+  const form = new URLSearchParams({ x: text }).toString().slice(2)
+  for (const encoded of [percent, form, encodeURI(text)]) {
+    forms.add(encoded)
+    forms.add(encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()))
+  }
+  // A `+` read back from a query string as a space.
+  forms.add(text.replace(/\+/g, ' '))
+  const json = JSON.stringify(text).slice(1, -1)
+  forms.add(json)
+  // PHP and others escape `/` in JSON; some escape every non-alphanumeric as \u00XX.
+  forms.add(json.replace(/\//g, '\\/'))
+  forms.add(text.replace(/[^A-Za-z0-9_-]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+  const html = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  forms.add(html.replace(/'/g, '&#39;'))
+  forms.add(html.replace(/'/g, '&#x27;').replace(/\//g, '&#x2F;').replace(/\+/g, '&#43;').replace(/=/g, '&#61;'))
+  forms.add(html.replace(/'/g, '&#x27;').replace(/\//g, '&#x2f;').replace(/\+/g, '&#x2b;').replace(/=/g, '&#x3d;'))
+  forms.add(text.replace(/[^A-Za-z0-9_-]/g, (c) => `&#${c.charCodeAt(0)};`))
+  return [...forms].filter((form) => form.length > 0)
+}
+
 export class Redactor {
   private readonly needles: { text: string; replacement: string }[] = []
+  /** Header names whose whole value is masked (lower case), with the variable named in their place. */
+  private readonly maskedHeaders = new Map<string, string>()
 
   constructor(secrets: NamedSecret[] = []) {
     for (const secret of secrets) this.add(secret)
@@ -22,10 +52,28 @@ export class Redactor {
     // A server may echo only part of a key (§5.2: <prefix>_<workspace>_<secret>) or of a whsec_ secret.
     const secretPart = value.split('_').at(-1)
     if (secretPart && secretPart.length >= MIN_FRAGMENT) fragments.add(secretPart)
-    if (value.startsWith('whsec_')) fragments.add(value.slice('whsec_'.length))
-    for (const text of fragments) if (text.length > 0) this.needles.push({ text, replacement })
+    if (value.startsWith('whsec_')) {
+      const base64 = value.slice('whsec_'.length)
+      fragments.add(base64)
+      // Without its padding, and in the URL-safe alphabet.
+      if (base64.replace(/=+$/, '').length >= MIN_FRAGMENT) fragments.add(base64.replace(/=+$/, ''))
+      fragments.add(base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''))
+    }
+    const known = new Set(this.needles.map((n) => n.text))
+    for (const fragment of fragments) {
+      for (const text of echoForms(fragment)) {
+        if (text.length === 0 || known.has(text)) continue
+        known.add(text)
+        this.needles.push({ text, replacement })
+      }
+    }
     // Longest first, so a whole key is replaced before its secret part.
     this.needles.sort((a, b) => b.text.length - a.text.length)
+  }
+
+  /** Masks the whole value of a header (sent or echoed), whatever it holds: `X-Gateway-Key`. */
+  maskHeader(headerName: string, variable: string): void {
+    this.maskedHeaders.set(headerName.toLowerCase(), `<redacted:${variable}>`)
   }
 
   string(text: string): string {
@@ -34,19 +82,22 @@ export class Redactor {
     return out
   }
 
-  /** Redacts every string inside a JSON-like value (keys included). */
+  /** Redacts every string inside a JSON-like value (keys included), at a bounded depth. */
   value<T>(value: T): T {
     if (value === undefined || value === null) return value
     if (typeof value === 'string') return this.string(value) as T
     if (typeof value !== 'object') return value
-    return JSON.parse(this.string(JSON.stringify(value))) as T
+    return mapStrings(value, (text) => this.string(text)) as T
   }
 
   headers(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {}
     for (const [name, raw] of Object.entries(headers)) {
       const lower = name.toLowerCase()
-      if (lower === 'authorization' && /^bearer\s+\S/i.test(raw)) {
+      const masked = this.maskedHeaders.get(lower)
+      if (masked !== undefined) {
+        out[name] = masked
+      } else if (lower === 'authorization' && /^bearer\s+\S/i.test(raw)) {
         const redacted = this.string(raw)
         out[name] = redacted === raw ? 'Bearer <redacted>' : redacted
       } else if (lower === 'cookie' || lower === 'set-cookie') {

@@ -1,14 +1,19 @@
 // The one HTTP client of the project (undici). Every request of every check goes through here: base URL
 // joining, auth, JSON, timeouts, the response size cap, pacing by RateLimit-* headers, 429 retries, the
-// request budget, and the redacted record of each exchange.
-import { Agent, request } from 'undici'
+// request budget, and the redacted record of each exchange. Connections, proxies and reconnects are in
+// connections.ts; error wording in network-errors.ts.
+import { request } from 'undici'
 import type { Dispatcher } from 'undici'
 import { CrmConfError } from '../errors.ts'
 import { DEFAULTS, KEY_VARIABLES, type KeyRole } from '../config/config.ts'
+import { parseBoundedJson } from './bounded-json.ts'
+import { openConnections, type Connections, type ProxySettings } from './connections.ts'
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts'
+import { describeNetworkError } from './network-errors.ts'
 import { Pacer } from './pacer.ts'
 import { parseRetryAfter } from './rate-headers.ts'
 import { Redactor } from './redact.ts'
+import type { Stopwatch } from './stopwatch.ts'
 
 export type Query = Record<string, string | number | boolean | undefined | null>
 
@@ -49,9 +54,16 @@ export interface TransportOptions {
   unreachableAfterFailures?: number
   /** How often one request is let through to an unreachable target (default DEFAULTS.unreachableRetryMs). */
   unreachableRetryMs?: number
+  /** Headers sent with every request (CRM_EXTRA_HEADERS); a request's own headers win. */
+  extraHeaders?: Record<string, string>
+  /** HTTP_PROXY / HTTPS_PROXY / NO_PROXY as the configuration read them; none means direct connections. */
+  proxy?: ProxySettings
   /** Called with every exchange, already redacted. */
   onExchange?: (exchange: Exchange) => void
 }
+
+/** Text kept of a body that is not JSON (evidence, not a copy of the body). */
+const RAW_TEXT_KEPT = 64 * 1024
 
 export interface TransportStats {
   total: number
@@ -60,6 +72,18 @@ export interface TransportStats {
 }
 
 const MAX_429_RETRIES = 3
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** Runs `wait` with the check's clock stopped: time queued for the rate limit is not the check's own. */
+async function queued<T>(stopwatch: Stopwatch | undefined, wait: () => Promise<T>): Promise<T> {
+  const release = stopwatch?.hold()
+  try {
+    return await wait()
+  } finally {
+    release?.()
+  }
+}
 
 /**
  * A circuit breaker on the target. A server that stops answering would otherwise cost every remaining
@@ -105,19 +129,13 @@ class Reachability {
 
 export class Transport {
   readonly stats: TransportStats = { total: 0, byKey: {}, rateLimited: {} }
-  private readonly dispatcher: Agent
+  private readonly connections: Connections
   private readonly pacers = new Map<string, Pacer>()
   private readonly reachability: Reachability
   private seq = 0
 
   constructor(readonly options: TransportOptions) {
-    this.dispatcher = new Agent({
-      connect: { timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 10_000,
-      connections: Math.max(8, options.concurrency * 2),
-    })
+    this.connections = openConnections({ timeoutMs: options.timeoutMs, connections: Math.max(8, options.concurrency * 2), proxy: options.proxy })
     this.reachability = new Reachability(
       options.unreachableAfterFailures ?? DEFAULTS.unreachableAfterFailures,
       options.unreachableRetryMs ?? DEFAULTS.unreachableRetryMs,
@@ -147,20 +165,24 @@ export class Transport {
     return url.toString()
   }
 
-  async send(req: ApiRequest, role: KeyRole = 'main', checkId?: string): Promise<Exchange> {
+  /**
+   * Sends one request (and again after a 429, as §8 says). `stopwatch` is the sending check's clock: it
+   * stands still while the request waits for the pacer or for a Retry-After.
+   */
+  async send(req: ApiRequest, role: KeyRole = 'main', checkId?: string, stopwatch?: Stopwatch): Promise<Exchange> {
     const retry = req.retryOn429 ?? true
     for (let attempt = 0; ; attempt++) {
-      const exchange = await this.sendOnce(req, role, checkId)
+      const exchange = await this.sendOnce(req, role, checkId, stopwatch)
       if (exchange.response?.status !== 429 || !retry || attempt >= MAX_429_RETRIES) return exchange
       // §8: when the limit is reached, wait Retry-After seconds before calling again.
       const waitMs = parseRetryAfter(exchange.response.headers['retry-after'], Date.now(), exchange.response.headers.date) ?? 1000
       if (waitMs > this.options.maxRetryAfterS * 1000) return exchange
-      await new Promise((resolve) => setTimeout(resolve, waitMs))
+      await queued(stopwatch, () => sleep(waitMs))
     }
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close()
+    await this.connections.close()
   }
 
   private refuseOverBudget(req: ApiRequest): void {
@@ -169,10 +191,12 @@ export class Transport {
     }
   }
 
-  private async sendOnce(req: ApiRequest, role: KeyRole, checkId?: string): Promise<Exchange> {
+  private async sendOnce(req: ApiRequest, role: KeyRole, checkId?: string, stopwatch?: Stopwatch): Promise<Exchange> {
     this.refuseOverBudget(req)
     const url = this.urlFor(req.path, req.query)
-    const headers: Record<string, string> = { accept: 'application/json', ...req.headers }
+    // identity: a compressed answer is then one the client did not ask for, and is never inflated (a gzip
+    // bomb stays its compressed size).
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', ...this.options.extraHeaders, ...req.headers }
     const auth = req.auth ?? 'key'
     if (auth === 'key') {
       const key = this.options.keys[role]
@@ -188,7 +212,7 @@ export class Transport {
     if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
 
     const pacer = this.pacerFor(role)
-    const release = req.paced === false ? () => {} : await pacer.acquire()
+    const release = req.paced === false ? () => {} : await queued(stopwatch, () => pacer.acquire())
     try {
       // Again once the pacer lets it through: the requests that waited there have been counted meanwhile.
       this.refuseOverBudget(req)
@@ -216,17 +240,18 @@ export class Transport {
         pacer.exhausted(parseRetryAfter(response.headers['retry-after'], Date.now(), response.headers.date))
       }
     } catch (cause) {
-      error = describeError(cause, this.options.timeoutMs)
+      error = describeNetworkError(cause, url, this.options.timeoutMs)
     } finally {
       release()
       this.reachability.settle(admission.probe, response !== undefined, error && `${req.method} ${url}: ${error.message}`, Date.now())
     }
     const redactor = this.options.redactor
+    const sentBody = payload === undefined ? undefined : parseBoundedJson(payload)
     const recorded: RecordedRequest = {
       method: req.method,
       url: redactor.string(url),
       headers: redactor.headers(headers),
-      body: payload === undefined ? undefined : redactor.value(tryParse(payload) ?? payload),
+      body: sentBody === undefined ? undefined : redactor.value(sentBody.parsed ? sentBody.value : payload),
     }
     const exchange: Exchange = {
       seq,
@@ -237,6 +262,7 @@ export class Transport {
         headers: redactor.headers(response.headers),
         body: redactor.value(response.body),
         rawText: response.rawText === undefined ? undefined : redactor.string(response.rawText),
+        note: response.note === undefined ? undefined : redactor.string(response.note),
       },
       error: error && { code: error.code, message: redactor.string(error.message) },
       startedAt: startedAt.toISOString(),
@@ -250,7 +276,16 @@ export class Transport {
   private async perform(url: string, method: string, headers: Record<string, string>, payload: string | undefined): Promise<RecordedResponse> {
     // The overall deadline also bounds a body trickled byte by byte (bodyTimeout only bounds the gaps).
     const signal = AbortSignal.timeout(this.options.timeoutMs)
-    const res: Dispatcher.ResponseData = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal })
+    const connection = this.connections.forRequest(method, headers)
+    const res = await request(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body: payload,
+      dispatcher: connection.dispatcher,
+      signal,
+      ...connection.extra,
+    } as Dispatcher.RequestOptions & { dispatcher: Dispatcher })
+    connection.answered()
     const chunks: Buffer[] = []
     let size = 0
     let truncated = false
@@ -265,36 +300,35 @@ export class Transport {
       chunks.push(buffer)
       size += buffer.length
     }
-    const text = Buffer.concat(chunks).toString('utf8')
+    const bytes = Buffer.concat(chunks)
     const responseHeaders: Record<string, string> = {}
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
     }
-    const parsed = text.length > 0 && !truncated ? tryParse(text) : undefined
+    const encoding = (responseHeaders['content-encoding'] ?? 'identity').trim().toLowerCase()
+    if (encoding !== '' && encoding !== 'identity') {
+      // Asked for identity: a compressed body is not inflated (it may be a bomb), only described.
+      return {
+        status: res.statusCode,
+        headers: responseHeaders,
+        note: `${bytes.length}${truncated ? '+' : ''} bytes encoded as ${encoding} although the request asked for identity: not decoded`,
+        truncated: truncated || undefined,
+      }
+    }
+    const parsed = bytes.length > 0 && !truncated ? parseBoundedJson(bytes.toString('utf8')) : undefined
+    const rawText =
+      bytes.length > 0 && !parsed?.parsed
+        ? // Decoded from a copy of the first bytes only: a slice of the whole decoded string would keep all of it alive.
+          Buffer.from(bytes.subarray(0, RAW_TEXT_KEPT)).toString('utf8')
+        : undefined
     return {
       status: res.statusCode,
       headers: responseHeaders,
-      body: parsed,
-      rawText: parsed === undefined && text.length > 0 ? text.slice(0, 64 * 1024) : undefined,
+      body: parsed?.parsed ? parsed.value : undefined,
+      rawText,
+      note: parsed && !parsed.parsed ? parsed.note : undefined,
       truncated: truncated || undefined,
     }
   }
 }
 
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-function describeError(cause: unknown, timeoutMs: number): { code: string; message: string } {
-  const error = cause as { name?: string; code?: unknown; message?: string }
-  // A DOMException (the deadline's TimeoutError) has a numeric legacy code (23): name it instead.
-  const name = typeof error?.code === 'string' ? error.code : (error?.name ?? 'error')
-  if (error?.name === 'TimeoutError' || name === 'UND_ERR_HEADERS_TIMEOUT' || name === 'UND_ERR_BODY_TIMEOUT' || name === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { code: 'CRMCONF_TIMEOUT', message: `no complete answer within ${timeoutMs} ms (${name})` }
-  }
-  return { code: 'CRMCONF_NETWORK', message: `${name}: ${error?.message ?? String(cause)}` }
-}

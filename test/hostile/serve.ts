@@ -7,7 +7,7 @@ import type { HostileProcessMessage, HostileProcessReady } from './process.ts'
 
 const options = JSON.parse(process.argv[2] ?? '{}') as { diesAfter?: number; hugeBytes?: number }
 const reference = await startReferenceServer({ rateLimitPerMinute: 1_000_000 })
-const hostile = await startHostileServer({ upstream: new URL(reference.baseUrl).origin, ...options })
+const hostile = await startHostileServer({ upstream: new URL(reference.baseUrl).origin, webhookSecret: reference.webhookSecret, ...options })
 
 const ready: HostileProcessReady = {
   type: 'ready',

@@ -7,6 +7,7 @@
 // records every request that reaches it, so a test can prove that no redirect was followed with the key.
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { gzipSync } from 'node:zlib'
 
 export const HOSTILE_MODES = [
   /** Passed through untouched: a faithful stand-in for the reference server that records every method it is sent. */
@@ -39,6 +40,20 @@ export const HOSTILE_MODES = [
    * error, so that the run has failures whose evidence carries the key. For the secret-leak test.
    */
   'echo',
+  /** 200, a JSON array nested 200,000 levels deep, on every request. */
+  'deep',
+  /** 200, `Content-Encoding: gzip` (never asked for), a body that inflates to 2 GiB of zeros; on every request. */
+  'gzip-bomb',
+  /**
+   * As `echo`, but the key (from the Authorization header) and the webhook secret are echoed only in the
+   * encoded forms a server writes them in: URL-encoded in a `Location` header, form-encoded in a header,
+   * JSON-escaped, HTML-escaped and URL-encoded in error bodies. For the redaction of every form.
+   */
+  'echo-encoded',
+  /** 200 with a 64 KiB response header. */
+  'huge-headers',
+  /** 200, `Content-Length: 1000`, 20 bytes, then the connection is closed. */
+  'length-lie',
 ] as const
 
 export type HostileMode = (typeof HOSTILE_MODES)[number]
@@ -77,7 +92,27 @@ export interface HostileServerOptions {
   hugeBytes?: number
   /** Milliseconds between the bytes of a `trickle` body. Default 200. */
   trickleIntervalMs?: number
+  /** The webhook secret the `echo-encoded` mode echoes. */
+  webhookSecret?: string
 }
+
+/** Bytes the `gzip-bomb` body inflates to. */
+export const GZIP_BOMB_INFLATED = 2 * 1024 ** 3
+
+/** A gzip stream of 2 GiB of zeros, about 2 MB: one member of 64 MiB, repeated (gzip allows many members). Built once. */
+let gzipBomb: Buffer | undefined
+function gzipBombBody(): Buffer {
+  if (!gzipBomb) {
+    const member = gzipSync(Buffer.alloc(64 * 1024 ** 2), { level: 9 })
+    gzipBomb = Buffer.concat(Array.from({ length: GZIP_BOMB_INFLATED / (64 * 1024 ** 2) }, () => member))
+  }
+  return gzipBomb
+}
+
+/** A JSON array nested 200,000 levels deep. Built once. */
+const DEEP_BODY = Buffer.from(`${'['.repeat(200_000)}${']'.repeat(200_000)}`)
+
+const htmlEscaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 
 /** The body of a `huge` answer: a valid list envelope, only far too big. Built once. */
 function hugeBody(bytes: number): Buffer {
@@ -139,7 +174,7 @@ export async function startHostileServer(options: HostileServerOptions): Promise
     req.pipe(forward)
   }
 
-  function echo(req: IncomingMessage, res: ServerResponse, path: string): void {
+  function echo(req: IncomingMessage, res: ServerResponse, path: string, encoded = false): void {
     const upstream = new URL(options.upstream)
     const n = ++echoCount
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } }, (answer) => {
@@ -149,18 +184,36 @@ export async function startHostileServer(options: HostileServerOptions): Promise
         const authorization = req.headers.authorization ?? ''
         let status = answer.statusCode ?? 502
         let text = Buffer.concat(chunks).toString('utf8')
-        const errorBody = () => JSON.stringify({ error: { code: 'echo', message: `refused, you sent Authorization: ${authorization}`, details: { headers: req.headers } } })
+        const key = authorization.replace(/^Bearer\s+/i, '')
+        const secret = options.webhookSecret ?? ''
+        const errorBody = () =>
+          encoded
+            ? JSON.stringify({
+                error: {
+                  code: 'echo',
+                  message: `refused <b>${htmlEscaped(key)}</b> and ${htmlEscaped(secret)}`,
+                  details: { json: JSON.stringify({ key, secret }), query: new URLSearchParams({ key, secret }).toString(), part: encodeURIComponent(secret.slice('whsec_'.length)) },
+                },
+              })
+            : JSON.stringify({ error: { code: 'echo', message: `refused, you sent Authorization: ${authorization}`, details: { headers: req.headers } } })
         if (status >= 400 || n % 7 === 0) {
           status = status >= 400 ? status : 500
           text = errorBody()
-        } else if (/\/me(\?|$)/.test(path)) {
+        } else if (!encoded && /\/me(\?|$)/.test(path)) {
           try {
             text = JSON.stringify({ ...JSON.parse(text), echo: { authorization, secret: authorization.split('_').at(-1) } })
           } catch {
             /* not JSON: left as it is */
           }
         }
-        const headers = { ...answer.headers, 'x-echo-authorization': authorization, 'content-length': String(Buffer.byteLength(text)) }
+        const headers: Record<string, string | string[] | undefined> = encoded
+          ? {
+              ...answer.headers,
+              location: `https://crm.example/callback?key=${encodeURIComponent(key)}&secret=${encodeURIComponent(secret)}&part=${encodeURIComponent(secret.slice('whsec_'.length))}`,
+              'x-echo-form': new URLSearchParams({ key, secret }).toString(),
+              'content-length': String(Buffer.byteLength(text)),
+            }
+          : { ...answer.headers, 'x-echo-authorization': authorization, 'content-length': String(Buffer.byteLength(text)) }
         delete headers['transfer-encoding']
         res.writeHead(status, headers)
         res.end(text)
@@ -237,6 +290,27 @@ export async function startHostileServer(options: HostileServerOptions): Promise
         return sabotage('hang', req, res, path)
       case 'echo':
         return echo(req, res, path)
+      case 'echo-encoded':
+        return echo(req, res, path, true)
+      case 'deep':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(DEEP_BODY.length) })
+        res.end(DEEP_BODY)
+        return
+      case 'gzip-bomb': {
+        const body = gzipBombBody()
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) })
+        res.end(body)
+        return
+      }
+      case 'huge-headers':
+        res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'x'.repeat(64 * 1024) })
+        res.end('{}')
+        return
+      case 'length-lie':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' })
+        res.write('{"data":[],"nextCurs')
+        later(20, () => req.socket.destroy())
+        return
     }
   }
 
@@ -251,7 +325,7 @@ export async function startHostileServer(options: HostileServerOptions): Promise
     const byMethod = (methods[mode] ??= {})
     byMethod[req.method ?? '?'] = (byMethod[req.method ?? '?'] ?? 0) + 1
     // Read (and drop) the request body before sabotaging, except where the body is passed through.
-    if (mode === 'pass' || mode === 'wrong-type' || mode === 'flaky' || mode === 'dies-after' || mode === 'echo') return sabotage(mode, req, res, match[2]!)
+    if (mode === 'pass' || mode === 'wrong-type' || mode === 'flaky' || mode === 'dies-after' || mode === 'echo' || mode === 'echo-encoded') return sabotage(mode, req, res, match[2]!)
     req.resume()
     sabotage(mode, req, res, match[2]!)
   })

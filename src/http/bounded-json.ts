@@ -1,0 +1,72 @@
+// JSON from the server under test is untrusted: a body nested 200,000 levels deep parses, but every recursive
+// walk after it (JSON.stringify, a redactor, a schema validator, a report writer) overflows the stack. Such a
+// body is never parsed: it is kept as (bounded) text with a note, and the check judges that.
+
+/** Deeper than any API body has reason to be; far below what a recursive walk survives. */
+export const MAX_JSON_DEPTH = 256
+
+/** The nesting depth of JSON text, counted without parsing and without recursion; stops counting past `max`. */
+export function jsonDepth(text: string, max = MAX_JSON_DEPTH): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++ // backslash: skip the escaped character
+      else if (c === 0x22) inString = false
+      continue
+    }
+    if (c === 0x22) inString = true
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest) {
+        deepest = depth
+        if (deepest > max) return deepest
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return deepest
+}
+
+export type ParsedBody = { parsed: true; value: unknown } | { parsed: false; note?: string }
+
+/** JSON.parse with a depth bound: text nested deeper than `max` is refused, with the reason. */
+export function parseBoundedJson(text: string, max = MAX_JSON_DEPTH): ParsedBody {
+  const depth = jsonDepth(text, max)
+  if (depth > max) return { parsed: false, note: `the body is nested more than ${max} levels deep: kept as text, not parsed` }
+  try {
+    return { parsed: true, value: JSON.parse(text) }
+  } catch {
+    return { parsed: false }
+  }
+}
+
+/**
+ * A copy of a JSON-like value with every string (keys included) passed through `mapString`, at most `max`
+ * levels deep (deeper values are replaced by a marker), cycles cut. Never recursion without a bound.
+ */
+export function mapStrings(value: unknown, mapString: (text: string) => string, max = MAX_JSON_DEPTH): unknown {
+  const seen = new Set<object>()
+  const walk = (node: unknown, depth: number): unknown => {
+    if (typeof node === 'string') return mapString(node)
+    if (node === null || typeof node !== 'object') return node
+    if (depth >= max) return `<nested deeper than ${max} levels: not shown>`
+    if (seen.has(node)) return '<cycle>'
+    // A value with its own JSON form (a Date, a class) is recorded as that form, as JSON.stringify would.
+    const toJSON = (node as { toJSON?: () => unknown }).toJSON
+    if (typeof toJSON === 'function') return walk(toJSON.call(node), depth)
+    seen.add(node)
+    try {
+      if (Array.isArray(node)) return node.map((item) => (item === undefined || typeof item === 'function' ? null : walk(item, depth + 1)))
+      const out: Record<string, unknown> = {}
+      for (const [key, item] of Object.entries(node)) {
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue
+        out[mapString(key)] = walk(item, depth + 1)
+      }
+      return out
+    } finally {
+      seen.delete(node)
+    }
+  }
+  return walk(value, 0)
+}

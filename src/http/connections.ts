@@ -1,0 +1,95 @@
+// The connections to the target: proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY through undici's
+// EnvHttpProxyAgent), and what happens when a server or a load balancer closes an idle keep-alive connection
+// just as a request is sent on it.
+//
+// Such a request fails before any byte of an answer arrives (UND_ERR_SOCKET "other side closed", ECONNRESET,
+// EPIPE). The server never processed it, but the client cannot be sure of that, so:
+// - requests that are safe to send twice (GET, HEAD, PUT, DELETE, OPTIONS, and a POST that carries an
+//   Idempotency-Key, §4.1) go out on a pool of kept-alive connections and are retried, on a fresh connection,
+//   by undici's retry interceptor, only while no answer has begun and only when the broken connection had
+//   carried an earlier answer (a server that resets every new connection is not sent to again);
+// - every other request (an unkeyed POST, a PATCH) is never retried, and never meets a stale connection
+//   either: it goes out on a connection of its own, opened for it and closed after it (`reset`). That costs
+//   one TCP (and TLS) handshake per such request, a few hundred per run, and no idle timeout has to be
+//   guessed: load balancers close idle connections anywhere from 350 ms to minutes.
+import { Agent, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici'
+
+export interface ProxySettings {
+  httpProxy?: string
+  httpsProxy?: string
+  noProxy?: string
+}
+
+export interface ConnectionOptions {
+  timeoutMs: number
+  connections: number
+  proxy?: ProxySettings
+  /** Idle time after which the client closes a kept-alive connection itself. */
+  keepAliveTimeoutMs?: number
+}
+
+/** Error codes of a connection that broke before an answer began. */
+const STALE_CONNECTION_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'])
+/** Fresh connections tried after the first attempt met a closed one. */
+const MAX_RECONNECTS = 2
+const REPLAYABLE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'])
+
+/** Whether the request may be sent a second time without a second effect. */
+export function isReplayable(method: string, headers: Record<string, string>): boolean {
+  const upper = method.toUpperCase()
+  if (REPLAYABLE_METHODS.has(upper)) return true
+  return upper === 'POST' && Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')
+}
+
+function baseDispatcher(options: ConnectionOptions): Dispatcher {
+  const agentOptions = {
+    connect: { timeout: options.timeoutMs },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+    connections: options.connections,
+  }
+  const proxy = options.proxy ?? {}
+  if (!proxy.httpProxy && !proxy.httpsProxy) return new Agent(agentOptions)
+  // Empty strings, never undefined: undefined would let undici read the environment itself, and the
+  // configuration loader is the only reader of the environment.
+  return new EnvHttpProxyAgent({ ...agentOptions, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' })
+}
+
+export interface Connections {
+  /** The dispatcher for one request, and the request options that go with it. */
+  forRequest(method: string, headers: Record<string, string>): { dispatcher: Dispatcher; extra: Record<string, unknown>; answered(): void }
+  close(): Promise<void>
+}
+
+export function openConnections(options: ConnectionOptions): Connections {
+  const pooled = baseDispatcher(options)
+  const retrying = pooled.compose(
+    interceptors.retry({
+      maxRetries: MAX_RECONNECTS,
+      // 429 and 5xx are answers: the transport's own policy (the pacer, Retry-After) handles them.
+      statusCodes: [],
+      errorCodes: [...STALE_CONNECTION_CODES],
+      methods: [...REPLAYABLE_METHODS, 'POST'],
+    }),
+  )
+  const single = baseDispatcher(options)
+  return {
+    forRequest(method, headers) {
+      if (!isReplayable(method, headers)) return { dispatcher: single, extra: { reset: true }, answered: () => {} }
+      let answered = false
+      const retry = (error: Error & { code?: string; socket?: { bytesRead?: number } }, { state }: { state: { counter: number } }, callback: (error?: Error | null) => void) => {
+        // Once an answer has begun the server did process the request: never again. And only a connection
+        // that had carried an earlier answer (undici's SocketError tells what the socket read) was a stale
+        // one: a server that resets every new connection is a genuine error, not sent to again.
+        const reused = error.socket?.bytesRead === undefined || error.socket.bytesRead > 0
+        if (answered || !reused || !STALE_CONNECTION_CODES.has(error.code ?? '') || state.counter > MAX_RECONNECTS) return callback(error)
+        setImmediate(() => callback(null))
+      }
+      return { dispatcher: retrying, extra: { retryOptions: { retry } }, answered: () => void (answered = true) }
+    },
+    async close() {
+      await Promise.all([pooled.close(), single.close()])
+    },
+  }
+}
