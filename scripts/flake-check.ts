@@ -103,8 +103,10 @@ for (const [id, row] of unstable.sort(([a], [b]) => a.localeCompare(b))) {
   for (const s of row.seen) tally.set(s.status, (tally.get(s.status) ?? 0) + 1)
   if (row.seen.length < runs) tally.set('not run', runs - row.seen.length)
   console.log(`  ${row.level.padEnd(6)} ${id}: ${[...tally].map(([status, n]) => `${status} ×${n}`).join(', ')}`)
-  const rarest = [...tally].sort((a, b) => a[1] - b[1])[0]![0]
-  const example = row.seen.find((s) => s.status === rarest)
-  if (example) console.log(`         ${rarest} with seed ${example.seed}: ${example.message.replace(/\s+/g, ' ').slice(0, 240)}`)
+  // One example of each status other than passed, with the seed that replays it.
+  for (const status of [...tally.keys()].filter((s) => s !== 'passed' && s !== 'not run')) {
+    const example = row.seen.find((s) => s.status === status)!
+    console.log(`         ${status} with seed ${example.seed}: ${example.message.replace(/\s+/g, ' ').slice(0, 240)}`)
+  }
 }
 process.exit(unstable.length === 0 ? 0 : 1)
