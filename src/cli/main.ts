@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import type { Profile } from '../checks/types.ts'
 import { CrmConfError } from '../errors.ts'
+import { addConditionOptions, conditionsFromFlags } from '../reference/conditions-options.ts'
 import { TOOL_VERSION } from '../version.ts'
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)]
@@ -137,8 +138,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--fault <id>', 'inject a named fault (repeatable)', collect)
     .action(async (opts) => {
       const { runServeCommand } = await import('../reference/serve-command.ts')
-      await runServeCommand({ port: opts.port, host: opts.host, basePath: opts.basePath, variant: opts.variant, faults: opts.fault })
+      await runServeCommand({ port: opts.port, host: opts.host, basePath: opts.basePath, variant: opts.variant, faults: opts.fault, rateLimitPerMinute: opts.rateLimit, conditions: conditionsFromFlags(opts) })
     })
+  addConditionOptions(program.commands.find((c) => c.name() === 'serve')!)
 
   program
     .command('sink')

@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import type { ResolvedConfig } from '../config/config.ts'
 import type { Profile } from '../checks/types.ts'
+import type { ServerConditions } from '../reference/conditions.ts'
 import type { Exchange } from '../http/exchange.ts'
 import type { Redactor } from '../http/redact.ts'
 import { redactorFor, transportFor } from '../http/for-config.ts'
@@ -16,6 +17,8 @@ export interface EmbeddedOptions {
   /** The main key's per-minute limit on the embedded server (the spec's default is 600). */
   rateLimitPerMinute?: number
   basePath?: '/v1' | '/api/v1'
+  /** Deployment conditions the embedded server plays (limiter shape, response delay, idle close, relay). */
+  conditions?: ServerConditions
 }
 
 export interface SessionOptions {
@@ -62,6 +65,7 @@ export class RunSession {
         faults: options.embedded?.faults,
         rateLimitPerMinute: options.embedded?.rateLimitPerMinute,
         basePath: options.embedded?.basePath,
+        conditions: options.embedded?.conditions,
       })
       embedded = { ...options.embedded, server }
       config = {

@@ -2,11 +2,13 @@
 // the stand-in behind `crm-conformance serve`, and the base of the fault-injected servers of self-validation.
 
 import { serve, type ServerType } from '@hono/node-server'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { FIXTURE_VARIABLES, KEY_VARIABLES, type FixtureName, type KeyRole } from '../config/config.ts'
 import { createApp } from './app.ts'
 import { keyTable } from './auth.ts'
 import { Clock, type NowFn } from './clock.ts'
+import { closeIdleConnections, delayed, startRelay, type Relay, type ServerConditions } from './conditions.ts'
 import { faultSet } from './faults.ts'
 import { IdempotencyStore } from './idempotency.ts'
 import { RateLimiter } from './rate-limit.ts'
@@ -16,6 +18,8 @@ import { variantOf, type BasePath, type VariantName } from './variants.ts'
 import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
 
 export type { VariantName, BasePath } from './variants.ts'
+export type { ServerConditions } from './conditions.ts'
+export { LIMITER_SHAPES, type LimiterShape } from './rate-limit.ts'
 export { VARIANTS, VARIANT_NAMES } from './variants.ts'
 export { FAULTS, type FaultId, type FaultInfo } from './faults.ts'
 
@@ -48,6 +52,8 @@ export interface ReferenceServerOptions {
   clock?: NowFn
   /** Another store behind the same interface (default: in memory, seeded). */
   store?: Store
+  /** Deployment conditions to play: the limiter's shape, a response delay, idle keep-alive close, a relay (conditions.ts). */
+  conditions?: ServerConditions
 }
 
 export interface ReferenceServer {
@@ -92,19 +98,26 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     faults,
     keys: keyTable(seeded.keys, faults),
     workspaces: seeded.workspaces,
-    limiter: new RateLimiter(),
+    limiter: new RateLimiter(options.conditions?.limiter),
     idempotency: new IdempotencyStore(),
     webhooks,
     webhookWorkspace: MAIN_WORKSPACE,
   })
 
   const host = options.host ?? REFERENCE_DEFAULTS.host
+  const conditions = options.conditions ?? {}
+  const relayed = conditions.relayDelayMs !== undefined
   const server = await new Promise<ServerType>((resolve, reject) => {
-    // The Node globals stay untouched: the suite and its HTTP client share this process.
-    const s = serve({ fetch: app.fetch, port: options.port ?? REFERENCE_DEFAULTS.port, hostname: host, overrideGlobalObjects: false }, () => resolve(s))
+    // The Node globals stay untouched: the suite and its HTTP client share this process. Behind a relay, the
+    // server itself takes any free port and the relay the one asked for.
+    const port = relayed ? 0 : (options.port ?? REFERENCE_DEFAULTS.port)
+    const s = serve({ fetch: delayed(app.fetch, conditions), port, hostname: host, overrideGlobalObjects: false }, () => resolve(s))
     s.once('error', reject)
   })
-  const { port } = server.address() as AddressInfo
+  if (conditions.idleCloseMs !== undefined) closeIdleConnections(server as Server, conditions.idleCloseMs)
+  let relay: Relay | undefined
+  if (relayed) relay = await startRelay({ host, port: (server.address() as AddressInfo).port }, conditions.relayDelayMs!, host, options.port ?? REFERENCE_DEFAULTS.port)
+  const port = relay?.port ?? (server.address() as AddressInfo).port
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   const basePath = options.basePath ?? variant.basePath
   const baseUrl = `${origin}${basePath}`
@@ -137,6 +150,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     close() {
       closing ??= (async () => {
         await webhooks.close()
+        await relay?.close()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           // Keep-alive sockets would hold close() open until they time out.

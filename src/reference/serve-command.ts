@@ -1,7 +1,9 @@
 // `crm-conformance serve`: the reference server as a local stand-in for the real service.
 
 import { DEFAULTS } from '../config/config.ts'
-import { startReferenceServer, type BasePath, type VariantName } from './index.ts'
+import type { ServerConditions } from './conditions.ts'
+import { describeConditions } from './conditions-options.ts'
+import { REFERENCE_DEFAULTS, startReferenceServer, type BasePath, type VariantName } from './index.ts'
 
 export interface ServeCommandOptions {
   port: number
@@ -15,6 +17,10 @@ export interface ServeCommandOptions {
    */
   webhookUrl?: string
   seed?: number
+  /** The main key's per-minute limit (default 600). */
+  rateLimitPerMinute?: number
+  /** Deployment conditions to play (limiter shape, response delay, idle close, relay). */
+  conditions?: ServerConditions
   /** Where the banner goes (default stdout). */
   write?: (text: string) => void
 }
@@ -31,8 +37,11 @@ export async function runServeCommand(options: ServeCommandOptions): Promise<voi
     faults: options.faults,
     seed: options.seed,
     webhook: { url: webhookUrl },
+    rateLimitPerMinute: options.rateLimitPerMinute,
+    conditions: options.conditions,
   })
   write(`CRM reference server listening at ${server.baseUrl} (also ${server.apiBaseUrl})\n`)
+  write(`Conditions: ${describeConditions(options.conditions ?? {}, options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute)}\n`)
   write(`Webhook events go to ${webhookUrl}\n\n`)
   write('Paste into .env:\n\n')
   write(server.envBlock())
