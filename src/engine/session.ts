@@ -16,6 +16,8 @@ export interface EmbeddedOptions {
   /** The main key's per-minute limit on the embedded server (the spec's default is 600). */
   rateLimitPerMinute?: number
   basePath?: '/v1' | '/api/v1'
+  /** Lists show a write only this long after it (a search index); reads by id at once. */
+  listLagMs?: number
 }
 
 export interface SessionOptions {
@@ -62,6 +64,7 @@ export class RunSession {
         faults: options.embedded?.faults,
         rateLimitPerMinute: options.embedded?.rateLimitPerMinute,
         basePath: options.embedded?.basePath,
+        listLagMs: options.embedded?.listLagMs,
       })
       embedded = { ...options.embedded, server }
       config = {

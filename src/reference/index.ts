@@ -11,7 +11,7 @@ import { faultSet } from './faults.ts'
 import { IdempotencyStore } from './idempotency.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { MAIN_WORKSPACE, RESTRICTED_SCOPES, seedExtraUsers, seedStore } from './seed.ts'
-import { MemoryStore, type Store } from './store.ts'
+import { MemoryStore, withListLag, type Store } from './store.ts'
 import { variantOf, type BasePath, type VariantName } from './variants.ts'
 import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
 
@@ -48,6 +48,8 @@ export interface ReferenceServerOptions {
   clock?: NowFn
   /** Another store behind the same interface (default: in memory, seeded). */
   store?: Store
+  /** Lists (filtered or not) show a write only this long after it was made, like a search index; reads by id at once. Default 0. */
+  listLagMs?: number
 }
 
 export interface ReferenceServer {
@@ -83,8 +85,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     faults,
     now: () => clock.now(),
   })
+  // Seeded records are indexed from the start; only the API's writes show late.
+  const lagged = withListLag(store, options.listLagMs ?? 0, () => clock.now())
   const app = createApp({
-    store,
+    store: lagged.store,
+    lists: lagged.lists,
     clock,
     variant,
     faults,
