@@ -136,6 +136,8 @@ export const DEFAULTS = {
   unreachableAfterFailures: 8,
   /** While the target is treated as unreachable, one request is let through this often to see if it is back. */
   unreachableRetryMs: 5_000,
+  /** How long a list may take to show a write (lists fed by a search index) before a check judges what it shows. */
+  consistencyWindowMs: 5_000,
 } as const
 
 export interface ResolvedConfig {
@@ -165,6 +167,8 @@ export interface ResolvedConfig {
   maxRetryAfterS: number
   /** CRM_PBT_RUNS: generated cases per property-based check. */
   pbtRuns: number
+  /** CRM_CONSISTENCY_WINDOW_MS: the bounded wait for a list to show a write (src/engine/eventually.ts). */
+  consistencyWindowMs: number
 }
 
 export interface ConfigOverrides {
@@ -270,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     requestBudget: integer('CRM_REQUEST_BUDGET', DEFAULTS.requestBudget, 10, 1_000_000),
     maxRetryAfterS: DEFAULTS.maxRetryAfterS,
     pbtRuns: integer('CRM_PBT_RUNS', DEFAULTS.pbtRuns, 1, 1000),
+    consistencyWindowMs: integer('CRM_CONSISTENCY_WINDOW_MS', DEFAULTS.consistencyWindowMs, 0, 600_000),
   }
   if (problems.length > 0) {
     throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The configuration is not usable:\n${problems.map((p) => `  - ${p}`).join('\n')}`)

@@ -20,6 +20,7 @@ type JournalLine = ({ op: 'add' } & LedgerEntry) | { op: 'remove'; id: string }
 export class Ledger {
   private readonly entries = new Map<string, LedgerEntry>()
   private readonly everTracked = new Set<string>()
+  private readonly inFlight = new Set<Promise<unknown>>()
 
   constructor(private readonly journalFile?: string) {
     if (journalFile) mkdirSync(dirname(journalFile), { recursive: true })
@@ -44,6 +45,22 @@ export class Ledger {
   /** Whether this run created the record, whether or not it is gone since. */
   created(id: string): boolean {
     return this.everTracked.has(id)
+  }
+
+  /** Notes a create on its way (its record may be listed before it is tracked); returns it. */
+  creating<T>(create: Promise<T>): Promise<T> {
+    this.inFlight.add(create)
+    const done = () => this.inFlight.delete(create)
+    create.then(done, done)
+    return create
+  }
+
+  /**
+   * Resolves once every create on its way now has ended: a record seen in a list read before this call is
+   * then known to `created` if this run made it.
+   */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight])
   }
 
   private journal(line: JournalLine): void {

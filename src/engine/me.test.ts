@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest'
-import { scopesFromMe, showsScopes } from './me.ts'
+import { describe, expect, it } from 'vitest'
+import { scopesFromMe, showsScopes, userIdInMe } from './me.ts'
 
 it('finds scopes in any reasonable /me shape', () => {
   expect(scopesFromMe({ key: { name: 'k', scopes: ['accounts:read', 'cases:write'] } })).toEqual(['accounts:read', 'cases:write'])
@@ -17,4 +17,13 @@ it('sees scopes shown as a wildcard under a field named for them, and nothing el
   expect(showsScopes({ scopes: 'accounts:read' })).toBe(true)
   expect(showsScopes({ workspace: { id: 'w' }, key: { name: 'k' }, user: { role: 'admin' } })).toBe(false)
   expect(showsScopes({ key: { name: 'k', scopes: [] } })).toBe(false)
+})
+
+describe('userIdInMe', () => {
+  it('finds the listed user named anywhere in /me', () => {
+    const me = { workspace: { id: 'ws' }, user: { id: 'B1', email: 'x' } }
+    expect(userIdInMe(me, ['a1', 'b1'])).toBe('B1')
+    expect(userIdInMe({ actor: 'a1' }, ['a1'])).toBe('a1')
+    expect(userIdInMe({ user: { id: 'zz' } }, ['a1'])).toBeUndefined()
+  })
 })

@@ -84,3 +84,21 @@ export function showsScopes(body: unknown): boolean {
   }
   return named(body, 0)
 }
+
+/**
+ * The user a key acts as (§1.2, §5.3), out of a /me body whose shape is not shown: the listed user whose id
+ * appears in it (as any value, at any depth). Undefined when none does.
+ */
+export function userIdInMe(body: unknown, userIds: readonly string[]): string | undefined {
+  const ids = new Set(userIds.map((id) => id.toLowerCase()))
+  const visit = (value: unknown, depth: number): string | undefined => {
+    if (typeof value === 'string') return ids.has(value.toLowerCase()) ? value : undefined
+    if (depth > 6 || value === null || typeof value !== 'object') return undefined
+    for (const child of Object.values(value as object)) {
+      const found = visit(child, depth + 1)
+      if (found) return found
+    }
+    return undefined
+  }
+  return visit(body, 0)
+}

@@ -10,7 +10,7 @@ import type { ApiClient, ApiResponse } from '../http/api-client.ts'
 import type { Query } from '../http/transport.ts'
 import { recordKey } from '../schemas/registry.ts'
 import { RESOURCES, type ResourceName } from '../spec/resources.ts'
-import type { RunSession } from './session.ts'
+import { RUN_TAG_PREFIX, type RunSession } from './session.ts'
 
 export type AnyRecord = Record<string, any>
 
@@ -45,7 +45,10 @@ export async function createRecord(ctx: CheckContext, resource: ResourceName, bo
   const spec = RESOURCES[resource]
   const client = options.client ?? ctx.api
   const sent = options.untagged ? body : tagged(ctx, resource, body)
-  const response = await client.post(spec.path, sent, { idempotencyKey: options.idempotencyKey })
+  const response = await ctx.session.ledger.creating(client.post(spec.path, sent, { idempotencyKey: options.idempotencyKey }).then((r) => {
+    if (r.ok && typeof r.body?.id === 'string') trackCreated(ctx, resource, r.body.id, client.role)
+    return r
+  }))
   if (!response.ok) {
     throw new CheckFailed(`create ${resource}: status is ${response.status}, expected a 2xx for a valid body (§4.1, §4.4)`, {
       exchanges: [response.exchange],
@@ -58,7 +61,6 @@ export async function createRecord(ctx: CheckContext, resource: ResourceName, bo
   if (typeof record?.id !== 'string') {
     throw new CheckFailed(`create ${resource}: the response has no record id (§4.2: create returns the record)`, { exchanges: [response.exchange] })
   }
-  trackCreated(ctx, resource, record.id, client.role)
   if (options.validate !== false) expectSchema(response, recordKey(resource), '§2')
   return { record, response }
 }
@@ -195,4 +197,19 @@ export function safeEmail(tag: string): string {
 
 export function safePhone(n: number): string {
   return `+1202555${String(100 + (Math.abs(n) % 100)).padStart(4, '0')}`
+}
+
+/**
+ * The listed records a check may take as "some existing record": none that a run of the suite created (this run's
+ * ledger, or the run tag of any run), since the check that made it may change or delete it at any moment.
+ * Creates still on their way are awaited first, so that a record listed before its create was tracked is known.
+ */
+export async function recordsNotInUse(ctx: CheckContext, records: readonly AnyRecord[]): Promise<AnyRecord[]> {
+  await ctx.session.ledger.settled()
+  return records.filter(
+    (r) =>
+      typeof r?.id === 'string' &&
+      !ctx.session.ledger.created(r.id) &&
+      !(Array.isArray(r.tags) && r.tags.some((t: unknown) => typeof t === 'string' && t.startsWith(RUN_TAG_PREFIX))),
+  )
 }

@@ -19,6 +19,8 @@ export interface EmbeddedOptions {
   basePath?: '/v1' | '/api/v1'
   /** Deployment conditions the embedded server plays (limiter shape, response delay, idle close, relay). */
   conditions?: ServerConditions
+  /** Lists show a write only this long after it (a search index); reads by id at once. */
+  listLagMs?: number
 }
 
 export interface SessionOptions {
@@ -66,6 +68,7 @@ export class RunSession {
         rateLimitPerMinute: options.embedded?.rateLimitPerMinute,
         basePath: options.embedded?.basePath,
         conditions: options.embedded?.conditions,
+        listLagMs: options.embedded?.listLagMs,
       })
       embedded = { ...options.embedded, server }
       config = {

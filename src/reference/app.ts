@@ -16,7 +16,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, canonicalJson, type IdempotencyStore } from
 import { MODELS, changesOf, normalizeUuid, own, shape, type Draft, type Workspace, type WriteCtx } from './models.ts'
 import { UUID_PATTERN, listPage, parseListQuery } from './pagination.ts'
 import type { RateDecision, RateLimiter } from './rate-limit.ts'
-import type { Json, Kind, Store, StoredRecord } from './store.ts'
+import type { Json, Kind, ListSource, Store, StoredRecord } from './store.ts'
 import { bodyProblems } from './validation.ts'
 import type { SchemaIssue } from '../schemas/registry.ts'
 import type { Variant } from './variants.ts'
@@ -44,6 +44,8 @@ const PARENT_FIELD: Partial<Record<Kind, string>> = { comment: 'caseId', payment
 
 export interface AppState {
   store: Store
+  /** What list queries read: the store, or a view of it that shows writes late (a search index). */
+  lists: ListSource
   clock: Clock
   variant: Variant
   faults: FaultSet
@@ -295,12 +297,12 @@ export function createApp(state: AppState): Hono<Env> {
     const q = parseListQuery(c.req.query(), spec, faults)
     const unknownParent = variant.unknownParentFilter404 ? missingParent(spec, key.workspace, c.req.query()) : undefined
     if (unknownParent) throw notFound(unknownParent)
-    const page = listPage(store, key.workspace, spec.name, q, variant, faults)
+    const page = listPage(state.lists, key.workspace, spec.name, q, variant, faults)
     // The fault: lists come from a search index refreshed every 10 s, so a record just written is missing.
     if (faults.has('records.list-index-lag')) page.data = page.data.filter((r) => clock.now() - r.createdAtMs > 10_000)
     // Faults: other workspaces' records in this key's lists, when filtered or when not.
     if (faults.has(q.filters.length > 0 ? 'auth.filtered-list-any-workspace' : 'auth.list-any-workspace')) {
-      for (const ws of state.workspaces.keys()) if (ws !== key.workspace) page.data.push(...listPage(store, ws, spec.name, q, variant, faults).data)
+      for (const ws of state.workspaces.keys()) if (ws !== key.workspace) page.data.push(...listPage(state.lists, ws, spec.name, q, variant, faults).data)
     }
     // The fault: filtered lists query a search index switched on at start-up and never backfilled, so a filter
     // never finds a record that existed before.

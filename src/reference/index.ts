@@ -13,7 +13,7 @@ import { faultSet } from './faults.ts'
 import { IdempotencyStore } from './idempotency.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { MAIN_WORKSPACE, RESTRICTED_SCOPES, roleLimitedDenied, seedExtraUsers, seedStore } from './seed.ts'
-import { MemoryStore, type Store } from './store.ts'
+import { MemoryStore, withListLag, type Store } from './store.ts'
 import { variantOf, type BasePath, type VariantName } from './variants.ts'
 import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
 
@@ -54,6 +54,8 @@ export interface ReferenceServerOptions {
   store?: Store
   /** Deployment conditions to play: the limiter's shape, a response delay, idle keep-alive close, a relay (conditions.ts). */
   conditions?: ServerConditions
+  /** Lists (filtered or not) show a write only this long after it was made, like a search index; reads by id at once. Default 0. */
+  listLagMs?: number
 }
 
 export interface ReferenceServer {
@@ -91,8 +93,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     faults,
     now: () => clock.now(),
   })
+  // Seeded records are indexed from the start; only the API's writes show late.
+  const lagged = withListLag(store, options.listLagMs ?? 0, () => clock.now())
   const app = createApp({
-    store,
+    store: lagged.store,
+    lists: lagged.lists,
     clock,
     variant,
     faults,

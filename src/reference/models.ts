@@ -162,6 +162,11 @@ function numberOf(number: string | null): number {
   return number ? Number(number.replace(/\D+/g, '')) || 1 : 1
 }
 
+/** The key's user as owner or assignee of a record created without one; none where the variant sets no default §4.4 does not name. */
+function keyUserDefault(w: WriteCtx): string | null {
+  return w.variant.noUnnamedDefaults ? null : w.actor.userId
+}
+
 function createOf(name: ResourceName, body: Json, base: Json): Draft {
   const spec = RESOURCES[name]
   const record: Json = { ...base }
@@ -339,7 +344,7 @@ export const MODELS: Record<ResourceName, Model> = {
   account: {
     refs: { parentId: 'account', ownerId: 'user', backupOwnerId: 'user' },
     numberPrefix: 'ACC',
-    create: (w, body, number) => createOf('account', body, { number, ownerId: w.actor.userId, tags: [], custom: {} }),
+    create: (w, body, number) => createOf('account', body, { number, ownerId: keyUserDefault(w), tags: [], custom: {} }),
     update(_w, current, body) {
       const d = mergeOf('account', 'update', current, body)
       if (d.record.parentId === current.id) throw invalidField('parentId', 'parentId cannot be the account itself')
@@ -352,7 +357,7 @@ export const MODELS: Record<ResourceName, Model> = {
     numberPrefix: 'CON',
     create(w, body, number) {
       refuseDuplicateEmail(w, 'contact', body.email)
-      const d = createOf('contact', body, { number, ownerId: w.actor.userId, tags: [], custom: {} })
+      const d = createOf('contact', body, { number, ownerId: keyUserDefault(w), tags: [], custom: {} })
       d.hidden.fullNameGiven = str(body.fullName) !== null
       if (composesFullName(w, body, d.hidden.fullNameGiven === true)) d.record.fullName = contactFullName(d.record)
       // §2: accountId "sets the primary account".
@@ -428,10 +433,10 @@ export const MODELS: Record<ResourceName, Model> = {
     create(w, body, number) {
       const d = createOf('opportunity', body, {
         number,
-        pipelineId: w.workspace.pipelineId,
+        pipelineId: w.variant.noUnnamedDefaults ? null : w.workspace.pipelineId,
         amountSen: 0,
         currency: DEFAULT_CURRENCY,
-        ownerId: w.actor.userId,
+        ownerId: keyUserDefault(w),
         competitors: [],
       })
       d.record.stageKey ??= FIRST_STAGE
@@ -454,7 +459,7 @@ export const MODELS: Record<ResourceName, Model> = {
     create(w, body, number) {
       // §3: created as a draft.
       const status = w.faults.has('state.created-not-draft') ? 'open' : 'draft'
-      const d = createOf('quotation', body, { number, version: 1, ownerId: w.actor.userId, status, currency: DEFAULT_CURRENCY, language: 'en' })
+      const d = createOf('quotation', body, { number, version: 1, ownerId: keyUserDefault(w), status, currency: DEFAULT_CURRENCY, language: 'en' })
       quotationDerived(w, d.record, d.hidden)
       return d
     },
@@ -504,7 +509,7 @@ export const MODELS: Record<ResourceName, Model> = {
     create(w, body, number) {
       // §3: created as a draft.
       const status = w.faults.has('state.created-not-draft') ? 'open' : 'draft'
-      const d = createOf('invoice', body, { number, ownerId: w.actor.userId, status, currency: DEFAULT_CURRENCY, language: 'en', paidSen: 0 })
+      const d = createOf('invoice', body, { number, ownerId: keyUserDefault(w), status, currency: DEFAULT_CURRENCY, language: 'en', paidSen: 0 })
       invoiceDerived(d.record, d.hidden, w.at)
       return d
     },
@@ -559,7 +564,7 @@ export const MODELS: Record<ResourceName, Model> = {
     refs: { assigneeId: 'user' },
     numberPrefix: 'TASK',
     create(w, body, number) {
-      const d = createOf('task', body, { number, status: 'open', priority: 'medium', assigneeId: w.actor.userId })
+      const d = createOf('task', body, { number, status: 'open', priority: 'medium', assigneeId: keyUserDefault(w) })
       checkTaskEntity(w, d.record)
       checkReminder(w, d.record)
       taskAbout(d.record)

@@ -5,7 +5,7 @@ import { LIMITS, type FilterSpec, type ResourceSpec } from '../spec/resources.ts
 import { ApiError, INVALID_MESSAGE, invalidRequest, type ErrorDetail } from './api-error.ts'
 import { parseDateTime } from './clock.ts'
 import type { FaultSet } from './faults.ts'
-import type { Kind, SortField, Store, StoredRecord } from './store.ts'
+import type { Kind, ListSource, SortField, StoredRecord } from './store.ts'
 import type { Variant } from './variants.ts'
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -195,8 +195,8 @@ function unknownUuidsDropped(records: readonly StoredRecord[], q: ListQuery): Li
   return { ...q, filters: q.filters.filter(found) }
 }
 
-export function listPage(store: Store, workspace: string, kind: Kind, query: ListQuery, variant: Variant, faults: FaultSet): Page {
-  const records = store.sorted(workspace, kind, query.sort)
+export function listPage(lists: ListSource, workspace: string, kind: Kind, query: ListQuery, variant: Variant, faults: FaultSet): Page {
+  const records = lists.sorted(workspace, kind, query.sort)
   const q = faults.has('filters.unknown-uuid-unfiltered') ? unknownUuidsDropped(records, query) : query
   const key = q.sort === 'createdAt' ? 'createdAtMs' : 'updatedAtMs'
   const asc = q.order === 'asc'

@@ -88,3 +88,63 @@ export class MemoryStore implements Store {
     return ++this.collection(workspace, kind).sequence
   }
 }
+
+/** What list queries read (§4.1, §4.3): live records in ascending (sort key, id) order. */
+export interface ListSource {
+  sorted(workspace: string, kind: Kind, by: SortField): readonly StoredRecord[]
+}
+
+/** A write that lists do not show yet: the record as lists still show it (undefined: not listed at all). */
+interface Pending {
+  visibleAt: number
+  key: string
+  id: string
+  before: StoredRecord | undefined
+}
+
+const ascending = (by: SortField) => {
+  const key = by === 'createdAt' ? 'createdAtMs' : 'updatedAtMs'
+  return (a: StoredRecord, b: StoredRecord) => a[key] - b[key] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+/**
+ * Lists fed by a search index: a write (create, update, delete or recycle) shows in lists only `lagMs` after it
+ * was made, while reads by id see it at once. Returns the store to write through (it notes every write) and the
+ * view that list queries read: the store as it was `lagMs` ago. With no lag, both are the store itself.
+ */
+export function withListLag(store: Store, lagMs: number, now: () => number): { store: Store; lists: ListSource } {
+  if (!(lagMs > 0)) return { store, lists: store }
+  const pending: Pending[] = []
+  const keyOf = (workspace: string, kind: Kind) => `${workspace}\u0000${kind}`
+  const note = (workspace: string, kind: Kind, id: string) =>
+    pending.push({ visibleAt: now() + lagMs, key: keyOf(workspace, kind), id, before: store.get(workspace, kind, id) })
+  const lagging: Store = {
+    get: (workspace, kind, id) => store.get(workspace, kind, id),
+    put(workspace, kind, rec) {
+      note(workspace, kind, rec.id)
+      store.put(workspace, kind, rec)
+    },
+    remove(workspace, kind, id, mode) {
+      note(workspace, kind, id)
+      store.remove(workspace, kind, id, mode)
+    },
+    sorted: (workspace, kind, by) => store.sorted(workspace, kind, by),
+    nextNumber: (workspace, kind) => store.nextNumber(workspace, kind),
+  }
+  const lists: ListSource = {
+    sorted(workspace, kind, by) {
+      const t = now()
+      while (pending.length > 0 && pending[0]!.visibleAt <= t) pending.shift()
+      const key = keyOf(workspace, kind)
+      // The earliest write still hidden decides what lists show of a record: the version before it.
+      const shown = new Map<string, StoredRecord | undefined>()
+      for (const p of pending) if (p.key === key && !shown.has(p.id)) shown.set(p.id, p.before)
+      const live = store.sorted(workspace, kind, by)
+      if (shown.size === 0) return live
+      const view = live.filter((r) => !shown.has(r.id))
+      for (const before of shown.values()) if (before) view.push(before)
+      return view.sort(ascending(by))
+    },
+  }
+  return { store: lagging, lists }
+}

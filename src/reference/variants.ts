@@ -60,6 +60,11 @@ export interface Variant {
   parentLookedUpFirst?: boolean
   /** §4.3 does not say what a filter naming a parent that does not exist gets: 404 instead of an empty list. Absent: empty list. */
   unknownParentFilter404?: boolean
+  /**
+   * §4.4 names no default for ownerId, a task's assigneeId or a deal's pipelineId (§1.6 routes only cases and
+   * leads): left null unless written. Absent: the key's user, and the workspace's pipeline.
+   */
+  noUnnamedDefaults?: boolean
 }
 
 export const VARIANTS: Record<VariantName, Variant> = {
@@ -111,6 +116,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     stateRefusal: { status: 400, code: 'invalid_request' },
     meShape: 'nested',
     updateMethod: 'PUT',
+    noUnnamedDefaults: true,
   },
   // Choices an independent implementation makes that the other rows do not: a refusal by the record's state
   // sent as 403 (the application forbids it, §1.1); the limit's window in RateLimit-Limit; Retry-After as a date;

@@ -3,7 +3,7 @@
 // by which the record can be found if a server created it although it refused the call.
 import type { CheckContext } from '../../src/checks/types.ts'
 import { FIXTURE_VARIABLES, type FixtureName } from '../../src/config/config.ts'
-import { runLabel, safeEmail, type AnyRecord } from '../../src/engine/operations.ts'
+import { recordsNotInUse, runLabel, safeEmail, type AnyRecord } from '../../src/engine/operations.ts'
 import type { Query } from '../../src/http/transport.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 
@@ -44,12 +44,12 @@ function fixture(ctx: CheckContext, name: FixtureName): string {
   return id
 }
 
-/** A case of the workspace for comments to name: listed once per run with the main key. */
+/** A case of the workspace for comments to name, one no check of the run owns (it may be deleted): listed once per run. */
 async function someCaseId(ctx: CheckContext): Promise<string> {
   const id = await ctx.session.memo('auth.some-case-id', async () => {
-    const res = await ctx.api.get(RESOURCES.case.path, { limit: 1 })
-    const found = res.ok && Array.isArray(res.body?.data) ? res.body.data[0]?.id : undefined
-    return typeof found === 'string' ? found : ''
+    const res = await ctx.api.get(RESOURCES.case.path, { limit: 100, sort: 'createdAt', order: 'asc' })
+    const [found] = await recordsNotInUse(ctx, res.ok && Array.isArray(res.body?.data) ? res.body.data : [])
+    return typeof found?.id === 'string' ? found.id : ''
   })
   if (!id) throw new MissingReference('the workspace has no case for a comment to name (GET /cases is empty)')
   return id

@@ -1,9 +1,10 @@
 // Finding, with the main key, a record that a refused call should not have created.
 import type { CheckContext } from '../../src/checks/types.ts'
-import { trackCreated } from '../../src/engine/operations.ts'
+import { readUntil } from '../../src/engine/eventually.ts'
+import { createRecord, trackCreated } from '../../src/engine/operations.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
-import type { ValidBody } from './bodies.ts'
+import { validCreateBody, type ValidBody } from './bodies.ts'
 
 export interface Sighting {
   /** Ids of the records the body's lookup and label match; undefined when the list could not be read. */
@@ -38,4 +39,31 @@ export async function createdDespite(ctx: CheckContext, resource: ResourceName, 
   const created = (after.ids ?? []).filter((id) => !before?.has(id))
   for (const id of created) trackCreated(ctx, resource, id)
   return { ...after, created }
+}
+
+/**
+ * Creates whose control record would use up a fixture (an accepted quotation, an invoice's balance) or go out
+ * (§1.6): a task stands in for them, a write of the same moment in another collection of the same server.
+ */
+const NO_CONTROL: ReadonlySet<ResourceName> = new Set(['order', 'payment', 'message'])
+const STAND_IN: ResourceName = 'task'
+
+/**
+ * A positive control for "nothing was created": a record the main key creates after the refused call, waited for
+ * until its list shows it. A list fed by an index shows writes late, so without it a record created despite the
+ * refusal could be missing from the list only because the list has not caught up. False when no control can be
+ * made or it never shows (the absence is then judged on a list that may lag).
+ */
+export async function listCaughtUp(ctx: CheckContext, refused: ResourceName): Promise<boolean> {
+  const resource = NO_CONTROL.has(refused) ? STAND_IN : refused
+  let valid: ValidBody
+  let record: Record<string, unknown>
+  try {
+    valid = await validCreateBody(ctx, resource, `auth scope control ${resource}`)
+    record = (await createRecord(ctx, resource, valid.body, { validate: false })).record
+  } catch {
+    return false // the records area judges creates
+  }
+  const shown = await readUntil(ctx, () => sight(ctx, resource, valid), (s) => s.ids === undefined || s.ids.includes(String(record.id)))
+  return shown.shown && shown.answer.ids !== undefined
 }

@@ -8,7 +8,7 @@ import { scopesFromMe } from '../../src/engine/me.ts'
 import { tagged, trackCreated } from '../../src/engine/operations.ts'
 import { RESOURCE_LIST, RESOURCES, ME_PATH, scopeFor, type ResourceName } from '../../src/spec/resources.ts'
 import { creatable, createNeeds, MissingReference, validCreateBody, type ValidBody } from './bodies.ts'
-import { baseline, createdDespite } from './created.ts'
+import { baseline, createdDespite, listCaughtUp } from './created.ts'
 import { isStateRefusal } from '../state/refusal.ts'
 
 const area = 'auth'
@@ -121,6 +121,7 @@ function writeCheck(resource: ResourceName): CheckDefinition {
       expectErrorEnvelope(res, '§7.1')
       if (res.status !== 403) ctx.observe('refusal.status', res.status)
       // A refusal decided after the write (e.g. a check on the way out) still leaves the record behind.
+      if (!(await listCaughtUp(ctx, resource))) ctx.note(`no control ${resource} was listed: the absence below was judged on a list that may lag`)
       const after = await createdDespite(ctx, resource, valid, before)
       if (after.created.length > 0) {
         ctx.fail(`the create was refused with ${res.status} but ${resource} ${after.created[0]} was created (§5.6)`, {

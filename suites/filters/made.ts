@@ -1,11 +1,14 @@
 // Records the run creates to be found by filters: a handful, created once per run (session.memo) and shared by
 // every filter check, tagged where the resource has tags, example.com addresses and 555-01xx numbers, tracked for
 // clean-up. Email addresses are created in mixed case: §4.3 filters them "lower case", whatever the record stores.
+// Every field a filter names is written whenever §4.4 lets it be: no record relies on a default the spec does not
+// name (an owner, an assignee, a pipeline), which a conformant server may leave null.
 import { randomUUID } from 'node:crypto'
 import { CheckFailed } from '../../src/checks/define.ts'
 import type { CheckContext, WriteNeed } from '../../src/checks/types.ts'
 import { createRecord, runLabel, safePhone, type AnyRecord } from '../../src/engine/operations.ts'
-import type { FilterSpec, ResourceName } from '../../src/spec/resources.ts'
+import { userIdInMe } from '../../src/engine/me.ts'
+import { ME_PATH, RESOURCES, type FilterSpec, type ResourceName } from '../../src/spec/resources.ts'
 import { sampleRecords } from './samples.ts'
 
 const token = () => randomUUID().replace(/-/g, '').slice(0, 8)
@@ -36,16 +39,34 @@ async function existingValue(ctx: CheckContext, resource: ResourceName, field: s
   return found?.[field]
 }
 
+/** The user the key acts as (GET /me), else an active listed user: the owner or assignee the run's records name. */
+function keyUser(ctx: CheckContext): Promise<string | undefined> {
+  return ctx.session.memo('filters.key-user', async () => {
+    const [me, users] = await Promise.all([ctx.api.get(ME_PATH), ctx.api.get(RESOURCES.user.path, { limit: 100 })])
+    const listed = (users.ok && Array.isArray(users.body?.data) ? users.body.data : []).filter((u: AnyRecord) => typeof u?.id === 'string') as AnyRecord[]
+    const own = me.ok ? userIdInMe(me.body, listed.map((u) => String(u.id))) : undefined
+    return own ?? (listed.find((u) => u.status === 'active') ?? listed[0])?.id
+  })
+}
+
+/** `{ [field]: the key's user }`, or nothing when no user could be found (the server's default then applies). */
+async function byKeyUser(ctx: CheckContext, field: 'ownerId' | 'assigneeId'): Promise<AnyRecord> {
+  const id = await keyUser(ctx)
+  return id ? { [field]: id } : {}
+}
+
 export function account(ctx: CheckContext): Promise<AnyRecord> {
   return shared(ctx, 'account', async () => {
     const teamId = await existingValue(ctx, 'account', 'teamId')
     const tier = (await existingValue(ctx, 'account', 'tier')) ?? 'crmconf'
-    return create(ctx, 'account', { name: runLabel(ctx, 'filters account'), email: mixedCaseEmail('Account'), tier, ...(teamId ? { teamId } : {}) })
+    return create(ctx, 'account', { name: runLabel(ctx, 'filters account'), email: mixedCaseEmail('Account'), tier, ...(teamId ? { teamId } : {}), ...(await byKeyUser(ctx, 'ownerId')) })
   })
 }
 
 export function childAccount(ctx: CheckContext): Promise<AnyRecord> {
-  return shared(ctx, 'child account', async () => create(ctx, 'account', { name: runLabel(ctx, 'filters child account'), parentId: (await account(ctx)).id }))
+  return shared(ctx, 'child account', async () =>
+    create(ctx, 'account', { name: runLabel(ctx, 'filters child account'), parentId: (await account(ctx)).id, ...(await byKeyUser(ctx, 'ownerId')) }),
+  )
 }
 
 export function contact(ctx: CheckContext): Promise<AnyRecord> {
@@ -56,23 +77,32 @@ export function contact(ctx: CheckContext): Promise<AnyRecord> {
       email: mixedCaseEmail('Contact'),
       mobile: safePhone(Math.floor(Math.random() * 100)),
       accountId: (await account(ctx)).id,
+      ...(await byKeyUser(ctx, 'ownerId')),
     }),
   )
 }
 
 export function caseRecord(ctx: CheckContext): Promise<AnyRecord> {
   return shared(ctx, 'case', async () => {
-    const [a, c] = await Promise.all([account(ctx), contact(ctx)])
-    return create(ctx, 'case', { subject: runLabel(ctx, 'filters case'), accountId: a.id, contactId: c.id })
+    const [a, c, teamId] = await Promise.all([account(ctx), contact(ctx), existingValue(ctx, 'case', 'teamId')])
+    // §1.6 routes new cases, but names no assignee or team: both are written.
+    return create(ctx, 'case', { subject: runLabel(ctx, 'filters case'), accountId: a.id, contactId: c.id, ...(teamId ? { teamId } : {}), ...(await byKeyUser(ctx, 'assigneeId')) })
   })
 }
 
 export function lead(ctx: CheckContext): Promise<AnyRecord> {
-  return shared(ctx, 'lead', () => create(ctx, 'lead', { fullName: runLabel(ctx, 'filters lead'), email: mixedCaseEmail('Lead'), source: 'api' }))
+  // §1.6 routes new leads to a sales rep, maybe later (from a queue): the owner is written, not awaited.
+  return shared(ctx, 'lead', async () => create(ctx, 'lead', { fullName: runLabel(ctx, 'filters lead'), email: mixedCaseEmail('Lead'), source: 'api', ...(await byKeyUser(ctx, 'ownerId')) }))
 }
 
 export function opportunity(ctx: CheckContext): Promise<AnyRecord> {
-  return shared(ctx, 'opportunity', async () => create(ctx, 'opportunity', { name: runLabel(ctx, 'filters deal'), accountId: (await account(ctx)).id }))
+  return shared(ctx, 'opportunity', async () => {
+    // A pipeline and its stage as the workspace uses them (pipelines are no resource of the API, §4.2).
+    const withPipeline = (await sampleRecords(ctx, 'opportunity').catch(() => [] as AnyRecord[])).filter((o) => typeof o?.pipelineId === 'string' && typeof o?.stageKey === 'string')
+    const listed = withPipeline.find((o) => o.status === 'open') ?? withPipeline[0]
+    const pipeline = listed ? { pipelineId: listed.pipelineId, stageKey: listed.stageKey } : {}
+    return create(ctx, 'opportunity', { name: runLabel(ctx, 'filters deal'), accountId: (await account(ctx)).id, ...pipeline, ...(await byKeyUser(ctx, 'ownerId')) })
+  })
 }
 
 export function quotation(ctx: CheckContext): Promise<AnyRecord> {
@@ -89,7 +119,7 @@ export function task(ctx: CheckContext, about: 'account' | 'contact'): Promise<A
     // so that it is the run's newest task for the filters every task matches (status, assignee).
     if (about === 'account') await task(ctx, 'contact')
     const entity = about === 'account' ? await account(ctx) : await contact(ctx)
-    return create(ctx, 'task', { title: runLabel(ctx, `filters task about a ${about}`), entityType: about, entityId: entity.id })
+    return create(ctx, 'task', { title: runLabel(ctx, `filters task about a ${about}`), entityType: about, entityId: entity.id, ...(await byKeyUser(ctx, 'assigneeId')) })
   })
 }
 

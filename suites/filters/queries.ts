@@ -3,7 +3,7 @@
 import type { CheckContext } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { itemPath, walkAllPages, type AnyRecord } from '../../src/engine/operations.ts'
-import { LIST_LAG_PAUSES_MS, readUntil } from '../../src/engine/eventually.ts'
+import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES, type FilterSpec, type ResourceName } from '../../src/spec/resources.ts'
 import { recordMatches } from './match.ts'
 
@@ -55,8 +55,6 @@ function isLastPage(res: ApiResponse): boolean {
   return next === null || next === undefined || next === '' || (res.body?.data?.length ?? 0) === 0
 }
 
-const RETRY_SECONDS = LIST_LAG_PAUSES_MS.reduce((a, b) => a + b, 0) / 1000
-
 /** Whether the record is in the answer, looking beyond its first page with a bounded walk; skips past the bound. */
 async function lookIn(ctx: CheckContext, resource: ResourceName, filter: FilterSpec, value: string, id: string, page: ApiResponse): Promise<{ found: boolean; last: ApiResponse }> {
   const what = describeQuery(resource, filter, value)
@@ -71,7 +69,7 @@ async function lookIn(ctx: CheckContext, resource: ResourceName, filter: FilterS
 
 /**
  * The record is among the filter's results (§4.3). Not found in `first` (which may be an answer shared with other
- * checks, or come before a lagging list caught up), the query is sent again, fresh, a few times. A record still not
+ * checks, or come before a lagging list caught up), the query is sent again, fresh, within the consistency window. A record still not
  * found is fetched again, so that one removed or changed meanwhile (by another client of a shared server) is a
  * skip, not a failure.
  */
@@ -79,12 +77,12 @@ export async function expectFound(ctx: CheckContext, resource: ResourceName, fil
   const what = describeQuery(resource, filter, value)
   const id = String(record.id).toLowerCase()
   const fresh = async () => lookIn(ctx, resource, filter, value, id, await filterQuery(ctx, resource, filter, value, false))
-  const look = await readUntil(await lookIn(ctx, resource, filter, value, id, first), fresh, (l) => l.found, LIST_LAG_PAUSES_MS)
+  const { answer: look, reads } = await readUntil(ctx, fresh, (l) => l.found, { first: await lookIn(ctx, resource, filter, value, id, first) })
   if (look.found) return
   const again = await ctx.api.get(itemPath(resource, record.id))
   if (again.status === 404) ctx.skip(`${resource} ${record.id} was removed during the run; could not verify`)
   if (again.ok && !recordMatches(filter, again.body, value)) ctx.skip(`the ${filter.field} of ${resource} ${record.id} changed during the run; could not verify`)
-  ctx.fail(`${what} does not return ${resource} ${record.id}, whose ${filter.field} is ${JSON.stringify(record[filter.field])}, in ${LIST_LAG_PAUSES_MS.length + 1} queries over ${RETRY_SECONDS} s (§4.3)`, {
+  ctx.fail(`${what} does not return ${resource} ${record.id}, whose ${filter.field} is ${JSON.stringify(record[filter.field])}, in ${reads + 1} queries over ${ctx.config.consistencyWindowMs} ms (§4.3)`, {
     expected: `every ${resource} whose ${filter.field} matches: ${filter.meaning || `exactly ${filter.param}`} (§4.3)`,
     exchanges: [...new Set([first.exchange, look.last.exchange]), again.exchange],
   })

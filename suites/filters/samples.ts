@@ -1,7 +1,7 @@
 // Values to filter by, taken from records that already exist: one list page per collection and run, shared by
 // every filter of that collection. Works in every profile, on collections the API cannot write (§4.2).
 import type { CheckContext } from '../../src/checks/types.ts'
-import type { AnyRecord } from '../../src/engine/operations.ts'
+import { recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES, type FilterSpec, type ResourceName } from '../../src/spec/resources.ts'
 import { comparable, queryValueFor, revealsCase } from './match.ts'
 import { PAGE } from './queries.ts'
@@ -21,15 +21,14 @@ export async function sampleRecords(ctx: CheckContext, resource: ResourceName): 
 }
 
 /**
- * A record holding a value the filter can name, and that value. Records this run created are left out (another
- * check may change or delete them). Preferred: a value whose stored case differs from the queried form (it shows
+ * A record holding a value the filter can name, and that value. Records a run of the suite created are left out
+ * (the check that made them may change or delete them). Preferred: a value whose stored case differs from the queried form (it shows
  * a case-sensitive comparison), then the rarest value (it shows a filter that is ignored), then the newest.
  */
 export async function sampleFor(ctx: CheckContext, resource: ResourceName, filter: FilterSpec): Promise<Sample | undefined> {
-  const records = await sampleRecords(ctx, resource)
+  const records = await recordsNotInUse(ctx, await sampleRecords(ctx, resource))
   const candidates: (Sample & { reveals: boolean })[] = []
   for (const record of records) {
-    if (typeof record?.id !== 'string' || ctx.session.ledger.created(record.id)) continue
     const value = queryValueFor(filter, record[filter.field])
     if (value !== undefined) candidates.push({ record, value, reveals: revealsCase(filter, String(record[filter.field])) })
   }

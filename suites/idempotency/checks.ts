@@ -7,6 +7,7 @@ import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import { KEY_VARIABLES, type KeyRole } from '../../src/config/config.ts'
 import { createRecord, itemPath, runLabel, safeEmail, tagged, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
 import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
+import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
 import { restrictedScopes } from '../auth/scopes.ts'
 import { differingFields } from './meaning.ts'
@@ -106,19 +107,36 @@ export const checks: CheckDefinition[] = [
     async run(ctx: CheckContext) {
       const { first, response } = await retry(ctx)
       const email = String(first.body.email)
-      const list = await ctx.api.get(PATH, { email, limit: 100 })
+      const withEmail = (list: ApiResponse): AnyRecord[] =>
+        // Counted here too, in case the server ignores the filter (the filters area judges that).
+        list.ok && Array.isArray(list.body?.data) ? (list.body.data as AnyRecord[]).filter((r) => typeof r?.email === 'string' && r.email.toLowerCase() === email) : []
+      const listed = (list: ApiResponse) => !list.ok || withEmail(list).some((r) => r.id === first.record.id)
+      // A list fed by an index shows writes late: a count taken before it shows the retry proves nothing. Wait
+      // until it shows the first record, then until it shows a control account created after the retry, so
+      // that a duplicate made by the retry, earlier than the control, is listed too.
+      const firstShown = await readUntil(ctx, () => ctx.api.get(PATH, { email, limit: 100 }), listed)
+      const control = await createRecord(ctx, 'account', accountBody(ctx, 'idempotency control', true), { untagged: true })
+      const controlEmail = String(control.record.email ?? '').toLowerCase()
+      const controlShown = await readUntil(
+        ctx,
+        () => ctx.api.get(PATH, { email: controlEmail, limit: 100 }),
+        (l) => !l.ok || (Array.isArray(l.body?.data) && l.body.data.some((r: AnyRecord) => r?.id === control.record.id)),
+      )
+      const list = firstShown.shown && controlShown.shown ? await ctx.api.get(PATH, { email, limit: 100 }) : firstShown.answer
       if (!list.ok || !Array.isArray(list.body?.data)) ctx.skip(`the list filtered by email answered ${list.status}; cannot count the records`)
-      // Counted here too, in case the server ignores the filter (the filters area judges that).
-      const found = (list.body.data as AnyRecord[]).filter((r) => typeof r?.email === 'string' && r.email.toLowerCase() === email)
+      const found = withEmail(list)
       for (const r of found) if (r.id !== first.record.id) trackCreated(ctx, 'account', String(r.id))
       ctx.observe('recordsWithTheEmail', found.length)
-      if (!found.some((r) => r.id === first.record.id)) ctx.skip(`the first record is not in the list filtered by its email; cannot count`)
       if (found.length > 1) {
         ctx.fail(`${found.length} accounts carry the email of one create retried under the same Idempotency-Key (§4.1)`, {
           expected: 'a retry with the same key and body creates no duplicate (§4.1)',
           exchanges: [first.response.exchange, response.exchange, list.exchange],
         })
       }
+      if (!found.some((r) => r.id === first.record.id)) {
+        ctx.skip(`account ${first.record.id} is not listed by its email within ${ctx.config.consistencyWindowMs} ms (CRM_CONSISTENCY_WINDOW_MS); cannot count`)
+      }
+      if (!controlShown.shown) ctx.note(`the control account ${control.record.id} was not listed within the window: the count may predate the retry`)
     },
   }),
   // The mistake: replays keyed on the body alone, so two deliberate identical creates collapse into one.

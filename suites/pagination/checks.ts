@@ -7,6 +7,7 @@ import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { observeWalkEnd, runLabel, updateRecord, walkAllPages, type AnyRecord } from '../../src/engine/operations.ts'
+import { readUntil } from '../../src/engine/eventually.ts'
 import { LIMITS, RESOURCES } from '../../src/spec/resources.ts'
 import { childSet, listSource, probeCollections } from './fixtures.ts'
 import { distinctInstants, firstMisordered, type Order, type SortKey } from './order.ts'
@@ -408,7 +409,13 @@ const updatedSince = defineCheck({
       if (Date.parse(changed.body?.updatedAt) > Date.parse(since)) break
     }
     if (!(Date.parse(changed!.body?.updatedAt) > Date.parse(since))) ctx.skip(`the update left updatedAt at ${changed!.body?.updatedAt}, not after ${since}`)
-    const sync = await listPage(ctx, ACCOUNTS, { ...set.query, updatedSince: since, sort: 'updatedAt', limit: LIMITS.pageSizeMax })
+    // A list fed by an index shows the change a moment later: wait for it before judging what the sync returns.
+    const changedAt = Date.parse(changed!.body?.updatedAt)
+    const { answer: sync } = await readUntil(
+      ctx,
+      () => listPage(ctx, ACCOUNTS, { ...set.query, updatedSince: since, sort: 'updatedAt', limit: LIMITS.pageSizeMax }),
+      (page) => page.body.data.some((r: AnyRecord) => r.id === target.id && Date.parse(r.updatedAt) >= changedAt),
+    )
     const evidence = [before.exchange, changed!.exchange, sync.exchange]
     const synced: AnyRecord[] = sync.body.data
     // Strictly before only: a record shown exactly at the bound may carry more precision than it shows.

@@ -4,7 +4,7 @@
 import type { CheckContext } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { createRecord, runLabel, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
-import { LIST_LAG_PAUSES_MS, readUntil } from '../../src/engine/eventually.ts'
+import { readUntil } from '../../src/engine/eventually.ts'
 import { LIMITS, RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 
 /** Collections probed for one holding more than a default page, most likely first (§4.2: users always exist). */
@@ -97,7 +97,7 @@ async function settled(ctx: CheckContext, parentId: string, records: AnyRecord[]
     const listed: AnyRecord[] = Array.isArray(page.body?.data) ? page.body.data : []
     return !page.ok || records.every((r) => listed.some((l) => l?.id === r.id && l?.updatedAt === r.updatedAt))
   }
-  await readUntil(await read(), read, showsAll, LIST_LAG_PAUSES_MS)
+  await readUntil(ctx, read, showsAll)
 }
 
 export interface ListSource {

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto'
 import type { CheckContext } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
-import { itemPath, type AnyRecord } from '../../src/engine/operations.ts'
+import { createRecord, itemPath, recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
-import { activity, comment, invoice, product } from '../filters/made.ts'
+import { MissingReference, validCreateBody } from '../auth/bodies.ts'
 
 /** The newest records of a collection: one GET per run, shared by this area's checks. */
 export function listed(ctx: CheckContext, resource: ResourceName): Promise<ApiResponse> {
@@ -18,16 +18,22 @@ export function listedRecords(response: ApiResponse): AnyRecord[] {
   return response.status === 200 && Array.isArray(response.body?.data) ? (response.body.data as AnyRecord[]).filter((r) => typeof r?.id === 'string') : []
 }
 
-/** Records the API cannot delete that the run may create for itself (full profile; shared with the filters area). */
-const OWN_MAKERS: Partial<Record<ResourceName, (ctx: CheckContext) => Promise<AnyRecord>>> = { comment, activity, product, invoice }
+/** Records the API cannot delete that this area may create for itself (full profile), with no outward effect. */
+const OWN_MADE: ReadonlySet<ResourceName> = new Set(['comment', 'activity', 'product', 'invoice'])
 
-/** A record of this run: one another check created (still in the ledger), or one made here in the full profile. */
+/**
+ * A record this area made for its probes (full profile), never one another check owns: a server that wrongly
+ * accepts a probe changes only this one.
+ */
 export async function ownRecordId(ctx: CheckContext, resource: ResourceName): Promise<string | undefined> {
-  const tracked = ctx.session.ledger.pending().find((e) => e.resource === resource)
-  if (tracked) return tracked.id
-  const make = OWN_MAKERS[resource]
-  if (ctx.profile !== 'full' || !make) return undefined
-  return (await make(ctx)).id
+  if (ctx.profile !== 'full' || !OWN_MADE.has(resource)) return undefined
+  return ctx.session.memo(`read-only.own:${resource}`, async () => {
+    const valid = await validCreateBody(ctx, resource, `read-only probe ${resource}`).catch((error: unknown) => {
+      if (error instanceof MissingReference) return undefined
+      throw error
+    })
+    return valid && String((await createRecord(ctx, resource, valid.body, { validate: false })).record.id)
+  })
 }
 
 export interface Target {
@@ -43,14 +49,14 @@ export async function deleteTarget(ctx: CheckContext, resource: ResourceName): P
   return own ? { id: own, kind: 'own' } : { id: randomUUID(), kind: 'unknown' }
 }
 
-/** PATCH and PUT: the run's own record, else the newest existing one (rewritten with its own values), else an unknown id. */
+/** PATCH and PUT: the area's own record, else the newest existing one no check owns (rewritten with its own values), else an unknown id. */
 export async function rewriteTarget(ctx: CheckContext, resource: ResourceName): Promise<Target> {
   const own = await ownRecordId(ctx, resource)
   if (own) {
     const res = await ctx.api.get(itemPath(resource, own))
     if (res.ok && typeof res.body === 'object' && res.body !== null) return { id: own, record: res.body, kind: 'own' }
   }
-  const existing = listedRecords(await listed(ctx, resource))[0]
+  const [existing] = await recordsNotInUse(ctx, listedRecords(await listed(ctx, resource)))
   return existing ? { id: existing.id, record: existing, kind: 'existing' } : { id: randomUUID(), kind: 'unknown' }
 }
 

@@ -3,7 +3,7 @@
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
-import { itemPath } from '../../src/engine/operations.ts'
+import { itemPath, recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
 import { extraProperties, listKey, recordKey, validate, type SchemaIssue } from '../../src/schemas/registry.ts'
 import { RESOURCE_LIST, type ResourceSpec } from '../../src/spec/resources.ts'
 
@@ -12,17 +12,33 @@ const PAGE_SIZE = 5
 
 interface Sample {
   list: ApiResponse
-  /** GET of the first listed record; absent when the list is empty or unreadable. */
+  /** GET of a listed record no check of the run owns; absent when the list shows none. */
   get?: ApiResponse
+  /** The list that record was taken from. */
+  from?: ApiResponse
+  /** Its id as listed. */
+  id?: string
 }
 
-/** One list page and one GET per resource, shared by the checks below. */
+const dataOf = (list: ApiResponse): AnyRecord[] => (list.status === 200 && Array.isArray(list.body?.data) ? list.body.data : [])
+
+/**
+ * One list page and one GET per resource, shared by the checks below. The record read is one no check of the run
+ * owns (operations.ts recordsNotInUse): the newest listed may be one another check is deleting at that moment.
+ * When the newest page holds none, the oldest page is looked at: records that were there before the run.
+ */
 function sampleOf(ctx: CheckContext, spec: ResourceSpec): Promise<Sample> {
   return ctx.session.memo(`records:sample:${spec.name}`, async () => {
     const list = await ctx.api.get(spec.path, { limit: PAGE_SIZE })
-    const first = list.status === 200 && Array.isArray(list.body?.data) ? list.body.data[0] : undefined
-    if (typeof first?.id !== 'string') return { list }
-    return { list, get: await ctx.api.get(itemPath(spec.name, first.id)) }
+    if (dataOf(list).length === 0) return { list }
+    let from = list
+    let [chosen] = await recordsNotInUse(ctx, dataOf(list))
+    if (!chosen) {
+      from = await ctx.api.get(spec.path, { limit: PAGE_SIZE, sort: 'createdAt', order: 'asc' })
+      ;[chosen] = await recordsNotInUse(ctx, dataOf(from))
+    }
+    if (!chosen) return { list, from }
+    return { list, from, id: String(chosen.id), get: await ctx.api.get(itemPath(spec.name, chosen.id)) }
   })
 }
 
@@ -63,9 +79,12 @@ function getOneCheck(spec: ResourceSpec): CheckDefinition {
     area,
     title: `GET ${spec.path}/{id} of a listed ${spec.name} answers 200 with that record, every §2 field present with its type`,
     async run(ctx) {
-      const { list, get } = await sampleOf(ctx, spec)
-      if (!get) return ctx.skip(list.status === 200 ? `GET ${spec.path} returned no record to read` : `GET ${spec.path} answered ${list.status}; ${area}.${spec.name}.list-page reports it`)
-      if (get.status !== 200) ctx.fail(`GET ${spec.path}/{id} of a listed record: status is ${get.status}, expected 200 (§4.2)`, { exchanges: [list.exchange, get.exchange], data: get.body })
+      const { list, get, from, id } = await sampleOf(ctx, spec)
+      if (!get) {
+        if (list.status !== 200) return ctx.skip(`GET ${spec.path} answered ${list.status}; ${area}.${spec.name}.list-page reports it`)
+        return ctx.skip(from ? `every ${spec.name} listed (newest and oldest pages) is one this run created, which other checks change or delete` : `GET ${spec.path} returned no record to read`)
+      }
+      if (get.status !== 200) ctx.fail(`GET ${spec.path}/{id} of a listed record: status is ${get.status}, expected 200 (§4.2)`, { exchanges: [from!.exchange, get.exchange], data: get.body })
       const issues = validate(recordKey(spec.name), get.body)
       if (issues.length > 0) {
         ctx.fail(`GET ${spec.path}/{id} does not match records/${spec.name} (§2): ${describe(issues)}`, {
@@ -74,7 +93,7 @@ function getOneCheck(spec: ResourceSpec): CheckDefinition {
           data: issues,
         })
       }
-      const wanted = String(list.body.data[0].id).toLowerCase()
+      const wanted = String(id).toLowerCase()
       if (String(get.body.id).toLowerCase() !== wanted) {
         ctx.fail(`GET ${spec.path}/${wanted} answered the record ${JSON.stringify(get.body.id)} (§4.2)`, { exchanges: [get.exchange] })
       }

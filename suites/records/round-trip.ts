@@ -119,7 +119,7 @@ function listedCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
       ctx.observe('pagesRead', listed.pages.length)
       const record = listed.record
       if (!record) {
-        return ctx.fail(`the created ${spec.name} ${trip.record.id} is not in GET ${spec.path}${query} (${listed.pages.length} pages read, retried for 3 s) (§4.1)`, {
+        return ctx.fail(`the created ${spec.name} ${trip.record.id} is not in GET ${spec.path}${query} (${listed.pages.length} pages read, within ${ctx.config.consistencyWindowMs} ms) (§4.1)`, {
           expected: 'a list returns the records of the collection, a record created a moment ago included',
           exchanges: [trip.created.exchange, ...listed.pages.slice(-2).map((p) => p.exchange)],
         })

@@ -8,8 +8,8 @@ import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
 import type { ChangePlan, RoundTripPlan } from './plans.ts'
 
-/** Listing a just-created record: bounded pages, and retries for a list that lags its writes by a moment. */
-const LIST = { limit: 100, maxPages: 3, retryDelaysMs: [1_000, 2_000] as readonly number[] }
+/** Listing a just-created record: bounded pages, looked at again within the consistency window (eventually.ts). */
+const LIST = { limit: 100, maxPages: 3 }
 
 export interface Listed {
   /** The record as the list shows it, when found. */
@@ -83,5 +83,5 @@ async function findListed(ctx: CheckContext, plan: RoundTripPlan, record: AnyRec
     }
     return { pages }
   }
-  return readUntil(await walk(), walk, (l) => l.record !== undefined || l.broken !== undefined, LIST.retryDelaysMs)
+  return (await readUntil(ctx, walk, (l) => l.record !== undefined || l.broken !== undefined)).answer
 }

@@ -4,6 +4,7 @@ import { defineCheck } from '../../src/checks/define.ts'
 import { expectStatus } from '../../src/checks/assert.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, deleteRecord, itemPath, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
+import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
 import { uniqueEmail } from './shared.ts'
 
@@ -31,8 +32,9 @@ function recycleCheck({ resource, body }: Recyclable): CheckDefinition {
     async run(ctx) {
       const email = uniqueEmail(ctx, `recycled ${resource}`)
       const { record } = await createRecord(ctx, resource, body(ctx, email), { validate: false })
-      const listedBefore = await ctx.api.get(path, { email, limit: 100 })
-      const listHalf = listedIds(listedBefore.body).includes(record.id)
+      const list = () => ctx.api.get(path, { email, limit: 100 })
+      // Listed first (a list fed by an index shows the create late), so that its absence after the delete means something.
+      const listHalf = (await readUntil(ctx, list, (l) => listedIds(l.body).includes(record.id))).shown
       if (!listHalf) ctx.note(`the email filter did not list the ${resource} before its deletion: only the GET half is verified`)
       const deleted = await deleteRecord(ctx, resource, record.id)
       if (!deleted.ok) ctx.fail(`move to recycle bin: status is ${deleted.status}, expected a 2xx (§4.2)`, { exchanges: [deleted.exchange] })
@@ -44,10 +46,10 @@ function recycleCheck({ resource, body }: Recyclable): CheckDefinition {
         })
       }
       ctx.observe('getAfterDelete', got.status)
-      const listedAfter = await ctx.api.get(path, { email, limit: 100 })
+      const { answer: listedAfter } = await readUntil(ctx, list, (l) => l.status !== 200 || !listedIds(l.body).includes(record.id))
       expectStatus(listedAfter, 200, '§4.3')
       if (listedIds(listedAfter.body).includes(record.id)) {
-        ctx.fail(`after the delete, ${path}?email= still lists the ${resource} (§1.6)`, {
+        ctx.fail(`after the delete, ${path}?email= still lists the ${resource} ${ctx.config.consistencyWindowMs} ms after the delete (§1.6)`, {
           expected: `a ${resource} in the recycle bin is no longer listed`,
           exchanges: [deleted.exchange, listedAfter.exchange],
         })

@@ -2,7 +2,7 @@
 // else the first fitting record of one listed page. Skips, naming the variable, when there is none.
 import type { CheckContext } from '../../src/checks/types.ts'
 import { FIXTURE_VARIABLES, type FixtureName } from '../../src/config/config.ts'
-import type { AnyRecord } from '../../src/engine/operations.ts'
+import { recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import type { Query } from '../../src/http/transport.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
@@ -37,7 +37,7 @@ export async function findSeeded(
   const variable = FIXTURE_VARIABLES[fixture]
   const configured = ctx.config.fixtures[fixture]
   if (configured) return { id: configured, source: 'fixture', variable }
-  const found = recordsOf(await listedOnce(ctx, resource, query)).find(fits)
+  const found = (await recordsNotInUse(ctx, recordsOf(await listedOnce(ctx, resource, query)))).find(fits)
   if (!found || typeof found.id !== 'string') ctx.skip(`no ${what} found by listing ${RESOURCES[resource].path}; set ${variable}`)
   ctx.note(`${what}: ${found.id}, found by listing (${variable} is not set)`)
   return { id: found.id, source: 'listed', variable }

@@ -12,8 +12,6 @@ import { findSeeded, isNonDraft } from './fixtures.ts'
 
 /** The largest part payment made here, in the smallest currency unit (§1.4). */
 const PART_PAYMENT_SEN = 100
-/** Pauses before each read of the invoice again while its paidSen has not moved. */
-const SETTLE_PAUSES_MS = [1_000, 1_000]
 
 export const paymentChecks: CheckDefinition[] = [
   defineCheck({
@@ -44,9 +42,8 @@ export const paymentChecks: CheckDefinition[] = [
           { invoiceId: target.id, amountSen: amount, method: 'other', paidOn: dateIn(0), reference: runLabel(ctx, 'payment'), note: 'crmconf conformance run: part payment' },
           { validate: false },
         )
-        // The invoice may be updated just after the payment is stored: read it again a few times if unchanged.
-        const read = () => ctx.api.get(path)
-        const after = await readUntil(await read(), read, (r) => r.body?.paidSen !== invoice.paidSen, SETTLE_PAUSES_MS)
+        // The invoice may be updated just after the payment is stored: read it again within the window if unchanged.
+        const { answer: after } = await readUntil(ctx, () => ctx.api.get(path), (r) => r.body?.paidSen !== invoice.paidSen, { lag: 'paidSenLagMs' })
         return { before, payment, amount, after }
       })
       expectRecord(after, '§4.2')
