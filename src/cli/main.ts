@@ -138,7 +138,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--fault <id>', 'inject a named fault (repeatable)', collect)
     .action(async (opts) => {
       const { runServeCommand } = await import('../reference/serve-command.ts')
-      await runServeCommand({ port: opts.port, host: opts.host, basePath: opts.basePath, variant: opts.variant, faults: opts.fault, rateLimitPerMinute: opts.rateLimit, conditions: conditionsFromFlags(opts) })
+      await runServeCommand({ port: opts.port, host: opts.host, basePath: opts.basePath, variant: opts.variant, faults: opts.fault, rateLimitPerMinute: opts.rateLimit, conditions: conditionsFromFlags(opts), listLagMs: opts.listLag })
     })
   addConditionOptions(program.commands.find((c) => c.name() === 'serve')!)
 

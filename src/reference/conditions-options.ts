@@ -23,6 +23,7 @@ export function addConditionOptions(command: Command): Command {
     .option('--delay <ms>', 'answer every request this many milliseconds late', milliseconds('--delay'))
     .option('--jitter <ms>', 'vary the delay by up to this much either way', milliseconds('--jitter'))
     .option('--idle-close <ms>', 'close keep-alive connections idle this long, unannounced, as a load balancer does', milliseconds('--idle-close'))
+    .option('--list-lag <ms>', 'lists show a write this many milliseconds late, as behind a search index; reads by id at once', milliseconds('--list-lag'))
     .option('--relay-delay <ms>', 'put a TCP relay in front that delays every byte and close this long each way (the printed base URL is the relay\'s)', milliseconds('--relay-delay'))
 }
 
@@ -32,6 +33,7 @@ export interface ConditionFlags {
   jitter?: number
   idleClose?: number
   relayDelay?: number
+  listLag?: number
 }
 
 export function conditionsFromFlags(flags: ConditionFlags): ServerConditions {

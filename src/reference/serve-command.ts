@@ -21,6 +21,8 @@ export interface ServeCommandOptions {
   rateLimitPerMinute?: number
   /** Deployment conditions to play (limiter shape, response delay, idle close, relay). */
   conditions?: ServerConditions
+  /** Lists show a write this long after it (a search index); reads by id at once. */
+  listLagMs?: number
   /** Where the banner goes (default stdout). */
   write?: (text: string) => void
 }
@@ -39,9 +41,10 @@ export async function runServeCommand(options: ServeCommandOptions): Promise<voi
     webhook: { url: webhookUrl },
     rateLimitPerMinute: options.rateLimitPerMinute,
     conditions: options.conditions,
+    listLagMs: options.listLagMs,
   })
   write(`CRM reference server listening at ${server.baseUrl} (also ${server.apiBaseUrl})\n`)
-  write(`Conditions: ${describeConditions(options.conditions ?? {}, options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute)}\n`)
+  write(`Conditions: ${describeConditions(options.conditions ?? {}, options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute)}${options.listLagMs ? `; lists ${options.listLagMs} ms behind writes` : ''}\n`)
   write(`Webhook events go to ${webhookUrl}\n\n`)
   write('Paste into .env:\n\n')
   write(server.envBlock())

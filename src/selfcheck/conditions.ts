@@ -16,7 +16,7 @@ export interface Condition {
   name: string
   title: string
   /** The embedded server's options (the main key's limit, the conditions it plays, list lag). */
-  embedded: EmbeddedOptions & { listLagMs?: number }
+  embedded: EmbeddedOptions
   /** Settings a user would choose for such a server (e.g. more requests in flight for a slow one). */
   config?: Partial<ResolvedConfig>
   /** The run goes through a forward proxy (HTTP_PROXY). */
