@@ -227,7 +227,10 @@ describe('webhook sink over HTTP', () => {
   describe('refuses every bad delivery with a 4xx and records why', () => {
     const replayed = { id: newId(), body: event() }
     const staleBody = event()
-    const cases: [string, () => Outgoing, SinkRejection, string[]?][] = [
+    // What the sink keeps: `signed` (with the secret, diagnosed mistakes included), `unsigned` (names a record,
+    // kept in case the server signs wrongly), or `noise` (counted, never kept).
+    type Kept = 'signed' | 'unsigned' | 'noise'
+    const cases: [string, () => Outgoing, SinkRejection, Kept, string[]?][] = [
       ['a forged signature', () => signed(event(), { signature: () => 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' }), 'bad_signature', 'unsigned'],
       ['a signature over another body', () => ({ ...signed(event()), body: event() }), 'bad_signature', 'unsigned'],
       ['a signature keyed on the raw whsec_ string', () => { const b = event(); return signed(b, { signature: (id, ts) => `v1,${hmac(SECRET, id, ts, b)}` }) }, 'bad_signature', 'signed', ['key_is_whsec_string']],
