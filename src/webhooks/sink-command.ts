@@ -2,7 +2,7 @@
 // delivery as it comes and a summary at the end.
 import { readFileSync } from 'node:fs'
 import { CrmConfError } from '../errors.ts'
-import { startSink } from './sink.ts'
+import { SINK_DEFAULTS, startSink } from './sink.ts'
 import type { RespondRule, Sink, SinkOptions } from './sink.ts'
 import { TIMESTAMP_TOLERANCE_S } from './verify.ts'
 
@@ -45,6 +45,10 @@ export interface SinkSummary {
   rejected: number
   /** Rejected deliveries per reason. */
   reasons: Record<string, number>
+  /** Requests that cannot have come from the server (not signed with the secret and naming no record, replays, oversized, slow), per reason. */
+  noise: Record<string, number>
+  /** Signed deliveries dropped from memory past the cap (every one was printed and logged). */
+  dropped: number
   tlsFailures: number
 }
 
@@ -133,22 +137,26 @@ export async function runSinkCommand(options: SinkCommandOptions, deps: SinkComm
   })
   await sink.close()
 
-  const reasons: Record<string, number> = {}
-  for (const d of sink.deliveries) if (d.reason) reasons[d.reason] = (reasons[d.reason] ?? 0) + 1
-  const count = (verdict: string) => sink.deliveries.filter((d) => d.verdict === verdict).length
+  const counts = sink.counts()
   const summary: SinkSummary = {
     url: sink.url,
-    deliveries: sink.deliveries.length,
-    accepted: count('accepted'),
-    duplicate: count('duplicate'),
-    rejected: count('rejected'),
-    reasons,
-    tlsFailures: sink.tlsFailures.length,
+    deliveries: counts.received,
+    accepted: counts.accepted,
+    duplicate: counts.duplicate,
+    rejected: counts.rejected,
+    reasons: counts.reasons,
+    noise: counts.noise,
+    dropped: counts.dropped,
+    tlsFailures: counts.tlsFailures,
   }
-  const byReason = Object.entries(reasons).map(([reason, n]) => `${reason} ${n}`).join(', ')
+  const list = (counted: Record<string, number>) => Object.entries(counted).map(([reason, n]) => `${reason} ${n}`).join(', ')
+  const byReason = list(summary.reasons)
+  const noise = Object.values(summary.noise).reduce((n, k) => n + k, 0)
   write(
     `Stopped: ${summary.deliveries} deliveries: ${summary.accepted} accepted, ${summary.duplicate} duplicate, ${summary.rejected} rejected${byReason ? ` (${byReason})` : ''}` +
-      `${summary.tlsFailures ? `; ${summary.tlsFailures} failed TLS handshake(s)` : ''}\n`,
+      `${summary.tlsFailures ? `; ${summary.tlsFailures} failed TLS handshake(s)` : ''}\n` +
+      (noise ? `  ${noise} of them could not have come from the server (${list(summary.noise)})\n` : '') +
+      (summary.dropped ? `  ${summary.dropped} signed deliveries were dropped from memory past the cap of ${SINK_DEFAULTS.maxDeliveries} (each was printed${options.logFile ? ' and logged' : ''})\n` : ''),
   )
   return summary
 }

@@ -475,6 +475,108 @@ describe('webhook sink over HTTPS', () => {
   })
 })
 
+describe('webhook sink bounds', () => {
+  const eventAbout = (id: string, type = 'case.created') => JSON.stringify({ type, timestamp: new Date().toISOString(), data: { id, entityType: type.split('.')[0], object: { id }, changes: {} } })
+  const forged = (body: string) => signed(body, { signature: () => 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' })
+
+  it('refuses a body whose content-length is past the limit at once, before reading it', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET, maxBodyBytes: MAX_BODY, bodyTimeoutMs: 60_000 })
+    try {
+      // 50 MiB announced, 9 bytes sent: the answer cannot wait for the body.
+      const text = await raw(sink.url, async (socket) => {
+        socket.write(`POST / HTTP/1.1\r\nHost: sink\r\ncontent-length: ${50 * 1024 * 1024}\r\n\r\n{"type":`)
+        await sleep(300)
+        socket.destroy()
+      })
+      expect(text).toMatch(/^HTTP\/1\.1 413 /)
+      expect(sink.deliveries).toEqual([])
+      expect(sink.counts()).toMatchObject({ received: 1, rejected: 1, noise: { too_large: 1 } })
+      expect(sink.noiseSamples[0]).toMatchObject({ reason: 'too_large', noise: 'too_large', bodyBytes: 0 })
+    } finally {
+      await sink.close()
+    }
+  })
+
+  it('answers 413 as soon as a chunked body passes the limit, and cuts the connection when the rest keeps coming', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET, maxBodyBytes: MAX_BODY, bodyTimeoutMs: TIMEOUT_MS })
+    try {
+      const started = Date.now()
+      let written = 0
+      const text = await raw(sink.url, async (socket) => {
+        socket.write('POST / HTTP/1.1\r\nHost: sink\r\ntransfer-encoding: chunked\r\n\r\n')
+        const chunk = Buffer.alloc(1024, 0x20)
+        while (!socket.destroyed && Date.now() - started < 20 * TIMEOUT_MS) {
+          socket.write(`${chunk.length.toString(16)}\r\n`)
+          socket.write(chunk)
+          socket.write('\r\n')
+          written += chunk.length
+          await sleep(5)
+        }
+      })
+      expect(text).toMatch(/^HTTP\/1\.1 413 /)
+      expect(Date.now() - started).toBeLessThan(10 * TIMEOUT_MS)
+      expect(written).toBeGreaterThan(MAX_BODY)
+      expect(sink.noiseSamples.at(-1)).toMatchObject({ reason: 'too_large', noise: 'too_large' })
+    } finally {
+      await sink.close()
+    }
+  })
+
+  it('keeps at most maxDeliveries signed deliveries, dropping the oldest and counting them', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET, maxDeliveries: 3 })
+    try {
+      const ids: string[] = []
+      for (let i = 0; i < 5; i++) {
+        const out = signed(event())
+        ids.push(String(out.headers['webhook-id']))
+        expect((await send(sink.url, out)).status).toBe(200)
+      }
+      expect(sink.deliveries.map((d) => d.webhookId)).toEqual(ids.slice(2))
+      expect(sink.counts()).toMatchObject({ received: 5, accepted: 5, dropped: 2 })
+    } finally {
+      await sink.close()
+    }
+  })
+
+  it('keeps at most maxUnverified unsigned deliveries, setting aside first those that name no record of the run', async () => {
+    let ourCreateAt = Infinity
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET, maxUnverified: 2, runRecords: (id, at) => id === 'ours' && at >= ourCreateAt })
+    try {
+      // A forgery about our record before the call that created it is not tied to the run.
+      await send(sink.url, forged(eventAbout('ours')))
+      expect(sink.tiedToRun(sink.deliveries[0]!)).toBe(false)
+      ourCreateAt = Date.now()
+      await sleep(5)
+      expect((await send(sink.url, forged(eventAbout('ours')))).status).toBe(401)
+      for (let i = 0; i < 10; i++) await send(sink.url, forged(eventAbout(randomUUID())))
+      expect(sink.deliveries).toHaveLength(2)
+      expect(sink.deliveries.map((d) => d.claims)).toEqual([['ours'], [expect.any(String)]])
+      expect(sink.tiedToRun(sink.deliveries[0]!)).toBe(true)
+      expect(sink.tiedToRun(sink.deliveries[1]!)).toBe(false)
+      expect(sink.counts()).toMatchObject({ received: 12, rejected: 12, noise: { bad_signature: 10 }, dropped: 0 })
+      // A signed delivery is never pushed out by unsigned ones.
+      const out = signed(eventAbout('ours'))
+      expect((await send(sink.url, out)).status).toBe(200)
+      for (let i = 0; i < 5; i++) await send(sink.url, forged(eventAbout(randomUUID())))
+      expect(sink.deliveries.filter((d) => d.authentic).map((d) => d.webhookId)).toEqual([out.headers['webhook-id']])
+    } finally {
+      await sink.close()
+    }
+  })
+
+  it('sets aside an unsigned body that names no record, without keeping it', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET })
+    try {
+      for (const body of ['not json', '{"type":"case.created"}', JSON.stringify({ data: { id: 'x'.repeat(500) } })]) expect((await send(sink.url, forged(body))).status).toBeGreaterThanOrEqual(400)
+      expect(sink.deliveries).toEqual([])
+      expect(sink.counts().noise).toEqual({ bad_signature: 3 })
+      expect(sink.noiseSamples).toHaveLength(3)
+    } finally {
+      await sink.close()
+    }
+  })
+})
+
 describe('startSink configuration errors', () => {
   it.each(['', 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_', 'whsec_not base64!'])('refuses the secret %j', async (secret) => {
     await expect(startSink({ port: 0, secret })).rejects.toThrow(CrmConfError)

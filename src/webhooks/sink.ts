@@ -490,8 +490,12 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
       return
     }
     const socket = req.socket
+    // Busy until both the answer and the request are done: a body cut off after an early 413 is not a new request.
     busy.add(socket)
-    res.on('close', () => busy.delete(socket))
+    let open = 2
+    const done = (): void => void (--open === 0 && busy.delete(socket))
+    res.once('close', done)
+    req.once('close', done)
 
     const chunks: Buffer[] = []
     let preview = Buffer.alloc(0)
