@@ -1,9 +1,9 @@
 import { execFile, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { generate } from 'selfsigned'
 import { describe, expect, it } from 'vitest'
 import { CrmConfError } from '../errors.ts'
@@ -125,7 +125,9 @@ describe('the sink command under a flood of forged deliveries', () => {
 
   it('keeps its memory bounded: the forgeries are counted, not kept (memory measured in the sink\'s own process)', async () => {
     // The sink in a child process of its own, so that the figures are its alone; the flood from another.
-    const child = spawn(process.execPath, ['--expose-gc', RUN_TS, join(ROOT, 'test', 'hostile', 'sink-child.ts'), SECRET], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    // With a log file, as `crm-conformance sink` keeps one by default.
+    const logFile = join(mkdtempSync(join(tmpdir(), 'crmconf-sink-flood-')), 'deliveries.jsonl')
+    const child = spawn(process.execPath, ['--expose-gc', RUN_TS, join(ROOT, 'test', 'hostile', 'sink-child.ts'), SECRET, logFile], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
     try {
       const { url } = await new Promise<{ url: string }>((ready, fail) => {
         child.once('error', fail)
@@ -160,6 +162,7 @@ describe('the sink command under a flood of forged deliveries', () => {
     } finally {
       if (child.connected) child.send({ type: 'stop' } satisfies SinkChildMessage)
       await new Promise((exited) => (child.exitCode !== null ? exited(undefined) : child.once('exit', exited)))
+      rmSync(dirname(logFile), { recursive: true, force: true })
     }
   }, 300_000)
 })

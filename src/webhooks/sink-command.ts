@@ -50,6 +50,8 @@ export interface SinkSummary {
   /** Signed deliveries dropped from memory past the cap (every one was printed and logged). */
   dropped: number
   tlsFailures: number
+  /** Log lines not written because the disk fell behind. */
+  logLinesDropped: number
 }
 
 interface ResponseRule {
@@ -148,6 +150,7 @@ export async function runSinkCommand(options: SinkCommandOptions, deps: SinkComm
     noise: counts.noise,
     dropped: counts.dropped,
     tlsFailures: counts.tlsFailures,
+    logLinesDropped: counts.logLinesDropped,
   }
   const list = (counted: Record<string, number>) => Object.entries(counted).map(([reason, n]) => `${reason} ${n}`).join(', ')
   const byReason = list(summary.reasons)
@@ -156,7 +159,8 @@ export async function runSinkCommand(options: SinkCommandOptions, deps: SinkComm
     `Stopped: ${summary.deliveries} deliveries: ${summary.accepted} accepted, ${summary.duplicate} duplicate, ${summary.rejected} rejected${byReason ? ` (${byReason})` : ''}` +
       `${summary.tlsFailures ? `; ${summary.tlsFailures} failed TLS handshake(s)` : ''}\n` +
       (noise ? `  ${noise} of them could not have come from the server (${list(summary.noise)})\n` : '') +
-      (summary.dropped ? `  ${summary.dropped} signed deliveries were dropped from memory past the cap of ${SINK_DEFAULTS.maxDeliveries} (each was printed${options.logFile ? ' and logged' : ''})\n` : ''),
+      (summary.dropped ? `  ${summary.dropped} signed deliveries were dropped from memory past the cap of ${SINK_DEFAULTS.maxDeliveries} (each was printed${options.logFile ? ' and logged' : ''})\n` : '') +
+      (summary.logLinesDropped ? `  ${summary.logLinesDropped} log lines were not written: the disk fell behind\n` : ''),
   )
   return summary
 }

@@ -48,6 +48,8 @@ export const SINK_DEFAULTS = {
   noiseSamples: 20,
   /** Failed TLS handshakes kept as examples (the latest ones); every one is counted. */
   tlsFailureSamples: 50,
+  /** Log lines waiting for the disk past which new lines are dropped (and counted) rather than buffered. */
+  maxLogBacklogBytes: 4 * 1024 * 1024,
 } as const
 
 /** Refusals of the sink itself, on top of the verifier's. `sink_error` is a bug of ours (answered 500). */
@@ -135,6 +137,8 @@ export interface SinkCounts {
   /** Verified deliveries dropped because maxDeliveries were kept. */
   dropped: number
   tlsFailures: number
+  /** Log lines not written because the disk fell behind (SINK_DEFAULTS.maxLogBacklogBytes). */
+  logLinesDropped: number
 }
 
 export interface SinkOptions {
@@ -361,7 +365,7 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
   const deliveries: Delivery[] = []
   const noiseSamples: Delivery[] = []
   const tlsFailures: TlsFailure[] = []
-  const counts: SinkCounts = { received: 0, accepted: 0, duplicate: 0, rejected: 0, reasons: {}, noise: {}, dropped: 0, tlsFailures: 0 }
+  const counts: SinkCounts = { received: 0, accepted: 0, duplicate: 0, rejected: 0, reasons: {}, noise: {}, dropped: 0, tlsFailures: 0, logLinesDropped: 0 }
   let authenticKept = 0
   let unverifiedKept = 0
   const tied = new WeakSet<Delivery>()
@@ -378,7 +382,16 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     log = undefined
   })
 
-  const writeLog = (line: object): void => void log?.write(`${JSON.stringify(line)}\n`)
+  // A disk slower than a flood must not make the log's buffer the unbounded store: past the backlog, lines are
+  // counted instead of written.
+  const writeLog = (line: object): void => {
+    if (log === undefined) return
+    if (log.writableLength > SINK_DEFAULTS.maxLogBacklogBytes) {
+      if (counts.logLinesDropped++ === 0) print?.(`! the webhook log falls behind: lines are dropped while over ${SINK_DEFAULTS.maxLogBacklogBytes} bytes are waiting to be written`)
+      return
+    }
+    log.write(`${JSON.stringify(line)}\n`)
+  }
 
   function tiedToRun(d: Delivery): boolean {
     if (tied.has(d)) return true

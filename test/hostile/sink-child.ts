@@ -1,5 +1,5 @@
 // Child-process entry (started through bin/run-ts.mjs with --expose-gc and an IPC channel): the standalone
-// `sink` command, as `crm-conformance sink` runs it, answering questions about its own memory and counts.
+// `sink` command, as `crm-conformance sink` runs it (with a log file when one is named), answering questions about its own memory and counts.
 import { runSinkCommand } from '../../src/webhooks/sink-command.ts'
 import type { Sink } from '../../src/webhooks/sink.ts'
 
@@ -14,10 +14,10 @@ export interface SinkChildMeasure {
   noise: Record<string, number>
 }
 
-const secret = process.argv[2]!
+const [secret, logFile] = process.argv.slice(2) as [string, string | undefined]
 const controller = new AbortController()
 let sink: Sink | undefined
-const done = runSinkCommand({ host: '127.0.0.1', port: 0, secret }, { signal: controller.signal, write: () => undefined, onStarted: (s) => {
+const done = runSinkCommand({ host: '127.0.0.1', port: 0, secret, logFile }, { signal: controller.signal, write: () => undefined, onStarted: (s) => {
   sink = s
   process.send!({ type: 'ready', url: s.url })
 } })
