@@ -47,7 +47,7 @@ export interface SinkSummary {
   reasons: Record<string, number>
   /** Requests that cannot have come from the server (not signed with the secret and naming no record, replays, oversized, slow), per reason. */
   noise: Record<string, number>
-  /** Signed deliveries dropped from memory past the cap (every one was printed and logged). */
+  /** Kept deliveries dropped from memory past a cap (every one was printed and logged). */
   dropped: number
   tlsFailures: number
   /** Log lines not written because the disk fell behind. */
@@ -159,7 +159,7 @@ export async function runSinkCommand(options: SinkCommandOptions, deps: SinkComm
     `Stopped: ${summary.deliveries} deliveries: ${summary.accepted} accepted, ${summary.duplicate} duplicate, ${summary.rejected} rejected${byReason ? ` (${byReason})` : ''}` +
       `${summary.tlsFailures ? `; ${summary.tlsFailures} failed TLS handshake(s)` : ''}\n` +
       (noise ? `  ${noise} of them could not have come from the server (${list(summary.noise)})\n` : '') +
-      (summary.dropped ? `  ${summary.dropped} signed deliveries were dropped from memory past the cap of ${SINK_DEFAULTS.maxDeliveries} (each was printed${options.logFile ? ' and logged' : ''})\n` : '') +
+      (summary.dropped ? `  ${summary.dropped} deliveries were dropped from memory past the caps (${SINK_DEFAULTS.maxDeliveries} signed, ${SINK_DEFAULTS.maxUnverified} unsigned; each was printed${options.logFile ? ' and logged' : ''})\n` : '') +
       (summary.logLinesDropped ? `  ${summary.logLinesDropped} log lines were not written: the disk fell behind\n` : ''),
   )
   return summary

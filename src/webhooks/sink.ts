@@ -134,7 +134,7 @@ export interface SinkCounts {
   reasons: Record<string, number>
   /** Requests set aside as noise, per reason (not kept, or dropped from the unverified ones). */
   noise: Record<string, number>
-  /** Verified deliveries dropped because maxDeliveries were kept. */
+  /** Kept deliveries dropped past a cap: signed ones past maxDeliveries, or unsigned ones that all named a record of the run. */
   dropped: number
   tlsFailures: number
   /** Log lines not written because the disk fell behind (SINK_DEFAULTS.maxLogBacklogBytes). */

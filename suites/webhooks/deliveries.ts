@@ -65,7 +65,7 @@ export interface Attribution {
   counted: Delivery[]
   /** Everything else the sink received, per reason (the sink's own noise, plus what it kept but does not count). */
   noise: Record<string, number>
-  /** Signed deliveries the sink dropped past its cap (SINK_DEFAULTS.maxDeliveries). */
+  /** Deliveries the sink dropped past its caps (SINK_DEFAULTS.maxDeliveries, maxUnverified). */
   dropped: number
 }
 
