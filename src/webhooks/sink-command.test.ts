@@ -58,6 +58,7 @@ describe('runSinkCommand', () => {
     expect(summary).toMatchObject({ deliveries: 4, accepted: 2, duplicate: 1, rejected: 1, reasons: { bad_signature: 1 }, tlsFailures: 0 })
     expect(output).toMatch(/^Webhook sink listening on http:\/\/127\.0\.0\.1:\d+\/ \(plain HTTP\)$/m)
     expect(output).toMatch(/answering 503 to invoice\.paid \(first 1 attempt/)
+    expect(output).toMatch(/^  limits: bodies up to 1048576 bytes \(413 past it\), headers within 10000 ms and bodies within 10000 ms \(408\); keeps the latest 10000 signed and 1000 unsigned deliveries, counts the rest$/m)
     expect(output).toMatch(/^✓ case\.created msg_1 accepted$/m)
     expect(output).toMatch(/^✓ invoice\.paid msg_2 accepted → 503/m)
     expect(output).toMatch(/^↻ invoice\.paid msg_2 duplicate \(attempt 2\)$/m)

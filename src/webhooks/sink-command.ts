@@ -121,6 +121,10 @@ export async function runSinkCommand(options: SinkCommandOptions, deps: SinkComm
     write('  warning: plain HTTP on a non-loopback address; §6.1 delivers to HTTPS endpoints: use --tls self-signed or --cert/--key unless a TLS proxy is in front\n')
   }
   write(`  ${options.logFile ? `appending to ${options.logFile}` : 'no log file'}\n`)
+  write(
+    `  limits: bodies up to ${options.maxBodyBytes ?? SINK_DEFAULTS.maxBodyBytes} bytes (413 past it), headers within ${options.headerTimeoutMs ?? SINK_DEFAULTS.headerTimeoutMs} ms and bodies within ${options.bodyTimeoutMs ?? SINK_DEFAULTS.bodyTimeoutMs} ms (408); ` +
+      `keeps the latest ${SINK_DEFAULTS.maxDeliveries} signed and ${SINK_DEFAULTS.maxUnverified} unsigned deliveries, counts the rest\n`,
+  )
   for (const r of rules) write(`  answering ${r.status} to ${r.type === '*' ? 'every event' : r.type}${r.attempts ? ` (first ${r.attempts} attempt(s) of each webhook-id)` : ''}\n`)
   write('Press Ctrl+C to stop.\n')
   deps.onStarted?.(sink)
