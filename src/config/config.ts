@@ -115,6 +115,8 @@ export const DEFAULTS = {
   sinkHost: '127.0.0.1',
   sinkPort: 8787,
   webhookTimeoutS: 30,
+  /** How long after a non-2xx answer of the sink a retry is awaited before the SHOULD of §6.7 fails. */
+  webhookRetryWaitS: 60,
   /** Per-request time limit: a broken server never hangs a check. */
   requestTimeoutMs: 15_000,
   /** One check's own deadline: its requests and deliberate waits, never its time queued for the rate limit. */
@@ -151,6 +153,8 @@ export interface ResolvedConfig {
   sinkHost: string
   sinkPort: number
   webhookTimeoutS: number
+  /** CRM_WEBHOOK_RETRY_WAIT_S: the wait for a retry after the sink answered non-2xx (§6.7). */
+  webhookRetryWaitS: number
   fixtures: Partial<Record<FixtureName, string>>
   profile: Profile
   seed: number
@@ -257,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     sinkHost: get('CRM_WEBHOOK_SINK_HOST') ?? DEFAULTS.sinkHost,
     sinkPort: integer('CRM_WEBHOOK_SINK_PORT', DEFAULTS.sinkPort, 0, 65535),
     webhookTimeoutS: integer('CRM_WEBHOOK_TIMEOUT_S', DEFAULTS.webhookTimeoutS, 1, 3600),
+    webhookRetryWaitS: integer('CRM_WEBHOOK_RETRY_WAIT_S', DEFAULTS.webhookRetryWaitS, 1, 3600),
     fixtures,
     profile,
     seed,

@@ -123,10 +123,13 @@ export class RunSession {
   sink(): Promise<Sink> {
     this.sinkPromise ??= (async () => {
       const { startSink } = await import('../webhooks/sink.ts')
+      const { createdByRun } = await import('../webhooks/run-records.ts')
       const sink = await startSink({
         host: this.config.sinkHost,
         port: this.embedded ? 0 : this.config.sinkPort,
         secret: this.config.webhookSecret!,
+        // Ties deliveries to the records this run created: what names none of them is noise (src/webhooks/sink.ts).
+        runRecords: createdByRun(this.exchanges),
       })
       this.embedded?.server.setWebhookTarget(sink.url)
       return sink

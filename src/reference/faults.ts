@@ -743,6 +743,12 @@ export const FAULTS = [
     description: 'Each retry is sent as a new message with a fresh webhook-id, so receivers cannot ignore the repeat.',
     catches: ['webhooks.retry.same-id'],
   },
+  {
+    id: 'webhooks.never-retries',
+    area: 'webhooks',
+    description: 'A non-2xx acknowledgement is logged and dropped: the event is never delivered again.',
+    catches: ['webhooks.retry.arrives'],
+  },
   { id: 'webhooks.no-case-created', area: 'webhooks', description: 'Cases created through the API emit no case.created event.', catches: ['webhooks.case.created'] },
   { id: 'webhooks.no-invoice-paid', area: 'webhooks', description: 'Paying an invoice in full emits invoice.updated but never invoice.paid.', catches: ['webhooks.invoice.paid'] },
   {

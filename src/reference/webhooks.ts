@@ -116,7 +116,8 @@ export class WebhookDispatcher {
       ok = false
     }
     const schedule = this.options.retrySchedule ?? WEBHOOK_DEFAULTS.retrySchedule
-    if (!ok && !this.closed && attempt < schedule.length) this.schedule(url, id, payload, attempt + 1, schedule[attempt])
+    if (this.options.faults.has('webhooks.never-retries')) return
+    if (!ok && !this.closed && attempt < schedule.length) this.schedule(url, id, payload, attempt + 1, schedule[attempt]!)
   }
 
   /** Stops retries and aborts deliveries in flight. */

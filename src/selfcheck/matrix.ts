@@ -6,9 +6,10 @@ import { FAULTS, VARIANT_NAMES, type FaultInfo, type VariantName } from '../refe
 
 /**
  * The embedded server delivers webhooks within milliseconds and retries within seconds, so a missing event
- * (webhooks.no-case-created) need not be waited for the default 30 s in every fault run.
+ * (webhooks.no-case-created) or retry (webhooks.never-retries) need not be waited for the defaults (30 s, 60 s)
+ * in every fault run.
  */
-const SELFCHECK_CONFIG = { webhookTimeoutS: 8, concurrency: 12 }
+const SELFCHECK_CONFIG = { webhookTimeoutS: 8, webhookRetryWaitS: 8, concurrency: 12 }
 
 export type FaultOutcome = 'caught' | 'survived' | 'caught-by-unrelated' | 'partly-caught' | 'no-expected-check'
 

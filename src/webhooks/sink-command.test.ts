@@ -1,11 +1,14 @@
+import { execFile, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { generate } from 'selfsigned'
 import { describe, expect, it } from 'vitest'
 import { CrmConfError } from '../errors.ts'
+import type { SinkChildMeasure, SinkChildMessage } from '../../test/hostile/sink-child.ts'
+import { SINK_DEFAULTS } from './sink.ts'
 import type { Sink } from './sink.ts'
 import { parseRespondRule, runSinkCommand } from './sink-command.ts'
 import type { SinkCommandOptions, SinkSummary } from './sink-command.ts'
@@ -55,6 +58,7 @@ describe('runSinkCommand', () => {
     expect(summary).toMatchObject({ deliveries: 4, accepted: 2, duplicate: 1, rejected: 1, reasons: { bad_signature: 1 }, tlsFailures: 0 })
     expect(output).toMatch(/^Webhook sink listening on http:\/\/127\.0\.0\.1:\d+\/ \(plain HTTP\)$/m)
     expect(output).toMatch(/answering 503 to invoice\.paid \(first 1 attempt/)
+    expect(output).toMatch(/^  limits: bodies up to 1048576 bytes \(413 past it\), headers within 10000 ms and bodies within 10000 ms \(408\); keeps the latest 10000 signed and 1000 unsigned deliveries, counts the rest$/m)
     expect(output).toMatch(/^✓ case\.created msg_1 accepted$/m)
     expect(output).toMatch(/^✓ invoice\.paid msg_2 accepted → 503/m)
     expect(output).toMatch(/^↻ invoice\.paid msg_2 duplicate \(attempt 2\)$/m)
@@ -100,4 +104,66 @@ describe('runSinkCommand', () => {
   ])('parses --respond %s', (text, rule) => {
     expect(parseRespondRule(text)).toEqual(rule)
   })
+})
+
+describe('the sink command under a flood of forged deliveries', () => {
+  const ROOT = resolve(import.meta.dirname, '..', '..')
+  const RUN_TS = join(ROOT, 'bin', 'run-ts.mjs')
+  /** Enough to show growth: a kept forgery takes about 2 KB, so keeping them all would add some 40 MB. */
+  const FLOOD = 20_000
+  const WARM_UP = 2_000
+  /** Far below what keeping the flood would take (issue 17: 212 → 581 MB over 152,000 forgeries). */
+  const HEAP_GROWTH_BOUND = 8 * 1024 * 1024
+
+  function flood(url: string, count: number): Promise<Record<string, number>> {
+    return new Promise((done, fail) => {
+      execFile(process.execPath, [RUN_TS, join(ROOT, 'test', 'hostile', 'flood-child.ts'), url, String(count), '16'], { cwd: ROOT, maxBuffer: 1024 * 1024 }, (error, stdout) => {
+        if (error) fail(error)
+        else done((JSON.parse(stdout.trim().split('\n').at(-1)!) as { statuses: Record<string, number> }).statuses)
+      })
+    })
+  }
+
+  it('keeps its memory bounded: the forgeries are counted, not kept (memory measured in the sink\'s own process)', async () => {
+    // The sink in a child process of its own, so that the figures are its alone; the flood from another.
+    // With a log file, as `crm-conformance sink` keeps one by default.
+    const logFile = join(mkdtempSync(join(tmpdir(), 'crmconf-sink-flood-')), 'deliveries.jsonl')
+    const child = spawn(process.execPath, ['--expose-gc', RUN_TS, join(ROOT, 'test', 'hostile', 'sink-child.ts'), SECRET, logFile], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    try {
+      const { url } = await new Promise<{ url: string }>((ready, fail) => {
+        child.once('error', fail)
+        child.once('exit', (code) => fail(new Error(`the sink child exited early (${code})`)))
+        child.once('message', (m) => ready(m as { url: string }))
+      })
+      child.removeAllListeners('exit')
+      let nextId = 0
+      const measure = (): Promise<SinkChildMeasure> => {
+        const id = ++nextId
+        return new Promise((answered) => {
+          const onMessage = (m: SinkChildMeasure) => {
+            if (m.type !== 'measure' || m.id !== id) return
+            child.off('message', onMessage)
+            answered(m)
+          }
+          child.on('message', onMessage)
+          child.send({ type: 'measure', id } satisfies SinkChildMessage)
+        })
+      }
+
+      // The warm-up fills what the sink may keep of unsigned deliveries naming a record (SINK_DEFAULTS.maxUnverified).
+      expect(await flood(url, WARM_UP)).toEqual({ 401: WARM_UP })
+      const before = await measure()
+      expect(await flood(url, FLOOD)).toEqual({ 401: FLOOD })
+      const after = await measure()
+
+      expect(after.received).toBe(WARM_UP + FLOOD)
+      expect(after.kept).toBe(SINK_DEFAULTS.maxUnverified)
+      expect(after.noise).toEqual({ bad_signature: WARM_UP + FLOOD - SINK_DEFAULTS.maxUnverified })
+      expect(after.heapUsed - before.heapUsed).toBeLessThan(HEAP_GROWTH_BOUND)
+    } finally {
+      if (child.connected) child.send({ type: 'stop' } satisfies SinkChildMessage)
+      await new Promise((exited) => (child.exitCode !== null ? exited(undefined) : child.once('exit', exited)))
+      rmSync(dirname(logFile), { recursive: true, force: true })
+    }
+  }, 300_000)
 })

@@ -2,7 +2,7 @@
 // delivery as it comes and a summary at the end.
 import { readFileSync } from 'node:fs'
 import { CrmConfError } from '../errors.ts'
-import { startSink } from './sink.ts'
+import { SINK_DEFAULTS, startSink } from './sink.ts'
 import type { RespondRule, Sink, SinkOptions } from './sink.ts'
 import { TIMESTAMP_TOLERANCE_S } from './verify.ts'
 
@@ -45,7 +45,13 @@ export interface SinkSummary {
   rejected: number
   /** Rejected deliveries per reason. */
   reasons: Record<string, number>
+  /** Requests that cannot have come from the server (not signed with the secret and naming no record, replays, oversized, slow), per reason. */
+  noise: Record<string, number>
+  /** Kept deliveries dropped from memory past a cap (every one was printed and logged). */
+  dropped: number
   tlsFailures: number
+  /** Log lines not written because the disk fell behind. */
+  logLinesDropped: number
 }
 
 interface ResponseRule {
@@ -115,6 +121,10 @@ export async function runSinkCommand(options: SinkCommandOptions, deps: SinkComm
     write('  warning: plain HTTP on a non-loopback address; §6.1 delivers to HTTPS endpoints: use --tls self-signed or --cert/--key unless a TLS proxy is in front\n')
   }
   write(`  ${options.logFile ? `appending to ${options.logFile}` : 'no log file'}\n`)
+  write(
+    `  limits: bodies up to ${options.maxBodyBytes ?? SINK_DEFAULTS.maxBodyBytes} bytes (413 past it), headers within ${options.headerTimeoutMs ?? SINK_DEFAULTS.headerTimeoutMs} ms and bodies within ${options.bodyTimeoutMs ?? SINK_DEFAULTS.bodyTimeoutMs} ms (408); ` +
+      `keeps the latest ${SINK_DEFAULTS.maxDeliveries} signed and ${SINK_DEFAULTS.maxUnverified} unsigned deliveries, counts the rest\n`,
+  )
   for (const r of rules) write(`  answering ${r.status} to ${r.type === '*' ? 'every event' : r.type}${r.attempts ? ` (first ${r.attempts} attempt(s) of each webhook-id)` : ''}\n`)
   write('Press Ctrl+C to stop.\n')
   deps.onStarted?.(sink)
@@ -133,22 +143,28 @@ export async function runSinkCommand(options: SinkCommandOptions, deps: SinkComm
   })
   await sink.close()
 
-  const reasons: Record<string, number> = {}
-  for (const d of sink.deliveries) if (d.reason) reasons[d.reason] = (reasons[d.reason] ?? 0) + 1
-  const count = (verdict: string) => sink.deliveries.filter((d) => d.verdict === verdict).length
+  const counts = sink.counts()
   const summary: SinkSummary = {
     url: sink.url,
-    deliveries: sink.deliveries.length,
-    accepted: count('accepted'),
-    duplicate: count('duplicate'),
-    rejected: count('rejected'),
-    reasons,
-    tlsFailures: sink.tlsFailures.length,
+    deliveries: counts.received,
+    accepted: counts.accepted,
+    duplicate: counts.duplicate,
+    rejected: counts.rejected,
+    reasons: counts.reasons,
+    noise: counts.noise,
+    dropped: counts.dropped,
+    tlsFailures: counts.tlsFailures,
+    logLinesDropped: counts.logLinesDropped,
   }
-  const byReason = Object.entries(reasons).map(([reason, n]) => `${reason} ${n}`).join(', ')
+  const list = (counted: Record<string, number>) => Object.entries(counted).map(([reason, n]) => `${reason} ${n}`).join(', ')
+  const byReason = list(summary.reasons)
+  const noise = Object.values(summary.noise).reduce((n, k) => n + k, 0)
   write(
     `Stopped: ${summary.deliveries} deliveries: ${summary.accepted} accepted, ${summary.duplicate} duplicate, ${summary.rejected} rejected${byReason ? ` (${byReason})` : ''}` +
-      `${summary.tlsFailures ? `; ${summary.tlsFailures} failed TLS handshake(s)` : ''}\n`,
+      `${summary.tlsFailures ? `; ${summary.tlsFailures} failed TLS handshake(s)` : ''}\n` +
+      (noise ? `  ${noise} of them could not have come from the server (${list(summary.noise)})\n` : '') +
+      (summary.dropped ? `  ${summary.dropped} deliveries were dropped from memory past the caps (${SINK_DEFAULTS.maxDeliveries} signed, ${SINK_DEFAULTS.maxUnverified} unsigned; each was printed${options.logFile ? ' and logged' : ''})\n` : '') +
+      (summary.logLinesDropped ? `  ${summary.logLinesDropped} log lines were not written: the disk fell behind\n` : ''),
   )
   return summary
 }

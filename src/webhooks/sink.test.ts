@@ -96,6 +96,13 @@ function without(out: Outgoing, name: string): Outgoing {
   return { ...out, headers }
 }
 
+/** The latest request a sink recorded, kept or set aside as noise. */
+function lastRecorded(sink: Sink): Delivery {
+  const kept = sink.deliveries.at(-1)
+  const noise = sink.noiseSamples.at(-1)
+  return (noise === undefined || (kept !== undefined && kept.seq > noise.seq) ? kept : noise)!
+}
+
 describe('webhook sink over HTTP', () => {
   let sink: Sink
   let logFile: string
@@ -118,7 +125,7 @@ describe('webhook sink over HTTP', () => {
     await sink?.close()
   })
 
-  const last = (): Delivery => sink.deliveries[sink.deliveries.length - 1]
+  const last = (): Delivery => lastRecorded(sink)
 
   it('listens on an ephemeral port and answers a health probe', async () => {
     expect(sink.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
@@ -149,16 +156,45 @@ describe('webhook sink over HTTP', () => {
     expect(last()).toMatchObject({ verdict: 'accepted', type: 'widget.exploded' })
   })
 
-  it('acknowledges a replayed webhook-id with 2xx but counts it once (§6.6)', async () => {
+  it('acknowledges a repeated webhook-id with 2xx but counts it once (§6.6)', async () => {
     const body = event()
     const id = newId()
     const first = await send(sink.url, signed(body, { id }))
-    const again = await send(sink.url, signed(body, { id }))
+    const again = await send(sink.url, signed(body, { id, ts: nowS() + 1 }))
     expect([first.status, again.status]).toEqual([200, 200])
     const mine = sink.deliveries.filter((d) => d.webhookId === id)
     expect(mine.map((d) => d.verdict)).toEqual(['accepted', 'duplicate'])
     expect(mine.map((d) => d.attempt)).toEqual([1, 2])
+    expect(mine.map((d) => d.attemptKind)).toEqual(['first', 'again'])
     expect(printed.at(-1)).toMatch(/^↻ case\.created msg_\S+ duplicate \(attempt 2\)$/)
+  })
+
+  it('sets aside a byte-identical replay of an attempt answered 2xx as noise: anyone can send it', async () => {
+    const out = signed(event())
+    const id = String(out.headers['webhook-id'])
+    const before = sink.counts()
+    expect((await send(sink.url, out)).status).toBe(200)
+    expect((await send(sink.url, out)).status).toBe(200)
+    expect((await send(sink.url, out)).status).toBe(200)
+    expect(sink.deliveries.filter((d) => d.webhookId === id).map((d) => d.attemptKind)).toEqual(['first'])
+    expect(last()).toMatchObject({ webhookId: id, verdict: 'duplicate', authentic: true, attemptKind: 'replay', noise: 'replayed_id' })
+    expect(sink.counts().noise.replayed_id).toBe((before.noise.replayed_id ?? 0) + 2)
+    expect(printed.at(-1)).toMatch(/^↻ case\.created msg_\S+ duplicate \(replay\)$/)
+  })
+
+  it('takes the same webhook-id after a non-2xx answer for a retry, byte-identical or not', async () => {
+    sink.respondWith((_e, d) => (d.attempt === 1 ? 500 : undefined))
+    try {
+      const out = signed(event())
+      const id = String(out.headers['webhook-id'])
+      expect((await send(sink.url, out)).status).toBe(500)
+      expect((await send(sink.url, out)).status).toBe(200)
+      expect((await send(sink.url, out)).status).toBe(200)
+      expect(sink.deliveries.filter((d) => d.webhookId === id).map((d) => [d.attemptKind, d.status])).toEqual([['first', 500], ['retry', 200]])
+      expect(last()).toMatchObject({ webhookId: id, attemptKind: 'replay', noise: 'replayed_id' })
+    } finally {
+      sink.respondWith(undefined)
+    }
   })
 
   it('answers a configured non-2xx to chosen deliveries, so retries can be observed', async () => {
@@ -191,49 +227,55 @@ describe('webhook sink over HTTP', () => {
   describe('refuses every bad delivery with a 4xx and records why', () => {
     const replayed = { id: newId(), body: event() }
     const staleBody = event()
-    const cases: [string, () => Outgoing, SinkRejection, string[]?][] = [
-      ['a forged signature', () => signed(event(), { signature: () => 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' }), 'bad_signature'],
-      ['a signature over another body', () => ({ ...signed(event()), body: event() }), 'bad_signature'],
-      ['a signature keyed on the raw whsec_ string', () => { const b = event(); return signed(b, { signature: (id, ts) => `v1,${hmac(SECRET, id, ts, b)}` }) }, 'bad_signature', ['key_is_whsec_string']],
-      ['a hex signature', () => { const b = event(); return signed(b, { signature: (id, ts) => `v1,${hmac(KEY, id, ts, b, 'hex')}` }) }, 'bad_signature', ['hex_signature']],
-      ['a signature with no version', () => { const b = event(); return signed(b, { signature: (id, ts) => hmac(KEY, id, ts, b) }) }, 'malformed_header', ['missing_version_prefix']],
-      ['a stale timestamp (301 s)', () => signed(staleBody, { ts: nowS() - 301 }), 'stale_timestamp'],
-      ['a replay of a delivery signed 10 minutes ago', () => signed(replayed.body, { id: replayed.id, ts: nowS() - 600 }), 'stale_timestamp'],
-      ['a future timestamp (301 s)', () => signed(event(), { ts: nowS() + 301 }), 'future_timestamp'],
-      ['a millisecond timestamp', () => signed(event(), { ts: Date.now() }), 'timestamp_not_seconds', ['timestamp_milliseconds']],
-      ['no webhook-id', () => without(signed(event()), 'webhook-id'), 'missing_header'],
-      ['no webhook-timestamp', () => without(signed(event()), 'webhook-timestamp'), 'missing_header'],
-      ['no webhook-signature', () => without(signed(event()), 'webhook-signature'), 'missing_header'],
-      ['no webhook headers at all', () => ({ headers: { 'content-type': 'application/json' }, body: event() }), 'missing_header'],
+    // What the sink keeps: `signed` (with the secret, diagnosed mistakes included), `unsigned` (names a record,
+    // kept in case the server signs wrongly), or `noise` (counted, never kept).
+    type Kept = 'signed' | 'unsigned' | 'noise'
+    const cases: [string, () => Outgoing, SinkRejection, Kept, string[]?][] = [
+      ['a forged signature', () => signed(event(), { signature: () => 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' }), 'bad_signature', 'unsigned'],
+      ['a signature over another body', () => ({ ...signed(event()), body: event() }), 'bad_signature', 'unsigned'],
+      ['a signature keyed on the raw whsec_ string', () => { const b = event(); return signed(b, { signature: (id, ts) => `v1,${hmac(SECRET, id, ts, b)}` }) }, 'bad_signature', 'signed', ['key_is_whsec_string']],
+      ['a hex signature', () => { const b = event(); return signed(b, { signature: (id, ts) => `v1,${hmac(KEY, id, ts, b, 'hex')}` }) }, 'bad_signature', 'signed', ['hex_signature']],
+      ['a signature with no version', () => { const b = event(); return signed(b, { signature: (id, ts) => hmac(KEY, id, ts, b) }) }, 'malformed_header', 'signed', ['missing_version_prefix']],
+      ['a stale timestamp (301 s)', () => signed(staleBody, { ts: nowS() - 301 }), 'stale_timestamp', 'signed'],
+      ['a replay of a delivery signed 10 minutes ago', () => signed(replayed.body, { id: replayed.id, ts: nowS() - 600 }), 'stale_timestamp', 'signed'],
+      ['a future timestamp (305 s: a second may pass before the sink reads it)', () => signed(event(), { ts: nowS() + 305 }), 'future_timestamp', 'signed'],
+      ['a millisecond timestamp', () => signed(event(), { ts: Date.now() }), 'timestamp_not_seconds', 'signed', ['timestamp_milliseconds']],
+      ['no webhook-id', () => without(signed(event()), 'webhook-id'), 'missing_header', 'unsigned'],
+      ['no webhook-timestamp', () => without(signed(event()), 'webhook-timestamp'), 'missing_header', 'unsigned'],
+      ['no webhook-signature', () => without(signed(event()), 'webhook-signature'), 'missing_header', 'unsigned'],
+      ['no webhook headers at all', () => ({ headers: { 'content-type': 'application/json' }, body: event() }), 'missing_header', 'unsigned'],
       ['svix-* headers instead of webhook-*', () => {
         const b = event()
         const id = newId()
         const ts = nowS()
         return { headers: { 'svix-id': id, 'svix-timestamp': String(ts), 'svix-signature': `v1,${hmac(KEY, id, ts, b)}` }, body: b }
-      }, 'missing_header', ['wrong_header_names']],
-      ['a timestamp that is not a number', () => signed(event(), { ts: 'hello' }), 'malformed_header'],
-      ['webhook-id sent twice', () => signed(event(), { headers: { 'webhook-id': [newId(), newId()] } }), 'malformed_header'],
-      ['a signature header with an empty entry', () => signed(event(), { signature: () => 'v1,' }), 'malformed_header'],
-      ['a body that is not JSON', () => signed('case.created, please'), 'not_json'],
-      ['a body that is not UTF-8', () => signed(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])), 'not_json'],
-      ['an empty body', () => signed(''), 'not_json'],
-      ['a body without data', () => signed(JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString() })), 'bad_shape'],
-      ['a body with data.object null', () => signed(JSON.stringify({ type: 'case.created', timestamp: 't', data: { id: 'x', entityType: 'case', object: null, changes: {} } })), 'bad_shape'],
-      ['a case event whose entityType is not case', () => signed(event('case.created', { data: { id: 'x', entityType: 'ticket', object: {}, changes: {} } })), 'bad_shape'],
-      ['a JSON array', () => signed('[]'), 'bad_shape'],
-      ['an oversized body with its content-length', () => signed(Buffer.alloc(MAX_BODY + 1, 0x20)), 'too_large'],
-      ['an oversized chunked body', () => ({ ...signed('x'), body: [Buffer.alloc(MAX_BODY, 0x20), Buffer.alloc(MAX_BODY, 0x20), Buffer.from('{}')] }), 'too_large'],
+      }, 'missing_header', 'signed', ['wrong_header_names']],
+      ['a timestamp that is not a number', () => signed(event(), { ts: 'hello' }), 'malformed_header', 'signed'],
+      ['webhook-id sent twice', () => signed(event(), { headers: { 'webhook-id': [newId(), newId()] } }), 'malformed_header', 'unsigned'],
+      ['a signature header with an empty entry', () => signed(event(), { signature: () => 'v1,' }), 'malformed_header', 'unsigned'],
+      ['a body that is not JSON', () => signed('case.created, please'), 'not_json', 'signed'],
+      ['a body that is not UTF-8', () => signed(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])), 'not_json', 'signed'],
+      ['an empty body', () => signed(''), 'not_json', 'signed'],
+      ['a body without data', () => signed(JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString() })), 'bad_shape', 'signed'],
+      ['a body with data.object null', () => signed(JSON.stringify({ type: 'case.created', timestamp: 't', data: { id: 'x', entityType: 'case', object: null, changes: {} } })), 'bad_shape', 'signed'],
+      ['a case event whose entityType is not case', () => signed(event('case.created', { data: { id: 'x', entityType: 'ticket', object: {}, changes: {} } })), 'bad_shape', 'signed'],
+      ['a JSON array', () => signed('[]'), 'bad_shape', 'signed'],
+      ['an oversized body with its content-length', () => signed(Buffer.alloc(MAX_BODY + 1, 0x20)), 'too_large', 'noise'],
+      ['an oversized chunked body', () => ({ ...signed('x'), body: [Buffer.alloc(MAX_BODY, 0x20), Buffer.alloc(MAX_BODY, 0x20), Buffer.from('{}')] }), 'too_large', 'noise'],
     ]
 
-    it.each(cases)('%s', async (_name, make, reason, mistakes) => {
-      const before = sink.deliveries.length
+    it.each(cases)('%s', async (_name, make, reason, kept, mistakes) => {
+      const before = sink.counts()
       const answer = await send(sink.url, make())
       expect(answer.status).toBe(REJECTION_STATUS[reason])
       expect(answer.status).toBeGreaterThanOrEqual(400)
       expect(answer.status).toBeLessThan(500)
       expect(JSON.parse(answer.body)).toMatchObject({ error: { code: reason } })
-      expect(sink.deliveries.length).toBe(before + 1)
-      expect(last()).toMatchObject({ verdict: 'rejected', reason, status: answer.status })
+      expect(sink.counts().received).toBe(before.received + 1)
+      expect(sink.counts().reasons[reason]).toBe((before.reasons[reason] ?? 0) + 1)
+      expect(last()).toMatchObject({ verdict: 'rejected', reason, status: answer.status, authentic: kept === 'signed' })
+      expect(sink.deliveries.includes(last())).toBe(kept !== 'noise')
+      if (kept === 'noise') expect(last().noise).toBe(reason)
       expect(last().detail).toBeTruthy()
       expect(last().event).toBeUndefined()
       if (mistakes) expect(last().mistakes?.map((m) => m.mistake)).toEqual(mistakes)
@@ -313,7 +355,9 @@ describe('webhook sink over HTTP', () => {
       expect(d.status).toBeGreaterThanOrEqual(400)
       expect(d.event).toBeUndefined()
     }
-    expect(sink.deliveries.map((d) => d.seq)).toEqual(sink.deliveries.map((_, i) => i + 1))
+    const seqs = sink.deliveries.map((d) => d.seq)
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
+    expect(sink.counts().received).toBe(Math.max(...seqs, ...sink.noiseSamples.map((d) => d.seq)))
   })
 
   it('waitFor finds a past delivery at once and gives up on a missing one', async () => {
@@ -324,8 +368,8 @@ describe('webhook sink over HTTP', () => {
   it('appended one JSON line per delivery', async () => {
     await sleep(50)
     const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Delivery & { kind: string })
-    expect(lines.length).toBe(sink.deliveries.length)
-    expect(lines.map((l) => l.seq)).toEqual(sink.deliveries.map((d) => d.seq))
+    expect(lines.length).toBe(sink.counts().received)
+    expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1))
     expect(lines.every((l) => l.kind === 'delivery')).toBe(true)
     expect(readFileSync(logFile, 'utf8')).not.toContain(SECRET.slice('whsec_'.length))
   })
@@ -348,7 +392,7 @@ describe('webhook sink fed the published Standard Webhooks vectors', () => {
   it.each(vectors.signing.map((v, i) => [i, v] as const))('vector %i as published today is stale', async (i, v) => {
     const answer = await send(sinks[i].url, { headers: { 'webhook-id': v.msgId, 'webhook-timestamp': String(v.timestamp), 'webhook-signature': v.signature }, body: v.payload })
     expect(answer.status).toBe(401)
-    expect(sinks[i].deliveries.at(-1)).toMatchObject({ reason: 'stale_timestamp' })
+    expect(lastRecorded(sinks[i])).toMatchObject({ reason: 'stale_timestamp' })
   })
 
   // The libraries build these cases at the current time; so does this test, re-signing the vector now.
@@ -364,7 +408,7 @@ describe('webhook sink fed the published Standard Webhooks vectors', () => {
     if (c.omit) delete headers[c.omit]
     const answer = await send(sinks[c.vector].url, { headers, body: v.payload })
     const reason = c.expect === 'valid' ? 'bad_shape' : c.expect
-    expect(sinks[c.vector].deliveries.at(-1)).toMatchObject({ verdict: 'rejected', reason })
+    expect(lastRecorded(sinks[c.vector])).toMatchObject({ verdict: 'rejected', reason })
     expect(answer.status).toBe(REJECTION_STATUS[reason as SinkRejection])
   })
 
@@ -428,6 +472,108 @@ describe('webhook sink over HTTPS', () => {
     await sleep(100)
     expect(sink.tlsFailures.length).toBe(before)
     expect((await send(sink.url, signed(event()), { rejectUnauthorized: false })).status).toBe(200)
+  })
+})
+
+describe('webhook sink bounds', () => {
+  const eventAbout = (id: string, type = 'case.created') => JSON.stringify({ type, timestamp: new Date().toISOString(), data: { id, entityType: type.split('.')[0], object: { id }, changes: {} } })
+  const forged = (body: string) => signed(body, { signature: () => 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' })
+
+  it('refuses a body whose content-length is past the limit at once, before reading it', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET, maxBodyBytes: MAX_BODY, bodyTimeoutMs: 60_000 })
+    try {
+      // 50 MiB announced, 9 bytes sent: the answer cannot wait for the body.
+      const text = await raw(sink.url, async (socket) => {
+        socket.write(`POST / HTTP/1.1\r\nHost: sink\r\ncontent-length: ${50 * 1024 * 1024}\r\n\r\n{"type":`)
+        await sleep(300)
+        socket.destroy()
+      })
+      expect(text).toMatch(/^HTTP\/1\.1 413 /)
+      expect(sink.deliveries).toEqual([])
+      expect(sink.counts()).toMatchObject({ received: 1, rejected: 1, noise: { too_large: 1 } })
+      expect(sink.noiseSamples[0]).toMatchObject({ reason: 'too_large', noise: 'too_large', bodyBytes: 0 })
+    } finally {
+      await sink.close()
+    }
+  })
+
+  it('answers 413 as soon as a chunked body passes the limit, and cuts the connection when the rest keeps coming', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET, maxBodyBytes: MAX_BODY, bodyTimeoutMs: TIMEOUT_MS })
+    try {
+      const started = Date.now()
+      let written = 0
+      const text = await raw(sink.url, async (socket) => {
+        socket.write('POST / HTTP/1.1\r\nHost: sink\r\ntransfer-encoding: chunked\r\n\r\n')
+        const chunk = Buffer.alloc(1024, 0x20)
+        while (!socket.destroyed && Date.now() - started < 20 * TIMEOUT_MS) {
+          socket.write(`${chunk.length.toString(16)}\r\n`)
+          socket.write(chunk)
+          socket.write('\r\n')
+          written += chunk.length
+          await sleep(5)
+        }
+      })
+      expect(text).toMatch(/^HTTP\/1\.1 413 /)
+      expect(Date.now() - started).toBeLessThan(10 * TIMEOUT_MS)
+      expect(written).toBeGreaterThan(MAX_BODY)
+      expect(sink.noiseSamples.at(-1)).toMatchObject({ reason: 'too_large', noise: 'too_large' })
+    } finally {
+      await sink.close()
+    }
+  })
+
+  it('keeps at most maxDeliveries signed deliveries, dropping the oldest and counting them', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET, maxDeliveries: 3 })
+    try {
+      const ids: string[] = []
+      for (let i = 0; i < 5; i++) {
+        const out = signed(event())
+        ids.push(String(out.headers['webhook-id']))
+        expect((await send(sink.url, out)).status).toBe(200)
+      }
+      expect(sink.deliveries.map((d) => d.webhookId)).toEqual(ids.slice(2))
+      expect(sink.counts()).toMatchObject({ received: 5, accepted: 5, dropped: 2 })
+    } finally {
+      await sink.close()
+    }
+  })
+
+  it('keeps at most maxUnverified unsigned deliveries, setting aside first those that name no record of the run', async () => {
+    let ourCreateAt = Infinity
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET, maxUnverified: 2, runRecords: (id, at) => id === 'ours' && at >= ourCreateAt })
+    try {
+      // A forgery about our record before the call that created it is not tied to the run.
+      await send(sink.url, forged(eventAbout('ours')))
+      expect(sink.tiedToRun(sink.deliveries[0]!)).toBe(false)
+      ourCreateAt = Date.now()
+      await sleep(5)
+      expect((await send(sink.url, forged(eventAbout('ours')))).status).toBe(401)
+      for (let i = 0; i < 10; i++) await send(sink.url, forged(eventAbout(randomUUID())))
+      expect(sink.deliveries).toHaveLength(2)
+      expect(sink.deliveries.map((d) => d.claims)).toEqual([['ours'], [expect.any(String)]])
+      expect(sink.tiedToRun(sink.deliveries[0]!)).toBe(true)
+      expect(sink.tiedToRun(sink.deliveries[1]!)).toBe(false)
+      expect(sink.counts()).toMatchObject({ received: 12, rejected: 12, noise: { bad_signature: 10 }, dropped: 0 })
+      // A signed delivery is never pushed out by unsigned ones.
+      const out = signed(eventAbout('ours'))
+      expect((await send(sink.url, out)).status).toBe(200)
+      for (let i = 0; i < 5; i++) await send(sink.url, forged(eventAbout(randomUUID())))
+      expect(sink.deliveries.filter((d) => d.authentic).map((d) => d.webhookId)).toEqual([out.headers['webhook-id']])
+    } finally {
+      await sink.close()
+    }
+  })
+
+  it('sets aside an unsigned body that names no record, without keeping it', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET })
+    try {
+      for (const body of ['not json', '{"type":"case.created"}', JSON.stringify({ data: { id: 'x'.repeat(500) } })]) expect((await send(sink.url, forged(body))).status).toBeGreaterThanOrEqual(400)
+      expect(sink.deliveries).toEqual([])
+      expect(sink.counts().noise).toEqual({ bad_signature: 3 })
+      expect(sink.noiseSamples).toHaveLength(3)
+    } finally {
+      await sink.close()
+    }
   })
 })
 

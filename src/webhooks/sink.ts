@@ -1,6 +1,9 @@
-// The webhook sink: receives deliveries over HTTP(S), verifies each one (verify.ts), answers, and records every
-// request, valid or not, in order. Bad input of any kind ends in a 4xx and a recorded violation; the sink keeps serving.
-import { X509Certificate } from 'node:crypto'
+// The webhook sink: receives deliveries over HTTP(S), verifies each one (verify.ts), answers, and keeps what may
+// have come from the server under test. Anyone can post to its port: what cannot have come from the server (no
+// signature made with the secret and no record named, a byte-identical replay, a body past the limit, a slow or
+// broken client) is counted as noise and not kept, so no flood of it grows memory or pushes out a real delivery.
+// Bad input of any kind ends in a 4xx; the sink keeps serving.
+import { createHash, X509Certificate } from 'node:crypto'
 import { createWriteStream, mkdirSync, openSync } from 'node:fs'
 import type { WriteStream } from 'node:fs'
 import { createServer as createHttpServer, STATUS_CODES } from 'node:http'
@@ -14,14 +17,14 @@ import { generate } from 'selfsigned'
 import { Webhook } from 'standardwebhooks'
 import { DEFAULTS } from '../config/config.ts'
 import { CrmConfError } from '../errors.ts'
-import { diagnose, MAX_BODY_BYTES, verifyDelivery } from './verify.ts'
+import { examineSignature, MAX_BODY_BYTES, verifyDelivery } from './verify.ts'
 import type { Diagnosis, VerificationFailure, VerifyResult, WebhookEvent } from './verify.ts'
 
 /** Named defaults of startSink, documented once. */
 export const SINK_DEFAULTS = {
   host: DEFAULTS.sinkHost,
   port: DEFAULTS.sinkPort,
-  /** Larger bodies are read to the end (so the sender sees the answer), not kept, and refused with 413. */
+  /** A larger body is refused with 413 as soon as its size is known; the rest is read and thrown away, never kept. */
   maxBodyBytes: MAX_BODY_BYTES,
   /** A sender whose request headers are not complete by then gets 408 (a slow or stalled client). */
   headerTimeoutMs: 10_000,
@@ -31,12 +34,39 @@ export const SINK_DEFAULTS = {
   bodyPreviewBytes: 512,
   /** Validity of a generated self-signed certificate; it starts a day early to tolerate a sender's clock skew. */
   selfSignedDays: 30,
+  /**
+   * Deliveries signed with the secret kept in memory (only the server, which holds the secret, can add one); past
+   * it the oldest is dropped and counted in `dropped`.
+   */
+  maxDeliveries: 10_000,
+  /**
+   * Deliveries that did not verify but name a record, kept in case they are the server's own signed wrongly; past
+   * it the oldest not tied to the run is set aside as noise (a flood of forgeries stays this size).
+   */
+  maxUnverified: 1_000,
+  /** Noise requests kept as examples (the latest ones); every one is counted. */
+  noiseSamples: 20,
+  /** Failed TLS handshakes kept as examples (the latest ones); every one is counted. */
+  tlsFailureSamples: 50,
+  /** Log lines waiting for the disk past which new lines are dropped (and counted) rather than buffered. */
+  maxLogBacklogBytes: 4 * 1024 * 1024,
 } as const
 
 /** Refusals of the sink itself, on top of the verifier's. `sink_error` is a bug of ours (answered 500). */
 export type SinkRejection = VerificationFailure | 'slow_client' | 'bad_http' | 'incomplete_body' | 'sink_error'
 
 export type Verdict = 'accepted' | 'duplicate' | 'rejected'
+
+/**
+ * Of a delivery signed with the secret, by the sink's own history of its webhook-id: `first` (never seen),
+ * `retry` (the sink answered the last attempt non-2xx: the server's retry, §6.7), `again` (after a 2xx, signed
+ * anew or with another body: the server sent it again), `replay` (after a 2xx, byte for byte an earlier attempt:
+ * anyone who saw it can post it again, so it says nothing about the server).
+ */
+export type AttemptKind = 'first' | 'retry' | 'again' | 'replay'
+
+/** Why a request cannot count for a verdict: a refusal that cannot have come from the server, or a replay. */
+export type NoiseReason = SinkRejection | 'replayed_id' | 'unrelated'
 
 /** One HTTP request received, whatever its fate. */
 export interface Delivery {
@@ -57,8 +87,18 @@ export interface Delivery {
   detail?: string
   /** Implementer mistakes the refused delivery matches (verify.ts diagnose). */
   mistakes?: Diagnosis[]
-  /** How many verified deliveries have carried this webhook-id, this one included. */
+  /** How many verified deliveries have carried this webhook-id, this one included (replays not counted). */
   attempt?: number
+  /** Signed with the endpoint's secret, as §6.5 says or with a diagnosed mistake (verify.ts examineSignature). */
+  authentic: boolean
+  /** For an authentic delivery: how it relates to earlier attempts of its webhook-id. */
+  attemptKind?: AttemptKind
+  /** Record ids the body names (`data.id`, `data.object.id`), read whether or not the delivery verified. */
+  claims?: string[]
+  /** SHA-256 of the raw body (hex), to tell a copy of a verified body. */
+  bodySha256?: string
+  /** Set on a request the sink set aside as noise: it is counted, printed and logged, never kept for a verdict. */
+  noise?: NoiseReason
   /** The verified event (accepted and duplicate only). */
   event?: WebhookEvent
   /** Request headers, names in lower case; a repeated header is an array; credentials redacted. */
@@ -83,6 +123,24 @@ export interface TlsFailure {
 /** Chooses the answer to a verified delivery: a status from 200 to 599, or undefined for the default 200. */
 export type RespondRule = (event: WebhookEvent, delivery: { webhookId: string; attempt: number; verdict: 'accepted' | 'duplicate' }) => number | undefined
 
+/** What the sink received, counted in full however little of it is kept. */
+export interface SinkCounts {
+  /** Every request recorded, noise included. */
+  received: number
+  accepted: number
+  duplicate: number
+  rejected: number
+  /** Refused requests per reason. */
+  reasons: Record<string, number>
+  /** Requests set aside as noise, per reason (not kept, or dropped from the unverified ones). */
+  noise: Record<string, number>
+  /** Kept deliveries dropped past a cap: signed ones past maxDeliveries, or unsigned ones that all named a record of the run. */
+  dropped: number
+  tlsFailures: number
+  /** Log lines not written because the disk fell behind (SINK_DEFAULTS.maxLogBacklogBytes). */
+  logLinesDropped: number
+}
+
 export interface SinkOptions {
   /** Default SINK_DEFAULTS.host. */
   host?: string
@@ -97,6 +155,13 @@ export interface SinkOptions {
   maxBodyBytes?: number
   headerTimeoutMs?: number
   bodyTimeoutMs?: number
+  maxDeliveries?: number
+  maxUnverified?: number
+  /**
+   * Whether the run created record `id` with a call sent at or before `atMs` (ms since the epoch): ties a delivery
+   * to the run. Without it (the standalone sink) nothing is tied, and the oldest unverified deliveries go first.
+   */
+  runRecords?: (id: string, atMs: number) => boolean
   /** Prints one line per delivery: true for stdout, or a function that takes each line. Default off. */
   print?: boolean | ((line: string) => void)
 }
@@ -107,10 +172,19 @@ export interface Sink {
   port: number
   /** The certificate served over HTTPS, to trust or pin it. */
   certificate?: { pem: string; fingerprint256: string }
-  /** Every request received, valid or not, in order. */
+  /**
+   * What may have come from the server, in arrival order: deliveries signed with the secret, and (at most
+   * maxUnverified) unverified ones that name a record. Noise is not here (see counts and noiseSamples).
+   */
   deliveries: readonly Delivery[]
+  /** The latest noise requests, as examples. */
+  noiseSamples: readonly Delivery[]
+  /** The latest failed TLS handshakes, as examples. */
   tlsFailures: readonly TlsFailure[]
-  /** The first delivery, past or future, that matches; undefined after timeoutMs or on close. */
+  counts(): SinkCounts
+  /** Whether a delivery names a record the run created, by a call sent before the delivery arrived (runRecords). */
+  tiedToRun(delivery: Delivery): boolean
+  /** The first kept delivery, past or future, that matches; undefined after timeoutMs or on close. */
   waitFor(predicate: (delivery: Delivery) => boolean, timeoutMs: number): Promise<Delivery | undefined>
   /** Answers chosen verified deliveries with another status (e.g. 503, to observe retries); undefined restores 200. */
   respondWith(rule: RespondRule | undefined): void
@@ -135,6 +209,19 @@ export const REJECTION_STATUS: Record<SinkRejection, number> = {
 }
 
 const DIAGNOSED = new Set<SinkRejection>(['bad_signature', 'timestamp_not_seconds', 'malformed_header', 'missing_header'])
+/** Refusals for how a request came (its size, its pace, its HTTP), never for what it says: noise in every case. */
+const TRANSPORT_REFUSALS = new Set<SinkRejection>(['too_large', 'slow_client', 'bad_http', 'incomplete_body', 'sink_error'])
+/** Distinct (timestamp, body) pairs remembered per webhook-id, to tell a byte-identical replay. */
+const MAX_FINGERPRINTS = 16
+
+interface IdHistory {
+  /** Attempts of the server's (first, retries, resends), replays not counted. */
+  attempts: number
+  /** The sink's answer to the latest of them. */
+  lastStatus: number
+  /** `<webhook-timestamp>.<body SHA-256>` of each. */
+  fingerprints: Set<string>
+}
 const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'])
 const WHSEC = /^whsec_[A-Za-z0-9+/]+=*$/
 
@@ -154,7 +241,8 @@ function printable(text: string, max = 120): string {
 export function describeDelivery(d: Delivery): string {
   const mark = d.verdict === 'accepted' ? '✓' : d.verdict === 'duplicate' ? '↻' : '✗'
   const parts = [mark, printable(d.type ?? '-', 60), printable(d.webhookId ?? '-', 60), d.verdict]
-  if (d.verdict === 'duplicate') parts.push(`(attempt ${d.attempt})`)
+  if (d.noise === 'replayed_id') parts.push('(replay)')
+  else if (d.verdict === 'duplicate') parts.push(`(attempt ${d.attempt})`)
   if (d.verdict === 'rejected') parts.push(`${d.reason} → ${d.status}: ${printable(d.detail ?? '', 300)}`)
   else if (d.status !== 200) parts.push(`→ ${d.status}${d.detail ? ` (${printable(d.detail, 200)})` : ''}`)
   return [parts.join(' '), ...(d.mistakes ?? []).map((m) => `    hint: ${m.message}`)].join('\n')
@@ -172,13 +260,23 @@ function recordedHeaders(raw: string[]): Record<string, string | string[]> {
   return headers
 }
 
-/** The event kind a refused body claims, for the record only: it is not verified. */
-function claimedType(body: Buffer): string | undefined {
+/** Record ids longer than this are not ids anyone's run created. */
+const MAX_CLAIM_LENGTH = 200
+
+/** The record ids an event names: `data.id` and `data.object.id` (§6.3 does not say whose id `data.id` is). */
+function claimsOf(parsed: unknown): string[] {
+  const data = (parsed as { data?: { id?: unknown; object?: { id?: unknown } } } | null)?.data
+  const ids = [data?.id, data?.object?.id].filter((v): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_CLAIM_LENGTH)
+  return [...new Set(ids)]
+}
+
+/** The event kind and record ids a refused body claims, for the record and the tie to the run: not verified. */
+function readBody(body: Buffer): { type?: string; claims: string[] } {
   try {
     const parsed = JSON.parse(body.toString('utf8')) as { type?: unknown }
-    return typeof parsed?.type === 'string' ? parsed.type : undefined
+    return { type: typeof parsed?.type === 'string' ? parsed.type.slice(0, MAX_CLAIM_LENGTH) : undefined, claims: claimsOf(parsed) }
   } catch {
-    return undefined
+    return { claims: [] }
   }
 }
 
@@ -252,7 +350,9 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
   const maxBodyBytes = options.maxBodyBytes ?? SINK_DEFAULTS.maxBodyBytes
   const headerTimeoutMs = options.headerTimeoutMs ?? SINK_DEFAULTS.headerTimeoutMs
   const bodyTimeoutMs = options.bodyTimeoutMs ?? SINK_DEFAULTS.bodyTimeoutMs
-  const { secret } = options
+  const maxDeliveries = options.maxDeliveries ?? SINK_DEFAULTS.maxDeliveries
+  const maxUnverified = options.maxUnverified ?? SINK_DEFAULTS.maxUnverified
+  const { secret, runRecords } = options
   try {
     if (typeof secret !== 'string' || !WHSEC.test(secret)) throw new Error('expected whsec_ followed by base64')
     new Webhook(secret)
@@ -263,10 +363,14 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
   const tls = options.tls === 'self-signed' ? await selfSignedCertificate(host) : options.tls
 
   const deliveries: Delivery[] = []
+  const noiseSamples: Delivery[] = []
   const tlsFailures: TlsFailure[] = []
+  const counts: SinkCounts = { received: 0, accepted: 0, duplicate: 0, rejected: 0, reasons: {}, noise: {}, dropped: 0, tlsFailures: 0, logLinesDropped: 0 }
+  let authenticKept = 0
+  let unverifiedKept = 0
+  const tied = new WeakSet<Delivery>()
+  const histories = new Map<string, IdHistory>()
   const waiters = new Set<Waiter>()
-  const verifiedIds = new Set<string>()
-  const attempts = new Map<string, number>()
   const sockets = new Set<Socket>()
   /** Sockets whose request handler is running: its own timers answer, not the clientError handler. */
   const busy = new WeakSet<object>()
@@ -278,14 +382,71 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     log = undefined
   })
 
-  const writeLog = (line: object): void => void log?.write(`${JSON.stringify(line)}\n`)
+  // A disk slower than a flood must not make the log's buffer the unbounded store: past the backlog, lines are
+  // counted instead of written.
+  const writeLog = (line: object): void => {
+    if (log === undefined) return
+    if (log.writableLength > SINK_DEFAULTS.maxLogBacklogBytes) {
+      if (counts.logLinesDropped++ === 0) print?.(`! the webhook log falls behind: lines are dropped while over ${SINK_DEFAULTS.maxLogBacklogBytes} bytes are waiting to be written`)
+      return
+    }
+    log.write(`${JSON.stringify(line)}\n`)
+  }
+
+  function tiedToRun(d: Delivery): boolean {
+    if (tied.has(d)) return true
+    if (runRecords === undefined || !d.claims?.length) return false
+    const at = Date.parse(d.receivedAt)
+    let yes = false
+    try {
+      yes = d.claims.some((id) => runRecords(id, at))
+    } catch {
+      yes = false
+    }
+    if (yes) tied.add(d)
+    return yes
+  }
+
+  function countNoise(d: Delivery, reason: NoiseReason): void {
+    d.noise = reason
+    counts.noise[reason] = (counts.noise[reason] ?? 0) + 1
+    noiseSamples.push(d)
+    if (noiseSamples.length > SINK_DEFAULTS.noiseSamples) noiseSamples.shift()
+  }
+
+  /** Keeps a delivery that may be the server's, within the two bounds; what falls out is counted. */
+  function keep(d: Delivery): void {
+    deliveries.push(d)
+    if (d.authentic) {
+      if (++authenticKept <= maxDeliveries) return
+      deliveries.splice(deliveries.findIndex((x) => x.authentic), 1)
+      authenticKept--
+      counts.dropped++
+      return
+    }
+    if (++unverifiedKept <= maxUnverified) return
+    // The oldest that names no record of the run is a stranger's; only when every one does, the oldest goes.
+    const stranger = deliveries.findIndex((x) => !x.authentic && !tiedToRun(x))
+    const index = stranger >= 0 ? stranger : deliveries.findIndex((x) => !x.authentic)
+    const [gone] = deliveries.splice(index, 1)
+    unverifiedKept--
+    if (stranger >= 0) countNoise(gone!, gone!.reason ?? 'unrelated')
+    else counts.dropped++
+  }
 
   function record(fields: Omit<Delivery, 'seq'>): Delivery {
-    const delivery: Delivery = { seq: deliveries.length + 1, ...fields }
-    if (closing) return delivery
-    deliveries.push(delivery)
+    if (closing) return { seq: counts.received, ...fields }
+    counts.received++
+    counts[fields.verdict]++
+    if (fields.reason) counts.reasons[fields.reason] = (counts.reasons[fields.reason] ?? 0) + 1
+    const delivery: Delivery = { seq: counts.received, ...fields }
     writeLog({ kind: 'delivery', ...delivery })
     print?.(describeDelivery(delivery))
+    if (delivery.noise) {
+      countNoise(delivery, delivery.noise)
+      return delivery
+    }
+    keep(delivery)
     for (const waiter of waiters) {
       let matches: boolean
       try {
@@ -305,6 +466,26 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     return delivery
   }
 
+  /** How an authentic attempt relates to the earlier ones of its webhook-id (see AttemptKind). */
+  function attemptKind(webhookId: string, fingerprint: string): AttemptKind {
+    const history = histories.get(webhookId)
+    if (history === undefined) return 'first'
+    if (history.lastStatus < 200 || history.lastStatus >= 300) return 'retry'
+    return history.fingerprints.has(fingerprint) ? 'replay' : 'again'
+  }
+
+  /** Remembers the sink's answer to an attempt of the server's (never to a replay, which anyone can send). */
+  function remember(webhookId: string, fingerprint: string, status: number): number {
+    const history = histories.get(webhookId) ?? { attempts: 0, lastStatus: status, fingerprints: new Set<string>() }
+    history.attempts++
+    history.lastStatus = status
+    if (history.fingerprints.size < MAX_FINGERPRINTS) history.fingerprints.add(fingerprint)
+    histories.delete(webhookId)
+    histories.set(webhookId, history)
+    if (histories.size > maxDeliveries) histories.delete(histories.keys().next().value!)
+    return history.attempts
+  }
+
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
     // An aborted upload errors the request; 'close' below records it. A write to a gone client must not throw.
     req.on('error', () => undefined)
@@ -318,93 +499,140 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     }
     if (req.method === 'GET' || req.method === 'HEAD') {
       req.resume()
-      send(res, 200, { sink: 'crm-conformance', deliveries: deliveries.length })
+      send(res, 200, { sink: 'crm-conformance', deliveries: counts.received })
       return
     }
     const socket = req.socket
+    // Busy until both the answer and the request are done: a body cut off after an early 413 is not a new request.
     busy.add(socket)
-    res.on('close', () => busy.delete(socket))
+    let open = 2
+    const done = (): void => void (--open === 0 && busy.delete(socket))
+    res.once('close', done)
+    req.once('close', done)
 
     const chunks: Buffer[] = []
     let preview = Buffer.alloc(0)
     let size = 0
     const declared = Number(req.headers['content-length'])
-    let tooLarge = declared > maxBodyBytes
-    let settled = false
-    const settle = (): boolean => {
-      if (settled) return false
-      settled = true
-      clearTimeout(timer)
-      return true
-    }
+    let answered = false
+    let ended = false
     const idHeader = req.headersDistinct['webhook-id']?.[0]
 
     const reject = (reason: SinkRejection, detail: string, extra: Partial<Delivery> = {}, close = false): void => {
+      answered = true
       const status = REJECTION_STATUS[reason]
       record({
         ...base,
         webhookId: idHeader,
-        type: tooLarge ? undefined : claimedType(Buffer.concat(chunks)),
         verdict: 'rejected',
         reason,
         detail,
         bodyBytes: size,
         bodyPreview: preview.toString('utf8'),
         status,
+        authentic: false,
+        ...(TRANSPORT_REFUSALS.has(reason) ? { noise: reason } : {}),
         ...extra,
       })
       send(res, status, { error: { code: reason, message: detail } }, close)
       if (close) res.on('finish', () => socket.destroy())
     }
 
+    // Past its time, a body still arriving is cut off: unanswered, 408; refused already (413), the connection closes.
     const timer = setTimeout(() => {
-      if (!settle()) return
-      const received = `${size} of ${Number.isFinite(declared) ? declared : 'unknown'} bytes`
-      if (tooLarge) reject('too_large', `body over the limit of ${maxBodyBytes} bytes, and still arriving after ${bodyTimeoutMs} ms (${received})`, {}, true)
-      else reject('slow_client', `body not complete ${bodyTimeoutMs} ms after the headers (${received})`, {}, true)
+      if (ended) return
+      if (answered) socket.destroy()
+      else reject('slow_client', `body not complete ${bodyTimeoutMs} ms after the headers (${size} of ${Number.isFinite(declared) ? declared : 'unknown'} bytes)`, {}, true)
     }, bodyTimeoutMs)
+
+    // Refused at once, before a byte of the body is read; what still comes is read and thrown away.
+    if (declared > maxBodyBytes) reject('too_large', `content-length ${declared} is over the limit of ${maxBodyBytes} bytes (the spec names no maximum, §8)`)
 
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
+      if (answered) return
       if (preview.length < SINK_DEFAULTS.bodyPreviewBytes) preview = Buffer.concat([preview, chunk]).subarray(0, SINK_DEFAULTS.bodyPreviewBytes)
-      if (tooLarge || size > maxBodyBytes) {
-        tooLarge = true
+      if (size > maxBodyBytes) {
         chunks.length = 0
-      } else {
-        chunks.push(chunk)
+        reject('too_large', `body over the limit of ${maxBodyBytes} bytes (the spec names no maximum, §8); the rest is thrown away`)
+        return
       }
+      chunks.push(chunk)
     })
     req.on('close', () => {
-      if (settle()) reject('incomplete_body', `the sender closed the connection after ${size} body bytes; no answer could be sent`)
+      clearTimeout(timer)
+      if (!answered && !ended) reject('incomplete_body', `the sender closed the connection after ${size} body bytes; no answer could be sent`)
     })
     req.on('end', () => {
-      if (!settle()) return
-      if (tooLarge) {
-        reject('too_large', `body is ${size} bytes, over the limit of ${maxBodyBytes} (the spec names no maximum, §8)`)
-        return
-      }
-      let result: VerifyResult
-      const input = { secret, headers: req.headersDistinct, rawBody: Buffer.concat(chunks), maxBodyBytes }
+      ended = true
+      clearTimeout(timer)
+      if (answered) return
+      answered = true
+      const rawBody = Buffer.concat(chunks)
+      chunks.length = 0
       try {
-        result = verifyDelivery(input)
+        judge(rawBody)
       } catch (error) {
         reject('sink_error', `the sink failed to verify: ${(error as Error).message}`)
-        return
       }
-      if (!result.ok) {
-        const mistakes = DIAGNOSED.has(result.reason) ? diagnose(input) : []
-        reject(result.reason, result.detail, { webhookId: result.webhookId ?? idHeader, timestamp: result.timestamp, ...(mistakes.length > 0 ? { mistakes } : {}) })
-        return
-      }
-      acknowledge(result.event, result.webhookId, result.timestamp)
     })
 
-    function acknowledge(event: WebhookEvent, webhookId: string, timestamp: number): void {
-      const attempt = (attempts.get(webhookId) ?? 0) + 1
-      attempts.set(webhookId, attempt)
+    function judge(rawBody: Buffer): void {
+      const input = { secret, headers: req.headersDistinct, rawBody, maxBodyBytes }
+      const result = verifyDelivery(input)
+      const bodySha256 = createHash('sha256').update(rawBody).digest('hex')
+      if (result.ok) {
+        acknowledge(result.event, result.webhookId, `${result.timestamp}.${bodySha256}`, bodySha256)
+        return
+      }
+      const examined = examineSignature(input)
+      const { type, claims } = readBody(rawBody)
+      const status = REJECTION_STATUS[result.reason]
+      const mistakes = DIAGNOSED.has(result.reason) ? examined.mistakes : []
+      const fields = {
+        ...base,
+        webhookId: result.webhookId ?? idHeader,
+        timestamp: result.timestamp,
+        type,
+        verdict: 'rejected' as const,
+        reason: result.reason,
+        detail: result.detail,
+        ...(mistakes.length > 0 ? { mistakes } : {}),
+        bodyBytes: size,
+        bodyPreview: preview.toString('utf8'),
+        status,
+        authentic: examined.authentic,
+        claims,
+        bodySha256,
+      }
+      if (examined.authentic && examined.webhookId !== undefined) {
+        // Signed with the secret: the server's, unless it is a copy of an attempt already answered 2xx.
+        const fingerprint = `${examined.timestampText}.${bodySha256}`
+        const kind = attemptKind(examined.webhookId, fingerprint)
+        if (kind === 'replay') {
+          record({ ...fields, attemptKind: kind, attempt: histories.get(examined.webhookId)!.attempts, noise: 'replayed_id' })
+        } else {
+          record({ ...fields, attemptKind: kind, attempt: remember(examined.webhookId, fingerprint, status) })
+        }
+      } else {
+        // Not signed with the secret: it may still be the server's, signed wrongly, if it names a record.
+        record({ ...fields, ...(claims.length === 0 ? { noise: result.reason } : {}) })
+      }
+      send(res, status, { error: { code: result.reason, message: result.detail } })
+    }
+
+    function acknowledge(event: WebhookEvent, webhookId: string, fingerprint: string, bodySha256: string): void {
+      const kind = attemptKind(webhookId, fingerprint)
+      const common = { ...base, webhookId, timestamp: Number(fingerprint.split('.')[0]), type: event.type, event, bodyBytes: size, authentic: true, attemptKind: kind, claims: claimsOf(event), bodySha256 }
+      if (kind === 'replay') {
+        const detail = 'byte for byte an earlier attempt the sink answered 2xx: acknowledged and ignored (§6.6), set aside as a replay'
+        record({ ...common, verdict: 'duplicate', attempt: histories.get(webhookId)!.attempts, status: 200, detail, noise: 'replayed_id' })
+        send(res, 200, { received: true, verdict: 'duplicate' })
+        return
+      }
       // §6.6: a repeated webhook-id is acknowledged but counted once; a retry after a chosen non-2xx is a repeat too.
-      const verdict = verifiedIds.has(webhookId) ? 'duplicate' : 'accepted'
-      verifiedIds.add(webhookId)
+      const verdict = kind === 'first' ? 'accepted' : 'duplicate'
+      const attempt = (histories.get(webhookId)?.attempts ?? 0) + 1
       let status = 200
       let detail = verdict === 'duplicate' ? 'webhook-id seen before; acknowledged and ignored (§6.6)' : undefined
       try {
@@ -418,7 +646,8 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
         status = 500
         detail = `the respondWith rule failed: ${(error as Error).message}`
       }
-      record({ ...base, webhookId, timestamp, type: event.type, verdict, attempt, event, bodyBytes: size, status, ...(detail ? { detail } : {}) })
+      remember(webhookId, fingerprint, status)
+      record({ ...common, verdict, attempt, status, ...(detail ? { detail } : {}) })
       send(res, status, status < 300 ? { received: true, verdict } : { error: { code: 'sink_configured_failure', message: detail } })
     }
   }
@@ -459,7 +688,7 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
       : spokeTls
         ? 'the sender speaks TLS to this plain-HTTP sink: start it with --tls self-signed or --cert/--key'
         : `not a valid HTTP request (${error.code ?? 'parse error'}): ${error.message}`
-    record({ receivedAt: new Date().toISOString(), method: '', path: '', headers: {}, verdict: 'rejected', reason, detail, bodyBytes: 0, status, remoteAddress: socket.remoteAddress })
+    record({ receivedAt: new Date().toISOString(), method: '', path: '', headers: {}, verdict: 'rejected', reason, detail, bodyBytes: 0, status, remoteAddress: socket.remoteAddress, authentic: false, noise: reason })
     const text = JSON.stringify({ error: { code: reason, message: detail } })
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`, () => socket.destroy())
   })
@@ -478,7 +707,9 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
       ? 'a sender that refuses the certificate often just hangs up: make it trust this one (see the fingerprint) or serve one it trusts with --cert/--key'
       : tlsHint(message)
     const failure: TlsFailure = { at: new Date().toISOString(), remoteAddress, code: error.code, message, ...(hint ? { hint } : {}) }
+    counts.tlsFailures++
     tlsFailures.push(failure)
+    if (tlsFailures.length > SINK_DEFAULTS.tlsFailureSamples) tlsFailures.shift()
     writeLog({ kind: 'tls_failure', ...failure })
     print?.(`✗ TLS handshake failed: ${printable(message, 200)}${hint ? `\n    hint: ${hint}` : ''}`)
   })
@@ -507,7 +738,10 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     port: address.port,
     certificate,
     deliveries,
+    noiseSamples,
     tlsFailures,
+    counts: () => ({ ...counts, reasons: { ...counts.reasons }, noise: { ...counts.noise } }),
+    tiedToRun,
     waitFor(predicate, timeoutMs) {
       let found: Delivery | undefined
       try {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CrmConfError } from '../errors.ts'
-import { diagnose, verifyDelivery, verifySignature } from './verify.ts'
+import { diagnose, examineSignature, verifyDelivery, verifySignature } from './verify.ts'
 import type { DeliveryInput, ImplementerMistake } from './verify.ts'
 
 interface SigningVector {
@@ -235,5 +235,31 @@ describe('diagnose', () => {
     expect(verifyDelivery(input).ok).toBe(false)
     expect(mistakesOf(input).sort()).toEqual([...mistakes].sort())
     for (const d of diagnose(input)) expect(d.message).toMatch(/§6\.[45]/)
+  })
+})
+
+describe('examineSignature', () => {
+  const id = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W'
+
+  it.each<[string, () => DeliveryInput]>([
+    ['a valid delivery', () => delivery()],
+    ['a stale one, signed with its own timestamp', () => delivery({ ts: NOW_S - 3600 })],
+    ['one 400 s in the future, signed with its timestamp', () => delivery({ ts: NOW_S + 400 })],
+    ['a millisecond timestamp, signed as sent', () => delivery({ ts: NOW_S * 1000 })],
+    ['a hex signature', () => delivery({ signature: `v1,${hmac(KEY, id, NOW_S, EVENT, 'hex')}` })],
+    ['a signature keyed on the whsec_ string', () => delivery({ signature: `v1,${hmac(SECRET, id, NOW_S, EVENT)}` })],
+    ['svix-* headers', () => delivery({ headers: { 'svix-id': id, 'svix-timestamp': String(NOW_S), 'svix-signature': `v1,${hmac(KEY, id, NOW_S, EVENT)}` } })],
+  ])('takes %s for the secret holder\'s', (_what, make) => {
+    expect(examineSignature(make())).toMatchObject({ authentic: true, webhookId: id })
+  })
+
+  it.each<[string, () => DeliveryInput]>([
+    ['a forged signature', () => delivery({ signature: 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' })],
+    ['a signature made with another secret', () => delivery({ signature: `v1,${hmac(Buffer.from('another key'), id, NOW_S, EVENT)}` })],
+    ['a real signature over another timestamp', () => ({ ...delivery(), headers: { ...delivery().headers, 'webhook-timestamp': String(NOW_S + 400) } })],
+    ['a real signature over another body', () => ({ ...delivery(), rawBody: EVENT.replace('Printer', 'Toaster') })],
+    ['no signature at all', () => delivery({ headers: { 'webhook-signature': '' } })],
+  ])('does not take %s for the secret holder\'s', (_what, make) => {
+    expect(examineSignature(make()).authentic).toBe(false)
   })
 })

@@ -1,6 +1,6 @@
 // Verifies one webhook delivery as §6.3–§6.6 describe (Standard Webhooks), with stable reason codes, and
 // diagnoses the usual implementer mistakes behind a failed signature.
-import { timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { CrmConfError } from '../errors.ts'
 import { validate } from '../schemas/registry.ts'
@@ -216,72 +216,97 @@ const MISTAKE_MESSAGES: Record<ImplementerMistake, string> = {
   wrong_header_names: 'the Standard Webhooks headers are missing but a look-alike is present (svix-*, x-webhook-*); §6.4: webhook-id, webhook-timestamp, webhook-signature',
 }
 
-/** Which usual implementer mistakes a failed delivery matches: turns a bare "bad signature" into a fix. */
-export function diagnose(input: DeliveryInput): Diagnosis[] {
+/** Header names a sender may have used instead of §6.4's, in the order they are tried. */
+const LOOK_ALIKE_NAMES = [
+  ['svix-id', 'svix-timestamp', 'svix-signature'],
+  ['x-webhook-id', 'x-webhook-timestamp', 'x-webhook-signature'],
+] as const
+
+export interface SignatureExamination {
+  /**
+   * A signature entry is an HMAC-SHA256 keyed on the endpoint's secret over this very request, made as §6.5 says
+   * or with one of the usual mistakes (MISTAKE_MESSAGES): only a holder of the secret can have sent it, whatever
+   * else is wrong with it (its timestamp, its body, its header names).
+   */
+  authentic: boolean
+  /** The webhook-id the signature covers (from a look-alike header when the §6.4 one is missing). */
+  webhookId?: string
+  /** The webhook-timestamp text it covers, likewise. */
+  timestampText?: string
+  mistakes: Diagnosis[]
+}
+
+/**
+ * Whether the request was signed with the endpoint's secret (as sent, or with a usual mistake), and which usual
+ * implementer mistakes it matches: turns a bare "bad signature" into a fix, and tells the server under test
+ * (which holds the secret) from a stranger posting to the sink (who does not).
+ */
+export function examineSignature(input: DeliveryInput): SignatureExamination {
   const found = new Set<ImplementerMistake>()
   const values = headerValues(input.headers)
   const first = (name: string): string | undefined => values.get(name)?.[0]?.trim() || undefined
-  const [webhookId, timestampText, signatureHeader] = HEADER_NAMES.map(first)
-
+  let names: readonly string[] = HEADER_NAMES
   if (HEADER_NAMES.some((n) => first(n) === undefined) && [...values.keys()].some((k) => /^(svix|x-webhook)-(id|timestamp|signature)$/.test(k))) {
     found.add('wrong_header_names')
+    names = LOOK_ALIKE_NAMES.find((set) => set.every((n) => first(n) !== undefined)) ?? HEADER_NAMES
   }
+  const [webhookId, timestampText, signatureHeader] = names.map(first)
+
   const nowS = Math.floor((input.now ?? new Date()).getTime() / 1000)
   if (timestampText !== undefined && /^\d+$/.test(timestampText) && subSecondUnit(Number(timestampText), nowS) !== undefined) found.add('timestamp_milliseconds')
   if (timestampText !== undefined && /^\d+\.\d+$/.test(timestampText)) found.add('timestamp_fractional')
 
-  let body: string | undefined
-  try {
-    body = utf8.decode(bytesOf(input.rawBody))
-  } catch {
-    body = undefined
-  }
-  // Signing needs an integer timestamp that a Date can hold (a millisecond value times 1000 still fits).
-  const timestamp = timestampText !== undefined && /^\d+$/.test(timestampText) ? Number(timestampText) : undefined
-  if (webhookId === undefined || signatureHeader === undefined || body === undefined || timestamp === undefined || timestamp * 1000 > 8.64e15) {
-    return [...found].map((mistake) => ({ mistake, message: MISTAKE_MESSAGES[mistake] }))
-  }
-
-  const secret = input.secret
-  const undecoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret
-  const keys: [ImplementerMistake | undefined, Webhook][] = [
-    [undefined, signerFor(secret)],
-    ['key_is_whsec_string', new Webhook(secret, { format: 'raw' })],
-    ['key_is_undecoded_base64', new Webhook(undecoded, { format: 'raw' })],
-  ]
-  const bodies: [ImplementerMistake | undefined, string][] = [[undefined, body]]
-  try {
-    const compact = JSON.stringify(JSON.parse(body))
-    if (compact !== body) bodies.push(['signed_reserialized_body', compact])
-  } catch {
-    // not JSON: only the raw body can have been signed
-  }
-  const candidates = signatureHeader
-    .split(' ')
-    .filter((e) => e !== '')
-    .map((e) => {
-      const m = /^(v\d+[a-z]?)[,=](.+)$/.exec(e)
-      if (m === null) return { label: 'missing_version_prefix' as const, value: e }
-      return { label: m[0].startsWith('v1,') ? undefined : ('wrong_version_label' as const), value: m[2] }
-    })
-
-  for (const [keyMistake, signer] of keys) {
-    for (const [bodyMistake, signedBody] of bodies) {
-      const b64 = signer.sign(webhookId, new Date(timestamp * 1000), signedBody).slice('v1,'.length)
-      const raw = Buffer.from(b64, 'base64')
-      const encodings: [ImplementerMistake | undefined, string][] = [
-        [undefined, b64],
-        ['hex_signature', raw.toString('hex')],
-        ['base64url_signature', raw.toString('base64url')],
-      ]
-      for (const { label, value } of candidates) {
-        for (const [encodingMistake, encoded] of encodings) {
-          const same = encodingMistake === 'hex_signature' ? value.toLowerCase() === encoded : value === encoded
-          if (!same) continue
-          for (const m of [keyMistake, bodyMistake, encodingMistake, label]) if (m !== undefined) found.add(m)
+  const bytes = bytesOf(input.rawBody)
+  const maxBodyBytes = input.maxBodyBytes ?? MAX_BODY_BYTES
+  let authentic = false
+  if (webhookId !== undefined && timestampText !== undefined && signatureHeader !== undefined && bytes.length <= maxBodyBytes) {
+    const secret = input.secret
+    const undecoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret
+    const keys: [ImplementerMistake | undefined, Buffer][] = [
+      [undefined, Buffer.from(undecoded, 'base64')],
+      ['key_is_whsec_string', Buffer.from(secret, 'utf8')],
+      ['key_is_undecoded_base64', Buffer.from(undecoded, 'utf8')],
+    ]
+    const bodies: [ImplementerMistake | undefined, Buffer][] = [[undefined, bytes]]
+    try {
+      const text = utf8.decode(bytes)
+      const compact = JSON.stringify(JSON.parse(text))
+      if (compact !== text) bodies.push(['signed_reserialized_body', Buffer.from(compact, 'utf8')])
+    } catch {
+      // not UTF-8 JSON: only the raw body can have been signed
+    }
+    const candidates = signatureHeader
+      .split(' ')
+      .filter((e) => e !== '')
+      .map((e) => {
+        const m = /^(v\d+[a-z]?)[,=](.+)$/.exec(e)
+        if (m === null) return { label: 'missing_version_prefix' as const, value: e }
+        return { label: m[0].startsWith('v1,') ? undefined : ('wrong_version_label' as const), value: m[2] }
+      })
+    // The signed content uses the timestamp text as sent: a millisecond or fractional timestamp is signed as such.
+    const prefix = Buffer.from(`${webhookId}.${timestampText}.`, 'utf8')
+    for (const [keyMistake, key] of keys) {
+      for (const [bodyMistake, signedBody] of bodies) {
+        const raw = createHmac('sha256', key).update(prefix).update(signedBody).digest()
+        const encodings: [ImplementerMistake | undefined, string][] = [
+          [undefined, raw.toString('base64')],
+          ['hex_signature', raw.toString('hex')],
+          ['base64url_signature', raw.toString('base64url')],
+        ]
+        for (const { label, value } of candidates) {
+          for (const [encodingMistake, encoded] of encodings) {
+            if (!constantTimeEqual(encodingMistake === 'hex_signature' ? value.toLowerCase() : value, encoded)) continue
+            authentic = true
+            for (const m of [keyMistake, bodyMistake, encodingMistake, label]) if (m !== undefined) found.add(m)
+          }
         }
       }
     }
   }
-  return [...found].map((mistake) => ({ mistake, message: MISTAKE_MESSAGES[mistake] }))
+  return { authentic, webhookId, timestampText, mistakes: [...found].map((mistake) => ({ mistake, message: MISTAKE_MESSAGES[mistake] })) }
+}
+
+/** Which usual implementer mistakes a failed delivery matches (examineSignature's mistakes). */
+export function diagnose(input: DeliveryInput): Diagnosis[] {
+  return examineSignature(input).mistakes
 }

@@ -1,6 +1,6 @@
 // Reading the sink's record of deliveries: which event a delivery carries, which §6 rule a refused one broke
 // (in the order the verifier applies them), and a compact form for failure evidence.
-import type { Delivery } from '../../src/webhooks/sink.ts'
+import type { Delivery, Sink } from '../../src/webhooks/sink.ts'
 
 /** The §6 rules the sink applies, in its order: a delivery refused by one never reaches the next. */
 export const RULES = ['headers', 'timestamp', 'signature', 'body-shape', 'entity-type'] as const
@@ -54,7 +54,47 @@ export function kindOf(d: Delivery): string | undefined {
 export function carries(d: Delivery, type: string, id: string): boolean {
   // §6.3 does not say whose id `data.id` is: the record's, or the event's with the record in `data.object`.
   if (d.event) return d.event.type === type && (d.event.data?.id === id || (d.event.data?.object as { id?: unknown } | undefined)?.id === id)
-  return d.type === type && (d.bodyPreview ?? '').includes(JSON.stringify(id))
+  return d.type === type && (d.claims ?? []).includes(id)
+}
+
+/** Refusals for the timestamp: when the signature is not the secret's too, they say nothing of the server's clock. */
+const TIMESTAMP_REFUSALS = new Set(['stale_timestamp', 'future_timestamp', 'timestamp_not_seconds'])
+
+export interface Attribution {
+  /** The deliveries that count for a verdict: the server's, about records of this run. */
+  counted: Delivery[]
+  /** Everything else the sink received, per reason (the sink's own noise, plus what it kept but does not count). */
+  noise: Record<string, number>
+  /** Deliveries the sink dropped past its caps (SINK_DEFAULTS.maxDeliveries, maxUnverified). */
+  dropped: number
+}
+
+/**
+ * Which deliveries the server under test sent about this run, so that nobody else posting to the sink can change
+ * a verdict. A delivery counts when it names a record the run created, after the call that created it (anyone
+ * else would have to know the new record's id), and either is signed with the secret (only the server holds it)
+ * or, unsigned, is not a copy of a body the server did sign (a stranger's re-post) and was not refused for its
+ * timestamp (a stale or future timestamp without the secret's signature is not the server's clock). Unsigned
+ * deliveries still count for the header and signature rules: a server that signs with the wrong key must fail.
+ */
+export function attribute(sink: Sink): Attribution {
+  const counts = sink.counts()
+  const noise: Record<string, number> = { ...counts.noise }
+  const signedBodies = new Set(sink.deliveries.filter((d) => d.authentic && d.bodySha256).map((d) => d.bodySha256))
+  const counted: Delivery[] = []
+  for (const d of sink.deliveries) {
+    const reason = noiseReason(d, sink, signedBodies)
+    if (reason === undefined) counted.push(d)
+    else noise[reason] = (noise[reason] ?? 0) + 1
+  }
+  return { counted, noise, dropped: counts.dropped }
+}
+
+function noiseReason(d: Delivery, sink: Sink, signedBodies: Set<string | undefined>): string | undefined {
+  if (!sink.tiedToRun(d)) return d.authentic ? 'unrelated' : (d.reason ?? 'unrelated')
+  if (d.authentic) return undefined
+  if (signedBodies.has(d.bodySha256) || TIMESTAMP_REFUSALS.has(d.reason ?? '')) return d.reason ?? 'unrelated'
+  return undefined
 }
 
 const SHOWN_HEADERS = /^(webhook-|svix-|x-webhook-|content-type$|user-agent$)/

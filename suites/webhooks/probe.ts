@@ -8,7 +8,7 @@ import type { ApiResponse } from '../../src/http/api-client.ts'
 import type { Delivery, Sink } from '../../src/webhooks/sink.ts'
 import { carries } from './deliveries.ts'
 
-/** CRM_WEBHOOK_TIMEOUT_S is at most this (src/config/config.ts); a check's own time limit must cover its waits. */
+/** CRM_WEBHOOK_TIMEOUT_S and CRM_WEBHOOK_RETRY_WAIT_S are at most this (src/config/config.ts); a check's own time limit must cover its waits. */
 const WAIT_CAP_S = 3600
 
 /** A time limit covering `waits` waits of CRM_WEBHOOK_TIMEOUT_S, plus the requests around them. */
@@ -72,12 +72,43 @@ export function probeUpdate(ctx: CheckContext, probe: Probe): Promise<ApiRespons
   return ctx.session.memo('webhooks.probe-update', () => updateRecord(ctx, 'case', probe.id, { description: `crm-conformance webhook probe, updated (${ctx.runId})` }))
 }
 
-/** Waits until no delivery has arrived for QUIET_MS (at most MAX_SETTLE_MS): retries and late events are in. */
+/**
+ * Waits until no delivery has been kept for QUIET_MS (at most MAX_SETTLE_MS): retries and late events are in.
+ * Noise is never kept, so a stranger's flood cannot hold the wait open.
+ */
 export async function settle(sink: Sink): Promise<void> {
   const until = Date.now() + MAX_SETTLE_MS
   while (Date.now() < until) {
-    const seen = sink.deliveries.length
+    const seen = sink.deliveries.at(-1)?.seq ?? 0
     const next = await sink.waitFor((d) => d.seq > seen, Math.min(QUIET_MS, until - Date.now()))
     if (next === undefined) return
   }
+}
+
+/** CRM_WEBHOOK_RETRY_WAIT_S, in ms: how long after a non-2xx answer a retry is awaited (§6.7). */
+export function retryWaitMs(ctx: CheckContext): number {
+  return ctx.config.webhookRetryWaitS * 1000
+}
+
+/**
+ * Whether `d` is the server's retry of `first` (§6.7): signed with the secret, the same event, and either the
+ * same webhook-id after the sink answered it non-2xx (the sink's `retry`) or a webhook-id never seen before (a
+ * retry sent as a new message, which webhooks.retry.same-id fails). A byte-identical copy of an attempt the sink
+ * answered 2xx is a replay anyone could post: the sink sets it aside as noise, so it is never a retry.
+ */
+export function isRetryOf(d: Delivery, first: Delivery, probe: Probe): boolean {
+  if (d.seq <= first.seq || !d.authentic || !carries(d, 'case.created', probe.id)) return false
+  return d.webhookId === first.webhookId ? d.attemptKind === 'retry' : d.attemptKind === 'first'
+}
+
+/**
+ * The first retry of the probe's first case.created attempt, once per run: awaited until CRM_WEBHOOK_RETRY_WAIT_S
+ * after the sink answered it; undefined when none came by then.
+ */
+export function probeRetry(ctx: CheckContext, probe: Probe, first: Delivery): Promise<Delivery | undefined> {
+  return ctx.session.memo('webhooks.probe-retry', async () => {
+    const sink = await ctx.session.sink()
+    const left = Date.parse(first.receivedAt) + retryWaitMs(ctx) - Date.now()
+    return sink.waitFor((d) => isRetryOf(d, first, probe), Math.max(0, left))
+  })
 }

@@ -1,11 +1,13 @@
 // Rules every delivery of the run obeys (§6.3–§6.6), one check per rule so a failure names it. They run last,
-// when the correlation checks have had their deliveries, and judge every delivery the sink received, whatever
-// record it is about. Alone (`--only`), each provokes the run's probe case itself. A delivery refused for one
-// rule never reaches the next (the verifier's order), so each rule is judged on the deliveries that reached it.
+// when the correlation checks have had their deliveries, and judge the deliveries the server sent about the
+// run's records (deliveries.ts attribute): whatever else reached the sink (a stranger's forgeries, replays,
+// events of other records) is counted as noise and never judged. Alone (`--only`), each provokes the run's probe
+// case itself. A delivery refused for one rule never reaches the next (the verifier's order), so each rule is
+// judged on the deliveries that reached it.
 import { CheckFailed, defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import type { Delivery } from '../../src/webhooks/sink.ts'
-import { brokenRule, kindOf, reached, summary, tally, type Rule } from './deliveries.ts'
+import { attribute, brokenRule, kindOf, reached, summary, tally, type Rule } from './deliveries.ts'
 import { probeCase, probeDelivery, probeUpdate, settle, waitBudgetMs } from './probe.ts'
 
 const area = 'webhooks'
@@ -23,12 +25,18 @@ async function runDeliveries(ctx: CheckContext, options: { update?: boolean } = 
     ctx.note(`the probe case could not be created (${error.message}); judging the deliveries of the rest of the run`)
   }
   await settle(sink)
-  const deliveries = [...sink.deliveries]
-  if (deliveries.length === 0) {
-    ctx.skip(`no webhook delivery reached the sink at ${sink.url} in this run: the server may emit no event for the operations the run made (§6 does not say which do), or it delivers elsewhere`)
+  const { counted, noise, dropped } = attribute(sink)
+  const ignored = Object.values(noise).reduce((n, k) => n + k, 0)
+  if (ignored > 0) ctx.observe('noise', noise)
+  if (dropped > 0) ctx.observe('dropped', dropped)
+  if (counted.length === 0) {
+    ctx.skip(
+      `no webhook delivery about a record of this run reached the sink at ${sink.url}: the server may emit no event for the operations the run made (§6 does not say which do), or it delivers elsewhere` +
+        (ignored > 0 ? `; ${ignored} other request(s) were set aside as noise ${JSON.stringify(noise)}` : ''),
+    )
   }
-  ctx.observe('deliveries', deliveries.length)
-  return deliveries
+  ctx.observe('deliveries', counted.length)
+  return counted
 }
 
 interface RuleCheck {

@@ -1,0 +1,88 @@
+// Issue 17 case 8: someone else posting to the sink's port during a run (forged signatures, byte-identical
+// replays of real deliveries, timestamps 400 s in the future, 50 MiB bodies, slow connections) changes no
+// webhooks verdict, against a conformant server and against one that never retries; the noise is counted.
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import type { CheckResult } from '../../src/checks/types.ts'
+import { runInProcess } from '../../src/engine/in-process.ts'
+import { startReferenceServer } from '../../src/reference/index.ts'
+import { catalogue } from '../../suites/index.ts'
+import { startNeighbour, startTap, type NeighbourStats } from './noisy-neighbour.ts'
+
+const WEBHOOK_CHECKS = catalogue.filter((c) => c.area === 'webhooks')
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+interface WebhooksRun {
+  results: CheckResult[]
+  stats?: NeighbourStats
+}
+
+/** The webhooks area against a reference server of its own, delivering through a tap; with a neighbour if noisy. */
+async function webhooksRun(faults: string[], noisy: boolean): Promise<WebhooksRun> {
+  const reference = await startReferenceServer({ faults, rateLimitPerMinute: 1_000_000 })
+  const sinkPort = await freePort()
+  const sinkUrl = `http://127.0.0.1:${sinkPort}/`
+  const tap = await startTap(sinkUrl)
+  reference.setWebhookTarget(tap.url)
+  const neighbour = noisy ? startNeighbour(sinkUrl, tap) : undefined
+  try {
+    const run = await runInProcess({
+      checks: WEBHOOK_CHECKS,
+      config: {
+        baseUrl: reference.baseUrl,
+        keys: reference.keys,
+        restrictedScopes: reference.restrictedScopes,
+        fixtures: reference.fixtures,
+        webhookSecret: reference.webhookSecret,
+        sinkPort,
+        webhookTimeoutS: 8,
+        webhookRetryWaitS: 4,
+      },
+      profile: 'full',
+      runId: `noisy-${noisy}-${faults.join('-') || 'conformant'}`,
+    })
+    return { results: run.results, stats: neighbour?.stats }
+  } finally {
+    await neighbour?.stop()
+    await tap.close()
+    await reference.close()
+  }
+}
+
+const statuses = (results: CheckResult[]) => Object.fromEntries(results.map((r) => [r.id, r.status]))
+const observed = (results: CheckResult[], id: string) => results.find((r) => r.id === id)!.observations
+
+describe('a noisy neighbour posting to the sink during a run', () => {
+  it.each<[string, string[], Record<string, string>]>([
+    ['a conformant server', [], {}],
+    ['a server that never retries', ['webhooks.never-retries'], { 'webhooks.retry.same-id': 'skipped', 'webhooks.retry.arrives': 'failed' }],
+  ])('changes no webhooks verdict against %s, and is counted as noise', async (_server, faults, unlike) => {
+    const quiet = await webhooksRun(faults, false)
+    const noisy = await webhooksRun(faults, true)
+
+    const expected = { ...Object.fromEntries(WEBHOOK_CHECKS.map((c) => [c.id, 'passed'])), ...unlike }
+    expect(statuses(quiet.results)).toEqual(expected)
+    expect(statuses(noisy.results)).toEqual(statuses(quiet.results))
+    expect(observed(noisy.results, 'webhooks.delivery.signature').deliveries).toBe(observed(quiet.results, 'webhooks.delivery.signature').deliveries)
+
+    const stats = noisy.stats!
+    expect(stats.replayed).toBeGreaterThan(0)
+    expect(stats.huge).toBe(2)
+    const noise = observed(noisy.results, 'webhooks.sink.noise').noiseByReason as Record<string, number>
+    expect(noise.bad_signature).toBeGreaterThanOrEqual(stats.forged)
+    expect(noise.replayed_id).toBeGreaterThan(0)
+    expect(noise.future_timestamp).toBeGreaterThan(0)
+    expect(noise.too_large).toBe(2)
+  }, 120_000)
+})
