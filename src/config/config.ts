@@ -65,6 +65,8 @@ export const DEFAULTS = {
   unreachableAfterFailures: 8,
   /** While the target is treated as unreachable, one request is let through this often to see if it is back. */
   unreachableRetryMs: 5_000,
+  /** The whole run's bound (CRM_RUN_TIMEOUT_S): past it no check starts, running ones end as error, clean-up and reports still happen. */
+  runTimeoutS: 3_600,
 } as const
 
 export interface ResolvedConfig {
@@ -86,6 +88,8 @@ export interface ResolvedConfig {
   maxRetryAfterS: number
   /** CRM_PBT_RUNS: generated cases per property-based check. */
   pbtRuns: number
+  /** CRM_RUN_TIMEOUT_S: the whole run's bound, in seconds. */
+  runTimeoutS: number
 }
 
 export interface ConfigOverrides {
@@ -179,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     requestBudget: integer('CRM_REQUEST_BUDGET', DEFAULTS.requestBudget, 10, 1_000_000),
     maxRetryAfterS: DEFAULTS.maxRetryAfterS,
     pbtRuns: integer('CRM_PBT_RUNS', DEFAULTS.pbtRuns, 1, 1000),
+    runTimeoutS: integer('CRM_RUN_TIMEOUT_S', DEFAULTS.runTimeoutS, 1, 7 * 86_400),
   }
   if (problems.length > 0) {
     throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The configuration is not usable:\n${problems.map((p) => `  - ${p}`).join('\n')}`)

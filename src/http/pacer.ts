@@ -34,6 +34,7 @@ export class Pacer {
   private inFlight = 0
   private readonly waiting: (() => void)[] = []
   private lastPacedSend = 0
+  private waitUntil?: number
   private pacing: Promise<void> = Promise.resolve()
   private readonly now: () => number
   private readonly sleep: (ms: number) => Promise<void>
@@ -43,6 +44,11 @@ export class Pacer {
     this.now = options.now ?? Date.now
     this.sleep = options.sleep ?? defaultSleep
     this.reserve = options.reserve ?? options.concurrency + 1
+  }
+
+  /** When a request is held for the rate-limit window, the time (ms since the epoch) it waits for; else undefined. */
+  get waitingUntil(): number | undefined {
+    return this.waitUntil
   }
 
   get snapshot(): Readonly<RateLimitState> {
@@ -106,7 +112,8 @@ export class Pacer {
         if (waitMs > this.options.maxWaitS * 1000) {
           throw new CrmConfError('CRMCONF_RATE_LIMITED', `the rate limit resets in ${Math.ceil(waitMs / 1000)} s, more than the ${this.options.maxWaitS} s the run waits`)
         }
-        await this.sleep(waitMs)
+        this.waitUntil = now + waitMs
+        await this.sleep(waitMs).finally(() => (this.waitUntil = undefined))
         // After the reset the quota is unknown until the next response says otherwise.
         this.state.remaining = undefined
       } else {
