@@ -28,9 +28,12 @@ const MIN_FRAGMENT = 8
 /** The parts of a secret a server may echo alone: the secret part of a key (§5.2), the base64 of a whsec_ secret. */
 function fragmentsOf(secret: string): [string, string][] {
   const fragments: [string, string][] = [['', secret]]
+  if (secret.startsWith('whsec_')) {
+    if (secret.length - 'whsec_'.length >= MIN_FRAGMENT) fragments.push([' (base64 part)', secret.slice('whsec_'.length)])
+    return fragments
+  }
   const secretPart = secret.split('_').at(-1)
   if (secretPart && secretPart !== secret && secretPart.length >= MIN_FRAGMENT) fragments.push([' (secret part)', secretPart])
-  if (secret.startsWith('whsec_') && secret.length - 'whsec_'.length >= MIN_FRAGMENT) fragments.push([' (base64 part)', secret.slice('whsec_'.length)])
   return fragments
 }
 
