@@ -32,7 +32,7 @@ function casesOf(xml: string): Case[] {
       const element = ['failure', 'error', 'skipped'].find((e) => c[e] !== undefined)
       const child = element ? (typeof c[element] === 'object' ? c[element] : {}) : undefined
       return {
-        name: decode(c['@name']),
+        name: decode(c['@name']) ?? '',
         properties: Object.fromEntries(asList(c.properties?.property).map((p: any) => [p['@name'], decode(p['@value'])])),
         child: element ? { element, message: decode(child['@message']) } : undefined,
       }
