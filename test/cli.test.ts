@@ -112,7 +112,7 @@ describe('exit codes, junit.xml, summary.md and the replay command of a failure'
 
     // junit.xml: one test case per check, named with its id, level and clauses; a failure element for each failure.
     const junit = readFileSync(join(reportDir, 'junit.xml'), 'utf8')
-    const cases = [...junit.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>|<testcase [^>]*name="([^"]*)"[^>]*\/>/g)]
+    const cases = [...junit.matchAll(/<testcase [^>]*?\bname="([^"]*)"[^>]*[^/]>([\s\S]*?)<\/testcase>|<testcase [^>]*?\bname="([^"]*)"[^>]*\/>/g)]
     // Nothing but the checks: no harness test, no placeholder for a suite file the selection leaves empty.
     expect(cases.map((m) => (m[1] ?? m[3])!).filter((name) => !report.checks.some((c) => name.startsWith(`${c.id} [`)))).toEqual([])
     expect(cases.length).toBe(report.checks.length)
