@@ -163,7 +163,10 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       },
       onStart: (check) => progress.started(check),
       onResult: (result) => progress.result(result),
-      onPhase: (phase, detail) => progress.note(phase === 'stopping' ? `stopping: ${detail}` : `cleaning up (${detail})`),
+      onPhase: (phase, detail) => {
+        if (phase === 'stopping') progress.note(`stopping: ${detail}`)
+        else if (!options.quiet) progress.note(`cleaning up (${detail})`)
+      },
     })
   } finally {
     progress.stop()
