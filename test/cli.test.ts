@@ -2,7 +2,9 @@
 // refused with a clear message and exit 2, the documented exit codes (README, "Exit codes"), junit.xml with
 // one test case per check and the clause in its name (and no test case that is not a check), summary.md for a pull request, requests per area in the report, and a failure's
 // replay command that re-runs that check alone to the same verdict.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -172,6 +174,23 @@ async function replayOf(check: CheckResult, reportDir: string): Promise<{ run: C
   const run = await cli([...words.slice(1), '--report-dir', reportDir, '--quiet'])
   return { run, report: readReport(reportDir) }
 }
+
+describe('the run needs no test framework', () => {
+  test('`run` never loads vitest (nothing of vite is written into the installed package)', async () => {
+    // A module hook that refuses any import of vitest; the run would fail if it loaded one.
+    const hooks = join(dir, 'no-vitest-hooks.mjs')
+    writeFileSync(hooks, `export async function resolve(specifier, context, next) {\n  if (specifier === 'vitest' || specifier.startsWith('vitest/')) throw new Error('vitest was loaded: ' + specifier)\n  return next(specifier, context)\n}\n`)
+    const register = join(dir, 'no-vitest.mjs')
+    writeFileSync(register, `import { register } from 'node:module'\nregister(${JSON.stringify(pathToFileURL(hooks).href)})\n`)
+    const run = await cli(['run', '--only', 'discovery', '--report-dir', join(dir, 'no-vitest'), '--quiet'], { NODE_OPTIONS: `--import ${pathToFileURL(register).href}` })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout + run.stderr).not.toContain('vitest was loaded')
+    // The hook is live: an import of vitest under it fails.
+    const probe = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', "await import('vitest')"], { cwd: ROOT, encoding: 'utf8' })
+    expect(probe.status).not.toBe(0)
+    expect(probe.stderr).toContain('vitest was loaded: vitest')
+  })
+})
 
 describe('examples/: the CI jobs the README links', () => {
   const program = buildProgram(() => {})
