@@ -35,7 +35,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
     .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
-    .option('--quiet', 'print only the summary')
+    .option('--quiet', 'print only the failed checks and the summary')
     .option('--no-sweep', 'do not remove records that crashed earlier runs left behind before starting')
     .option('--waivers <file>', 'known failures: a waivers.json of { check, reason, expires? }; a waived failure does not fail the run, a stale waiver does')
     .action(async (opts) => {
@@ -75,7 +75,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
     .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
-    .option('--quiet', 'print only the summary')
+    .option('--quiet', 'print only the failed checks and the summary')
     // Accepted only to be refused with a reason: a certification runs everything, as it is.
     .addOption(new Option('--only <ids>').hideHelp())
     .addOption(new Option('--skip <ids>').hideHelp())

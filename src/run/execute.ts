@@ -67,6 +67,15 @@ function stoppedResult(check: CheckDefinition, started: boolean, stop: RunStop, 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * Requests already on the wire finish (the transport sends no new one, once stopped); a check that is only
+ * waiting (a pacer window, a Retry-After, a webhook) is not waited for.
+ */
+async function drain(session: RunSession, config: ResolvedConfig): Promise<void> {
+  const until = Date.now() + Math.min(STOP_DRAIN_MAX_MS, config.requestTimeoutMs)
+  while (session.transport.inFlight > 0 && Date.now() < until) await sleep(50)
+}
+
 export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> {
   const { config } = options
   const session = await RunSession.open({ config, runId: options.runId, journalDir: options.journalDir, embedded: options.embedded })
@@ -109,16 +118,17 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     )
     await Promise.race([all, whenStopped])
     if (stop) {
-      // Requests already on the wire finish (the transport sends no new one); a check that is only waiting
-      // (a pacer window, a Retry-After, a webhook) is not waited for.
-      const drainUntil = Date.now() + Math.min(STOP_DRAIN_MAX_MS, config.requestTimeoutMs)
-      while (session.transport.inFlight > 0 && Date.now() < drainUntil) await sleep(50)
+      await drain(session, config)
       await Promise.race([all, sleep(STOP_SETTLE_MS)])
     }
   } finally {
     clearTimeout(bound)
     options.signal?.removeEventListener('abort', onAbort)
+    // However the run ended (a harness error too), no check sends anything more once clean-up starts.
+    session.transport.stop('not sent: the run is over')
+    halt.abort('the run is over')
     try {
+      await drain(session, config)
       options.onPhase?.('cleanup', `${session.ledger.pending().length} records to remove`)
       leftovers = await cleanUpWith(session.ledger, session.transport, options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS)
       if (stop && !session.embedded && config.profile !== 'read-only') leftovers = await sweepStopped(config, options.runId, leftovers)
