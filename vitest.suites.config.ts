@@ -1,22 +1,14 @@
 import { defineConfig } from 'vitest/config'
-import { AreaSequencer } from './src/engine/area-sequencer.ts'
 
-// The conformance suites. The CLI drives this config programmatically (crm-conformance run); running it by
-// hand (npx vitest run --config vitest.suites.config.ts) reads the target from the environment / .env.
-// One worker, not isolated: every suite file shares one session (one client, one pacer per key, one
-// ledger). The checks of every area are scheduled together when the session opens (src/engine/runner.ts);
-// the files follow one another, their tests awaiting their checks' results.
+// The conformance suites as vitest tests, for users who want them inside their own vitest runs:
+//   npx vitest run --config vitest.suites.config.ts [suites/<area>/]
+// Each suite file is one run of its area against CRM_BASE_URL (from the environment / .env; unset: the
+// embedded reference server). `crm-conformance run` does not use vitest: it runs the same declarations itself.
 export default defineConfig({
   test: {
     include: ['suites/**/*.suite.ts'],
-    pool: 'threads',
-    maxWorkers: 1,
-    isolate: false,
+    // A run is paced against the target's rate limit: one file at a time.
     fileParallelism: false,
-    maxConcurrency: 8,
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
-    teardownTimeout: 10_000,
-    sequence: { sequencer: AreaSequencer },
+    testTimeout: 0,
   },
 })

@@ -9,6 +9,7 @@ export type CrmConfErrorCode =
   | 'CRMCONF_TARGET_UNREACHABLE'
   | 'CRMCONF_SCHEMA_INVALID'
   | 'CRMCONF_USAGE'
+  | 'CRMCONF_RUN_STOPPED'
 
 export class CrmConfError extends Error {
   constructor(

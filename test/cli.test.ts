@@ -1,16 +1,16 @@
 // The command line as CI systems and people meet it: --help for every command, unknown flags and bad values
 // refused with a clear message and exit 2, the documented exit codes (README, "Exit codes"), junit.xml with
-// one test case per check and the clause in its name (and no failed placeholder for the suite files a
-// selection leaves empty), summary.md for a pull request, requests per area in the report, and a failure's
+// one test case per check and the clause in its name (and no test case that is not a check), summary.md for a pull request, requests per area in the report, and a failure's
 // replay command that re-runs that check alone to the same verdict.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { CheckResult } from '../src/checks/types.ts'
 import { buildProgram } from '../src/cli/main.ts'
 import { KEY_VARIABLES } from '../src/config/config.ts'
-import { TEARDOWN_TEST } from '../src/engine/vitest-glue.ts'
 import type { RunReport } from '../src/report/types.ts'
 import { ROOT, baseEnv, runCli, type CliRun } from './hostile/cli.ts'
 import { faultCaughtBy } from './hostile/faults.ts'
@@ -114,12 +114,10 @@ describe('exit codes, junit.xml, summary.md and the replay command of a failure'
 
     // junit.xml: one test case per check, named with its id, level and clauses; a failure element for each failure.
     const junit = readFileSync(join(reportDir, 'junit.xml'), 'utf8')
-    const cases = [...junit.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>|<testcase [^>]*name="([^"]*)"[^>]*\/>/g)]
-    // Besides the checks, only the harness's own clean-up test (it runs whatever --only selects); vitest still
-    // lists the checks the safe profile leaves out (report.json: scope.outOfScope), as skipped test cases.
-    const listed = [...report.checks.map((c) => c.id), ...report.scope.outOfScope.map((c) => c.id)]
-    expect(cases.map((m) => (m[1] ?? m[3])!).filter((name) => !listed.some((id) => name.startsWith(`${id} [`)))).toEqual([TEARDOWN_TEST])
-    expect(cases.length).toBe(listed.length + 1)
+    const cases = [...junit.matchAll(/<testcase [^>]*?\bname="([^"]*)"[^>]*[^/]>([\s\S]*?)<\/testcase>|<testcase [^>]*?\bname="([^"]*)"[^>]*\/>/g)]
+    // Nothing but the checks: no harness test, no placeholder for a suite file the selection leaves empty.
+    expect(cases.map((m) => (m[1] ?? m[3])!).filter((name) => !report.checks.some((c) => name.startsWith(`${c.id} [`)))).toEqual([])
+    expect(cases.length).toBe(report.checks.length)
     for (const check of report.checks) {
       const found = cases.find((m) => (m[1] ?? m[3])!.startsWith(`${check.id} [`))
       expect(found, `${check.id} has no test case`).toBeDefined()
@@ -127,7 +125,8 @@ describe('exit codes, junit.xml, summary.md and the replay command of a failure'
       expect(name).toContain(`[${check.level} ${check.clauses.join(' ')}]`)
       if (check.status === 'failed') expect(found![2]).toMatch(/<failure /)
     }
-    expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${listed.length + 1}" failures="${failed.length}" errors="0"`))
+    const errored = report.checks.filter((c) => c.status === 'error').length
+    expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${report.checks.length}" failures="${failed.length}" errors="${errored}"`))
 
     // summary.md: the verdict first, each failed check with its clause and the command that replays it.
     const summary = readFileSync(join(reportDir, 'summary.md'), 'utf8')
@@ -179,6 +178,23 @@ async function replayOf(check: CheckResult, reportDir: string): Promise<{ run: C
   const run = await cli([...words.slice(1), '--report-dir', reportDir, '--quiet'])
   return { run, report: readReport(reportDir) }
 }
+
+describe('the run needs no test framework', () => {
+  test('`run` never loads vitest (nothing of vite is written into the installed package)', async () => {
+    // A module hook that refuses any import of vitest; the run would fail if it loaded one.
+    const hooks = join(dir, 'no-vitest-hooks.mjs')
+    writeFileSync(hooks, `export async function resolve(specifier, context, next) {\n  if (specifier === 'vitest' || specifier.startsWith('vitest/')) throw new Error('vitest was loaded: ' + specifier)\n  return next(specifier, context)\n}\n`)
+    const register = join(dir, 'no-vitest.mjs')
+    writeFileSync(register, `import { register } from 'node:module'\nregister(${JSON.stringify(pathToFileURL(hooks).href)})\n`)
+    const run = await cli(['run', '--only', 'discovery', '--report-dir', join(dir, 'no-vitest'), '--quiet'], { NODE_OPTIONS: `--import ${pathToFileURL(register).href}` })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout + run.stderr).not.toContain('vitest was loaded')
+    // The hook is live: an import of vitest under it fails.
+    const probe = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', "await import('vitest')"], { cwd: ROOT, encoding: 'utf8' })
+    expect(probe.status).not.toBe(0)
+    expect(probe.stderr).toContain('vitest was loaded: vitest')
+  })
+})
 
 describe('examples/: the CI jobs the README links', () => {
   const program = buildProgram(() => {})

@@ -12,7 +12,7 @@ import type { CertificationBlock } from './profile.ts'
 export const SUBMISSION_FILES = {
   'report.json': 'every check with its level, clauses, status, message and evidence; the verdict; the `certification` block',
   'report.html': 'the same report for people',
-  'junit.xml': 'one test case per check (vitest\'s JUnit reporter)',
+  'junit.xml': 'one test case per check, rendered from report.json (JUnit XML as Jenkins and Ant read it)',
   'PRODUCT.json': 'product, version, vendor, contact and what was tested',
   'README.md': 'this file',
   'CAPABILITIES.md': 'what the server chose where the spec leaves the choice open, for comparing servers',

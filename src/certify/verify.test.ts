@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CheckDefinition, CheckResult, Level } from '../checks/types.ts'
 import { buildRunReport } from '../report/build.ts'
 import { renderHtml } from '../report/html.ts'
+import { renderJunit } from '../report/junit.ts'
 import { toReportJson } from '../report/json.ts'
 import { makeCheckResult, makeReportInput } from '../report/test-fixtures.ts'
 import { MANIFEST_FILE, writeManifest } from './manifest.ts'
 import type { ProductInfo } from './product.ts'
 import { certificationBlock, type CertifiedReport } from './profile.ts'
 import { assembleSubmission } from './submission.ts'
-import { junitOutcomes, verifySubmission, type InstalledSuite } from './verify.ts'
+import { verifySubmission, type InstalledSuite } from './verify.ts'
 
 const SPEC = 'e'.repeat(64)
 const VERSION = '1.2.3'
@@ -29,14 +30,6 @@ function rowsFor(statuses: Partial<Record<string, CheckResult['status']>> = {}):
   return CATALOGUE.map((c) => makeCheckResult({ id: c.id, level: c.level, clause: c.clauses[0], clauses: c.clauses, area: c.area, title: c.title, status: statuses[c.id] ?? 'passed', observations: c.level === 'INFO' ? { lastPageCursor: 'null' } : {} }))
 }
 
-function junitFor(rows: CheckResult[]): string {
-  const cases = rows.map((r) => {
-    const inner = r.status === 'passed' ? '' : r.status === 'skipped' ? '<skipped/>' : `<failure message="x">${r.message}</failure>`
-    return `<testcase classname="suites/x.suite.ts" name="${r.id} [${r.level} ${r.clauses.join(' ')}] ${r.title.replace(/'/g, '&apos;')}" time="0.1">${inner}</testcase>`
-  })
-  return `<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="crm-conformance"><testsuite name="x">\n${cases.join('\n')}\n</testsuite></testsuites>\n`
-}
-
 let root: string
 let counter = 0
 
@@ -50,7 +43,7 @@ async function submission(rows: CheckResult[], edit: (report: CertifiedReport) =
   await mkdir(runDir, { recursive: true })
   await writeFile(join(runDir, 'report.json'), toReportJson(report))
   await writeFile(join(runDir, 'report.html'), renderHtml(report))
-  await writeFile(join(runDir, 'junit.xml'), junitFor(rows))
+  await writeFile(join(runDir, 'junit.xml'), renderJunit(report))
   const out = join(root, `submission-${counter}`)
   await assembleSubmission(runDir, out, PRODUCT)
   return out
@@ -97,13 +90,20 @@ describe('verifySubmission', () => {
   it('refuses a file changed after the run, naming it', async () => {
     const dir = await submission(rowsFor())
     const text = await readFile(join(dir, 'report.json'), 'utf8')
-    await writeFile(join(dir, 'report.json'), text.replace('"durationMs": 20', '"durationMs": 21'))
+    // A row's notes: shown in no rendered file (junit.xml carries the times, so a time would show).
+    const edited = text.replace(/"notes": \[\]/, '"notes": ["edited"]')
+    expect(edited).not.toBe(text)
+    await writeFile(join(dir, 'report.json'), edited)
     const result = await verifySubmission(dir, INSTALLED)
     expect(result.accepted).toBe(false)
     expect(result.problems).toEqual([expect.stringMatching(/^report\.json was modified after the run: its SHA-256 is [0-9a-f]{64}, MANIFEST\.sha256 says [0-9a-f]{64}$/)])
-    // A change that shows in the rendered files is named twice: the digest, and the file that no longer matches.
+    // A change that shows in the rendered files is named again for each: the digest, and every file that no longer matches.
     await writeFile(join(dir, 'report.json'), text.replace('"seed": 424242', '"seed": 424243'))
-    expect((await verifySubmission(dir, INSTALLED)).problems).toEqual([expect.stringMatching(/^report\.json was modified after the run/), 'README.md is not what certify renders from report.json and PRODUCT.json'])
+    expect((await verifySubmission(dir, INSTALLED)).problems).toEqual([
+      expect.stringMatching(/^report\.json was modified after the run/),
+      'README.md is not what certify renders from report.json and PRODUCT.json',
+      'junit.xml is not what the run renders from report.json',
+    ])
   })
 
   it('refuses a file added, a file removed, a missing manifest', async () => {
@@ -184,34 +184,17 @@ describe('verifySubmission', () => {
     expect(result.problems.join('\n')).not.toContain('Q7fT2mK9')
   })
 
-  it('refuses junit.xml that disagrees with the rows', async () => {
+  it('refuses junit.xml that is not what report.json renders', async () => {
     const dir = await submission(rowsFor())
     const junit = await readFile(join(dir, 'junit.xml'), 'utf8')
-    await writeFile(join(dir, 'junit.xml'), junit.replace(/(name="records\.schema[^"]*" time="0.1">)/, '$1<failure message="x"/>'))
+    const edited = junit.replace(/(<testcase name="records\.schema[^"]*"[^>]*>)/, '$1<failure message="x"/>')
+    expect(edited).not.toBe(junit)
+    await writeFile(join(dir, 'junit.xml'), edited)
     await writeManifest(dir, ['report.json', 'report.html', 'junit.xml', 'PRODUCT.json', 'README.md', 'CAPABILITIES.md', 'badge.json'])
-    expect((await verifySubmission(dir, INSTALLED)).problems).toEqual(['junit.xml says records.schema failed; report.json says passed'])
+    expect((await verifySubmission(dir, INSTALLED)).problems).toEqual(['junit.xml is not what the run renders from report.json'])
   })
 
   it('refuses a folder that is not one', async () => {
     expect((await verifySubmission(join(root, 'nope'), INSTALLED)).problems).toEqual([`${join(root, 'nope')} is not a folder`])
-  })
-})
-
-describe('junitOutcomes', () => {
-  it('reads vitest\'s test cases: passed, failed (failure or error), skipped, self-closed', () => {
-    const xml = [
-      '<testcase classname="a" name="a.one [MUST §1] it&apos;s one" time="1">\n</testcase>',
-      '<testcase classname="a" name="a.two [MUST §1] two" time="1"><failure message="m">boom</failure></testcase>',
-      '<testcase classname="a" name="a.three [MUST §1] three" time="1"><skipped/></testcase>',
-      '<testcase classname="a" name="a.four [MUST §1] four" time="1"/>',
-      '<testcase classname="a" name="a.five [MUST §1] five" time="1"><error message="e"/></testcase>',
-    ].join('\n')
-    expect([...junitOutcomes(xml)]).toEqual([
-      ['a.one', 'passed'],
-      ['a.two', 'failed'],
-      ['a.three', 'skipped'],
-      ['a.four', 'passed'],
-      ['a.five', 'failed'],
-    ])
   })
 })

@@ -37,7 +37,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
     .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
-    .option('--quiet', 'print only the summary')
+    .option('--quiet', 'print only the failed checks and the summary')
     .option('--no-sweep', 'do not remove records that crashed earlier runs left behind before starting')
     .option('--waivers <file>', 'known failures: a waivers.json of { check, reason, expires? }; a waived failure does not fail the run, a stale waiver does')
     .action(async (opts) => {
@@ -79,7 +79,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
     .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
-    .option('--quiet', 'print only the summary')
+    .option('--quiet', 'print only the failed checks and the summary')
     // Accepted only to be refused with a reason: a certification runs everything, as it is.
     .addOption(new Option('--only <ids>').hideHelp())
     .addOption(new Option('--skip <ids>').hideHelp())
@@ -176,6 +176,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('remove records that earlier runs of this suite left behind (tagged crmconf-run-<run id>)')
     .option('--older-than <age>', 'only runs older than this: 30m, 6h, 2d', '6h')
     .option('--dry-run', 'list what would be removed, remove nothing')
+    .option('--run <id>', 'only the records of this run, whatever its age (as an interrupted run prints it)')
     .option('--base-url <url>', 'base address including /v1 (overrides CRM_BASE_URL)')
     .action(async (opts) => {
       const { loadConfig } = await import('../config/config.ts')
@@ -191,7 +192,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       if (!config.baseUrl) throw new CrmConfError('CRMCONF_USAGE', 'sweep needs CRM_BASE_URL (or --base-url) and CRM_API_KEY')
       const transport = transportFor(config)
       try {
-        const result = await sweep(transport, { olderThanMs, dryRun: opts.dryRun })
+        const result = await sweep(transport, opts.run ? { olderThanMs: 0, onlyRunId: opts.run, dryRun: opts.dryRun } : { olderThanMs, dryRun: opts.dryRun })
         for (const r of result.removed) process.stdout.write(`${opts.dryRun ? 'would remove' : 'removed'} ${r.resource} ${r.id} (run ${r.runId})\n`)
         for (const f of result.failed) process.stdout.write(`could not remove ${f.resource} ${f.id}: ${f.reason}\n`)
         process.stdout.write(`${result.scanned} records scanned, ${result.removed.length} ${opts.dryRun ? 'to remove' : 'removed'}, ${result.failed.length} failed\n`)

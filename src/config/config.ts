@@ -140,6 +140,8 @@ export const DEFAULTS = {
   unreachableRetryMs: 5_000,
   /** How long a list may take to show a write (lists fed by a search index) before a check judges what it shows. */
   consistencyWindowMs: 5_000,
+  /** The whole run's bound (CRM_RUN_TIMEOUT_S): past it no check starts, running ones end as error, clean-up and reports still happen. */
+  runTimeoutS: 3_600,
 } as const
 
 export interface ResolvedConfig {
@@ -173,6 +175,8 @@ export interface ResolvedConfig {
   pbtRuns: number
   /** CRM_CONSISTENCY_WINDOW_MS: the bounded wait for a list to show a write (src/engine/eventually.ts). */
   consistencyWindowMs: number
+  /** CRM_RUN_TIMEOUT_S: the whole run's bound, in seconds. */
+  runTimeoutS: number
 }
 
 export interface ConfigOverrides {
@@ -280,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     maxRetryAfterS: DEFAULTS.maxRetryAfterS,
     pbtRuns: integer('CRM_PBT_RUNS', DEFAULTS.pbtRuns, 1, 1000),
     consistencyWindowMs: integer('CRM_CONSISTENCY_WINDOW_MS', DEFAULTS.consistencyWindowMs, 0, 600_000),
+    runTimeoutS: integer('CRM_RUN_TIMEOUT_S', DEFAULTS.runTimeoutS, 1, 7 * 86_400),
   }
   if (problems.length > 0) {
     throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The configuration is not usable:\n${problems.map((p) => `  - ${p}`).join('\n')}`)

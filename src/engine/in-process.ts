@@ -1,12 +1,12 @@
-// Runs checks in this process, without vitest: the self-validation matrix, the benchmark and the project's
-// own tests use it. Same session, same runner, same verdicts as the CLI.
+// Runs checks in this process against the embedded reference server (or a given base URL), with no report
+// files: the self-validation matrix, the benchmark and the project's own tests. A thin call of the one run
+// path (src/run/execute.ts), so it judges exactly as `crm-conformance run` does.
 import type { CheckDefinition, CheckResult, Profile } from '../checks/types.ts'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
-import { cleanUpWith } from './cleanup.ts'
+import { executeRun } from '../run/execute.ts'
 import type { Leftover } from './ledger.ts'
-import { checksInFlight, runChecks } from './runner.ts'
 import { select } from './selection.ts'
-import { RunSession, type EmbeddedOptions } from './session.ts'
+import type { EmbeddedOptions, RunSession } from './session.ts'
 
 export interface InProcessOptions {
   checks: CheckDefinition[]
@@ -20,6 +20,8 @@ export interface InProcessOptions {
   runId?: string
   /** Checks in flight at once. */
   concurrency?: number
+  /** Aborting it interrupts the run, as a signal does the CLI's. */
+  signal?: AbortSignal
 }
 
 export interface InProcessRun {
@@ -31,16 +33,13 @@ export interface InProcessRun {
 export async function runInProcess(options: InProcessOptions): Promise<InProcessRun> {
   const base = loadConfig({}, { profile: options.profile ?? 'full', seed: options.seed ?? 1, envFile: false })
   const config: ResolvedConfig = { ...base, ...options.config, profile: options.profile ?? options.config?.profile ?? 'full' }
-  const session = await RunSession.open({
+  const { results, session, leftovers } = await executeRun({
     config,
+    checks: select(options.checks, options.only, options.skip),
     runId: options.runId ?? `inproc-${Date.now().toString(36)}`,
     embedded: config.baseUrl === undefined ? { rateLimitPerMinute: 1_000_000, ...options.embedded } : undefined,
+    concurrency: options.concurrency,
+    signal: options.signal,
   })
-  try {
-    const results = await runChecks(select(options.checks, options.only, options.skip), session, options.concurrency ?? checksInFlight(config.concurrency))
-    const leftovers = await cleanUpWith(session.ledger, session.transport)
-    return { results, session, leftovers }
-  } finally {
-    await session.close()
-  }
+  return { results, session, leftovers }
 }

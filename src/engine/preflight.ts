@@ -8,6 +8,7 @@ import { KEY_VARIABLES, type KeyRole, type ResolvedConfig } from '../config/conf
 import { CrmConfError } from '../errors.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { transportFor } from '../http/for-config.ts'
+import { headerInt } from '../http/rate-headers.ts'
 import type { Transport } from '../http/transport.ts'
 import { ALL_SCOPES, RESOURCE_LIST } from '../spec/resources.ts'
 import { scopesFromMe } from './me.ts'
@@ -24,6 +25,8 @@ export interface PreflightResult {
   /** The run must not start: one line (the target did not answer, or refused the main key). */
   refusal?: string
   warnings: KeyWarning[]
+  /** The main key's per-minute limit as its /me answer announced it (RateLimit-Limit), for the run's estimate. */
+  limitPerMinute?: number
 }
 
 /** What one probe saw: a status and body, or no answer. */
@@ -93,9 +96,11 @@ const OPTIONAL_PROBED: KeyRole[] = ['restricted', 'revoked', 'foreign', 'ipBlock
 export async function preflight(config: ResolvedConfig, transport: Transport): Promise<PreflightResult> {
   const baseUrl = config.baseUrl ?? ''
   const probe = async (role: KeyRole, path: string, query?: Record<string, string>): Promise<Seen> => seenOf(await transport.send({ method: 'GET', path, query, retryOn429: false }, role, PROBE))
-  const main = await probe('main', '/me')
+  const mainExchange = await transport.send({ method: 'GET', path: '/me', retryOn429: false }, 'main', PROBE)
+  const main = seenOf(mainExchange)
   const refusal = judgeMain(main, baseUrl)
   if (refusal) return { refusal, warnings: [] }
+  const limitPerMinute = headerInt(mainExchange.response?.headers['ratelimit-limit'])
 
   const warnings: KeyWarning[] = []
   if (main.status === 404) warnings.push({ role: 'main', message: `GET /me answered 404 at ${baseUrl}: is CRM_BASE_URL the base address with its version segment (/v1)?` })
@@ -120,7 +125,7 @@ export async function preflight(config: ResolvedConfig, transport: Transport): P
       }
     }
   }
-  return { warnings }
+  return { warnings, limitPerMinute: limitPerMinute && limitPerMinute > 0 ? limitPerMinute : undefined }
 }
 
 /** `preflight` on a transport of its own, closed afterwards. */

@@ -1,5 +1,5 @@
-// Runs one check against a session and turns its ending into a CheckResult. Used by the vitest glue (the
-// CLI) and by the in-process runner (self-validation), so both judge a check the same way.
+// Runs one check against a session and turns its ending into a CheckResult; schedules the checks of a run.
+// The one run path (src/run/run-suite.ts) and the vitest integration use both, so every route judges alike.
 import { keyUnset } from '../config/config.ts'
 import { CheckFailed, CheckSkipped } from '../checks/define.ts'
 import type { CheckContext, CheckDefinition, CheckResult, EvidenceItem } from '../checks/types.ts'
@@ -157,10 +157,17 @@ export function startOrder(checks: CheckDefinition[]): CheckDefinition[] {
 
 /**
  * Starts every check, `concurrency` at a time in start order, those of phase `last` once all others have
- * ended, and hands back each one's result as a promise, by id. Once `signal` aborts (an interrupted run) no
- * further check starts: those left end as not run.
+ * ended, and hands back each one's result as a promise, by id. Once `signal` aborts (an interrupt, the run's
+ * bound) no further check starts: those left end as skipped, `not run: <the signal's reason>`.
+ * `onStart` is told of each check as it starts.
  */
-export function scheduleChecks(checks: CheckDefinition[], session: RunSession, concurrency: number, signal?: AbortSignal): Map<string, Promise<CheckResult>> {
+export function scheduleChecks(
+  checks: CheckDefinition[],
+  session: RunSession,
+  concurrency: number,
+  signal?: AbortSignal,
+  onStart?: (check: CheckDefinition) => void,
+): Map<string, Promise<CheckResult>> {
   const settle = new Map<string, (result: CheckResult) => void>()
   const results = new Map<string, Promise<CheckResult>>()
   for (const check of checks) results.set(check.id, new Promise((resolve) => settle.set(check.id, resolve)))
@@ -172,7 +179,8 @@ export function scheduleChecks(checks: CheckDefinition[], session: RunSession, c
     const workers = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
       while (queue.length > 0) {
         if (signal?.aborted) {
-          for (const check of queue.splice(0)) settle.get(check.id)!(unrunResult(check, 'skipped', 'not run: the run was interrupted', replayTarget(session)))
+          const why = typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted'
+          for (const check of queue.splice(0)) settle.get(check.id)!(unrunResult(check, 'skipped', `not run: ${why}`, replayTarget(session)))
           break
         }
         const index = queue.findIndex((c) => waitingFor(c).length === 0)
@@ -182,6 +190,7 @@ export function scheduleChecks(checks: CheckDefinition[], session: RunSession, c
           continue
         }
         const check = queue.splice(index, 1)[0]!
+        onStart?.(check)
         // runCheck turns every ending of a check into a result; a throw here is the harness's own fault.
         const result = await runCheck(check, session).catch((error: unknown) => unrunResult(check, 'error', `harness error: ${String(error)}`, replayTarget(session)))
         ended.add(check.id)

@@ -40,6 +40,7 @@ export class Pacer {
   private lastPacedSend = 0
   /** Whether any answer has been observed yet (before that the quota is unknown, not unlimited). */
   private learned = false
+  private waitUntil?: number
   private pacing: Promise<void> = Promise.resolve()
   private readonly now: () => number
   private readonly sleep: (ms: number) => Promise<void>
@@ -49,6 +50,11 @@ export class Pacer {
     this.now = options.now ?? Date.now
     this.sleep = options.sleep ?? defaultSleep
     this.reserve = options.reserve ?? options.concurrency + 1
+  }
+
+  /** When a request is held for the rate-limit window, the time (ms since the epoch) it waits for; else undefined. */
+  get waitingUntil(): number | undefined {
+    return this.waitUntil
   }
 
   get snapshot(): Readonly<RateLimitState> {
@@ -132,7 +138,8 @@ export class Pacer {
         if (waitMs > this.options.maxWaitS * 1000) {
           throw new CrmConfError('CRMCONF_RATE_LIMITED', `the rate limit resets in ${Math.ceil(waitMs / 1000)} s, more than the ${this.options.maxWaitS} s the run waits`)
         }
-        await this.sleep(waitMs)
+        this.waitUntil = now + waitMs
+        await this.sleep(waitMs).finally(() => (this.waitUntil = undefined))
         // After the reset at least one request is allowed; this one's answer tells how many more.
         this.state.remaining = 0
         this.state.resetAt = undefined

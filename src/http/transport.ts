@@ -133,6 +133,8 @@ export class Transport {
   private readonly pacers = new Map<string, Pacer>()
   private readonly reachability: Reachability
   private seq = 0
+  private stopped?: string
+  private sending = 0
 
   constructor(readonly options: TransportOptions) {
     this.connections = openConnections({ timeoutMs: options.timeoutMs, connections: Math.max(8, options.concurrency * 2), proxy: options.proxy })
@@ -185,7 +187,21 @@ export class Transport {
     await this.connections.close()
   }
 
+  /**
+   * The run is stopping (an interrupt, the run's bound): every further request of a check is refused with
+   * `reason`; clean-up's (budgeted: false) still go out. Requests already sent finish.
+   */
+  stop(reason: string): void {
+    this.stopped = reason
+  }
+
+  /** Requests on the wire now (sent, not yet answered or failed). */
+  get inFlight(): number {
+    return this.sending
+  }
+
   private refuseOverBudget(req: ApiRequest): void {
+    if (req.budgeted !== false && this.stopped !== undefined) throw new CrmConfError('CRMCONF_RUN_STOPPED', this.stopped)
     if (req.budgeted !== false && this.stats.total >= this.options.requestBudget) {
       throw new CrmConfError('CRMCONF_BUDGET_EXHAUSTED', `the run's request budget of ${this.options.requestBudget} is spent (CRM_REQUEST_BUDGET)`)
     }
@@ -232,6 +248,7 @@ export class Transport {
     const started = performance.now()
     let response: RecordedResponse | undefined
     let error: Exchange['error']
+    this.sending++
     try {
       response = await this.perform(url, req.method, headers, payload)
       pacer.observe(response.headers)
@@ -242,6 +259,7 @@ export class Transport {
     } catch (cause) {
       error = describeNetworkError(cause, url, this.options.timeoutMs)
     } finally {
+      this.sending--
       release()
       this.reachability.settle(admission.probe, response !== undefined, error && `${req.method} ${url}: ${error.message}`, Date.now())
     }

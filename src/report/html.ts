@@ -161,6 +161,7 @@ function renderHeader(report: RunReport): string {
   const field = (label: string, value: string) => `<div><dt>${esc(label)}</dt><dd>${value}</dd></div>`
   return `<header class="v-${esc(report.verdict)}" data-testid="report-header">
 <p class="verdict" data-testid="verdict" data-verdict="${esc(report.verdict)}">${esc(VERDICT_LABEL[report.verdict] ?? report.verdict)}</p>
+${report.interrupted ? `<p class="interrupted" data-testid="interrupted"><strong>Interrupted</strong>: ${esc(report.interrupted.reason)}; the checks it did not reach are listed as not run (${esc(report.requests.total)} requests sent).</p>` : ''}${(report.secretsMasked ?? []).map((m) => `<p class="masked" data-testid="secret-masked"><strong>A secret was masked</strong>: ${esc(m.secret)} (${esc(m.encoding)}, ${esc(m.count)}×) appeared in what the server sent back.</p>`).join('')}
 ${scopeParagraph(report)}${reasons.length ? reasonList(reasons.slice(0, HEADER_REASONS)) : ''}${reasons.length > HEADER_REASONS ? `<details><summary>${reasons.length - HEADER_REASONS} more reasons</summary>${reasonList(reasons.slice(HEADER_REASONS))}</details>` : ''}
 <dl class="meta">
 ${field('Suite', `${esc(report.tool.name)} ${esc(report.tool.version)}`)}

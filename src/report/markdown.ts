@@ -113,6 +113,9 @@ export function renderSummaryMarkdown(report: RunReport): string {
   const out: string[] = []
   const s = report.summary
   out.push(headline(report), '', ...scopeLines(report))
+  // How the run ended and what the writer masked: said before anything else is read.
+  if (report.interrupted) out.push(`> **Interrupted**: ${mdCell(report.interrupted.reason)}; the checks it did not reach are listed as not run (${report.requests.total} requests sent).`, '')
+  for (const m of report.secretsMasked ?? []) out.push(`> **A secret was masked**: ${mdCell(m.secret)} (${mdCell(m.encoding)}, ${m.count}×) appeared in what the server sent back.`, '')
   out.push('| Level | Passed | Failed | Waived | Skipped | Errored | Total |', '|---|---:|---:|---:|---:|---:|---:|')
   for (const level of LEVELS) {
     const c = s.byLevel[level]

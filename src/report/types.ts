@@ -47,6 +47,13 @@ export interface RunReport {
   /** Command that replays the whole run. */
   replay: string
   checks: CheckResult[]
+  /** Set when the run did not end on its own: a signal (SIGINT, SIGTERM) or the run's bound (CRM_RUN_TIMEOUT_S). */
+  interrupted?: { reason: string; at: string }
+  /**
+   * Secrets the report writer found in the report and masked (the server echoed one in a form the transport's
+   * redaction did not know): which, in what form, how many times. Never the value.
+   */
+  secretsMasked?: { secret: string; encoding: string; count: number }[]
 }
 
 /** verdict-scope: the checks a run judged, out of this suite version's catalogue (src/engine/scope.ts). */

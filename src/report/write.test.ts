@@ -2,7 +2,6 @@ import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SecretLeakError } from './secrets.ts'
 import { makeReport } from './test-fixtures.ts'
 import { copyToLatest, writeReportFiles } from './write.ts'
 
@@ -15,20 +14,35 @@ afterEach(async () => {
 })
 
 describe('writeReportFiles', () => {
-  it('creates the folder and writes the four files, returning their paths', async () => {
+  it('creates the folder and writes the five files, every one from the report, returning their paths', async () => {
     const dir = join(root, 'runs', 'r1')
-    const paths = await writeReportFiles(makeReport(), dir)
-    expect(paths).toEqual(['report.json', 'report.html', 'summary.md', 'badge.json'].map((f) => join(dir, f)))
-    expect((await readdir(dir)).sort()).toEqual(['badge.json', 'report.html', 'report.json', 'summary.md'])
+    const { paths } = await writeReportFiles(makeReport(), dir)
+    expect(paths).toEqual(['report.json', 'report.html', 'summary.md', 'badge.json', 'junit.xml'].map((f) => join(dir, f)))
+    expect((await readdir(dir)).sort()).toEqual(['badge.json', 'junit.xml', 'report.html', 'report.json', 'summary.md'])
     expect(JSON.parse(await readFile(join(dir, 'badge.json'), 'utf8')).schemaVersion).toBe(1)
     expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).verdict).toBe('non-compliant')
   })
 
-  it('writes nothing when a secret would leak', async () => {
+  it('masks a secret the server echoed in any form, records it, and writes every file anyway', async () => {
     const dir = join(root, 'leaky')
-    const report = makeReport(undefined, { config: { key: 'crmk_acme_topsecret' } })
-    await expect(writeReportFiles(report, dir, { secrets: { CRM_API_KEY: 'crmk_acme_topsecret' } })).rejects.toThrow(SecretLeakError)
-    await expect(readdir(dir)).rejects.toThrow()
+    const key = 'crmk_acme_t0p/secret+Value'
+    const webhook = 'whsec_c2VjcmV0LXdlYmhvb2stdmFsdWU='
+    const report = makeReport(undefined, {
+      config: { key },
+      // A Location header echoing the webhook secret URL-encoded, and the base64 part alone in a body.
+      capabilities: { 'x.location': `https://x.test/cb?s=${encodeURIComponent(webhook)}`, 'x.body': `{"secret":"${webhook.slice(6)}"}` },
+    })
+    const { report: written, masked } = await writeReportFiles(report, dir, { secrets: { CRM_API_KEY: key, CRM_WEBHOOK_SECRET: webhook } })
+    expect((await readdir(dir)).sort()).toEqual(['badge.json', 'junit.xml', 'report.html', 'report.json', 'summary.md'])
+    expect(masked.map((m) => `${m.secret} ${m.encoding}`).sort()).toEqual(['CRM_API_KEY raw', 'CRM_WEBHOOK_SECRET URL-encoded', 'CRM_WEBHOOK_SECRET raw (base64 part)'])
+    const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))
+    expect(json.secretsMasked).toEqual(written.secretsMasked)
+    expect(json.config.key).toBe('<redacted:CRM_API_KEY>')
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toContain('A secret was masked')
+    for (const name of await readdir(dir)) {
+      const text = await readFile(join(dir, name), 'utf8')
+      for (const form of [key, encodeURIComponent(key), webhook, encodeURIComponent(webhook), webhook.slice(6)]) expect(text, name).not.toContain(form)
+    }
   })
 })
 
@@ -37,7 +51,6 @@ describe('copyToLatest', () => {
     const run = join(root, 'runs', 'r2')
     const latest = join(root, 'latest')
     await writeReportFiles(makeReport(), run)
-    await writeFile(join(run, 'junit.xml'), '<testsuites/>')
     await mkdir(latest, { recursive: true })
     await writeFile(join(latest, 'stale.txt'), 'old')
     await writeFile(join(latest, '.gitkeep'), '')

@@ -1,20 +1,32 @@
-// Writes the report files of one run, and refreshes reports/latest/. junit.xml is vitest's own reporter's.
+// Writes the report files of one run, every one rendered from the same RunReport, and refreshes reports/latest/.
 import { copyFile, mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises'
 import { join, relative, resolve, isAbsolute } from 'node:path'
 import { renderBadge } from './badge.ts'
 import { renderHtml } from './html.ts'
+import { renderJunit } from './junit.ts'
 import type { RenderHtmlOptions } from './html.ts'
 import { toReportJson } from './json.ts'
 import { renderSummaryMarkdown } from './markdown.ts'
-import { assertNoSecrets } from './secrets.ts'
-import type { SecretList } from './secrets.ts'
+import { maskSecrets, maskSecretsIn, mergeMasked } from './secrets.ts'
+import type { MaskedSecret, SecretList } from './secrets.ts'
 import type { RunReport } from './types.ts'
 
-export const REPORT_FILES = ['report.json', 'report.html', 'summary.md', 'badge.json'] as const
+export const REPORT_FILES = ['report.json', 'report.html', 'summary.md', 'badge.json', 'junit.xml'] as const
 
 export interface WriteReportOptions extends RenderHtmlOptions {
-  /** When given, every file is checked before any is written; a leak throws SecretLeakError and writes nothing. */
+  /**
+   * When given, every form of every secret is masked in the report before any file is rendered, and in each
+   * rendered file again (a last line of defence behind the transport's redaction); what was masked is
+   * recorded in report.json (`secretsMasked`). The files are written whatever was found.
+   */
   secrets?: SecretList
+}
+
+export interface WrittenReport {
+  paths: string[]
+  /** The report as written (secrets masked, `secretsMasked` set when any was). */
+  report: RunReport
+  masked: MaskedSecret[]
 }
 
 /** Write to a temporary name, then rename: a reader (an artifact upload, a browser) never sees half a file. */
@@ -24,23 +36,43 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await rename(tmp, path)
 }
 
-/** Renders report.json, report.html, summary.md and badge.json into `dir` (created if missing); returns their paths. */
-export async function writeReportFiles(report: RunReport, dir: string, options: WriteReportOptions = {}): Promise<string[]> {
-  const texts: Record<(typeof REPORT_FILES)[number], string> = {
+export function renderReportFiles(report: RunReport, options: RenderHtmlOptions = {}): Record<(typeof REPORT_FILES)[number], string> {
+  return {
     'report.json': toReportJson(report),
     'report.html': renderHtml(report, options),
     'summary.md': renderSummaryMarkdown(report),
     'badge.json': `${JSON.stringify(renderBadge(report), null, 2)}\n`,
+    'junit.xml': renderJunit(report),
   }
-  if (options.secrets) for (const name of REPORT_FILES) assertNoSecrets(texts[name], options.secrets, name)
+}
+
+/** Masks every secret in the report; a report that held one says so in `secretsMasked`. */
+export function maskReport(report: RunReport, secrets: SecretList | undefined): { report: RunReport; masked: MaskedSecret[] } {
+  if (!secrets) return { report, masked: [] }
+  const { value, masked } = maskSecretsIn(report, secrets)
+  if (masked.length === 0) return { report, masked }
+  return { report: { ...value, secretsMasked: mergeMasked([...(report.secretsMasked ?? [])], masked) }, masked }
+}
+
+/** Renders report.json, report.html, summary.md, badge.json and junit.xml into `dir` (created if missing). */
+export async function writeReportFiles(report: RunReport, dir: string, options: WriteReportOptions = {}): Promise<WrittenReport> {
+  const { report: safe, masked } = maskReport(report, options.secrets)
+  const texts = renderReportFiles(safe, options)
   await mkdir(dir, { recursive: true })
   const paths: string[] = []
   for (const name of REPORT_FILES) {
+    let text = texts[name]
+    if (options.secrets) {
+      // Rendering cannot add a secret the report does not hold; should one appear anyway, it is masked too.
+      const again = maskSecrets(text, options.secrets)
+      text = again.text
+      mergeMasked(masked, again.masked)
+    }
     const path = join(dir, name)
-    await writeAtomic(path, texts[name])
+    await writeAtomic(path, text)
     paths.push(path)
   }
-  return paths
+  return { paths, report: safe, masked }
 }
 
 function isInside(child: string, parent: string): boolean {

@@ -1,5 +1,6 @@
 import { registerChecks } from '../../src/engine/vitest-glue.ts'
+import { catalogue } from '../index.ts'
 import { checks } from './checks.ts'
 
-// The last suite file: it also closes the run's session (clean-up, statistics, embedded server).
-registerChecks(checks, { closesSession: true })
+// The run-wide invariants judge every exchange of a run: this file's run is one of every area, as the CLI's.
+registerChecks(checks, { runs: catalogue })

@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from 'vitest'
+import type { RunSession } from '../engine/session.ts'
+import { makeCheckResult } from '../report/test-fixtures.ts'
+import { PLAIN_INTERVAL_MS, Progress, skipsByReason } from './progress.ts'
+
+/** Just what the progress line reads of a session: the request count and the main key's pacer. */
+function fakeSession(requests: number, waitingUntil?: number): RunSession {
+  return { transport: { stats: { total: requests }, pacerFor: () => ({ waitingUntil }) } } as unknown as RunSession
+}
+
+const check = (area: string) => ({ id: `${area}.x`, area, clauses: ['§1'], level: 'MUST' as const, title: 'x', run: async () => {} })
+
+describe('Progress without a terminal (CI)', () => {
+  it('says where the run is every interval, and prints each failure as it happens', () => {
+    vi.useFakeTimers()
+    try {
+      const lines: string[] = []
+      const progress = new Progress({ total: 3, write: (t) => lines.push(t), tty: false, color: false, quiet: false, now: () => 0 })
+      progress.attach(fakeSession(42, 12_000))
+      progress.started(check('records'))
+      progress.started(check('auth'))
+      progress.result(makeCheckResult({ id: 'records.a', area: 'records', status: 'failed', message: 'status is 500' }))
+      expect(lines.join('')).toContain('✗ MUST records.a (§4.1)\n    status is 500')
+      vi.advanceTimersByTime(PLAIN_INTERVAL_MS)
+      expect(lines.at(-1)).toBe('1/3 checks, 1 failed, 42 requests · auth, rate limit: waiting 12 s\n')
+      progress.stop()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('--quiet: no progress line, but every failed check is still named', () => {
+    vi.useFakeTimers()
+    try {
+      const lines: string[] = []
+      const progress = new Progress({ total: 2, write: (t) => lines.push(t), tty: false, color: false, quiet: true })
+      progress.attach(fakeSession(3))
+      progress.result(makeCheckResult({ id: 'a.passes', status: 'passed' }))
+      progress.result(makeCheckResult({ id: 'a.fails', status: 'failed' }))
+      vi.advanceTimersByTime(5 * PLAIN_INTERVAL_MS)
+      expect(lines).toEqual(['✗ MUST a.fails (§4.1)\n'])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('colour only when asked (NO_COLOR or no terminal: none)', () => {
+    const plain: string[] = []
+    new Progress({ total: 1, write: (t) => plain.push(t), tty: false, color: false, quiet: true }).result(makeCheckResult({ status: 'error' }))
+    expect(plain.join('')).not.toContain('\x1b[')
+    const coloured: string[] = []
+    new Progress({ total: 1, write: (t) => coloured.push(t), tty: true, color: true, quiet: true }).result(makeCheckResult({ status: 'error' }))
+    expect(coloured.join('')).toContain('\x1b[33m')
+  })
+})
+
+describe('skipsByReason', () => {
+  it('groups skipped checks by reason, largest group first', () => {
+    const results = [
+      ...Array.from({ length: 3 }, () => makeCheckResult({ status: 'skipped', message: 'CRM_API_KEY_RESTRICTED is not set' })),
+      makeCheckResult({ status: 'skipped', message: 'CRM_WEBHOOK_SECRET is not set' }),
+      makeCheckResult({ status: 'passed' }),
+    ]
+    expect(skipsByReason(results)).toEqual(['3 checks skipped: CRM_API_KEY_RESTRICTED is not set', '1 check skipped: CRM_WEBHOOK_SECRET is not set'])
+  })
+})

@@ -1,0 +1,159 @@
+// The one way checks are run: opens the session, schedules the selected checks (src/engine/runner.ts), stops
+// on an interrupt or at the run's bound, cleans up within clean-up's own bound, and closes the session.
+// `run`, `certify` (through runSuite), self-validation and the in-process tests (through runInProcess) all
+// come here, so every route judges a check alike.
+import type { CheckDefinition, CheckResult } from '../checks/types.ts'
+import type { ResolvedConfig } from '../config/config.ts'
+import { CLEANUP_TIMEOUT_MS, cleanUpWith } from '../engine/cleanup.ts'
+import type { Leftover } from '../engine/ledger.ts'
+import { unrunResult } from '../engine/replay.ts'
+import { checksInFlight, replayTarget, scheduleChecks } from '../engine/runner.ts'
+import { RunSession, type EmbeddedOptions } from '../engine/session.ts'
+import { sweep } from '../engine/sweep.ts'
+import { transportFor } from '../http/for-config.ts'
+
+/** After a stop, how long requests already on the wire may take to answer before the run moves on without them. */
+const STOP_DRAIN_MAX_MS = 4_000
+/** After the last request in flight answered, how long a check has to record what it made and end. */
+const STOP_SETTLE_MS = 300
+/** Pages of 100 per collection an interrupted run searches for records of its own that its journal missed. */
+const INTERRUPTED_SWEEP_PAGES = 5
+
+export interface ExecuteOptions {
+  config: ResolvedConfig
+  /** The selected checks, in declaration order. */
+  checks: CheckDefinition[]
+  runId: string
+  /** Where the ledger journal goes; none: kept in memory. */
+  journalDir?: string
+  embedded?: EmbeddedOptions
+  /** Checks in flight at once (default: twice the requests a key may have in flight). */
+  concurrency?: number
+  /** Aborting it interrupts the run; its reason (a string: `SIGINT`) is named in the report. */
+  signal?: AbortSignal
+  /** The whole run's bound (default config.runTimeoutS). */
+  runTimeoutMs?: number
+  cleanupTimeoutMs?: number
+  /** Told once the session is open (the progress line reads its transport). */
+  onSession?: (session: RunSession) => void
+  onStart?: (check: CheckDefinition) => void
+  onResult?: (result: CheckResult) => void
+  /** Told when the run stops early and when clean-up starts. */
+  onPhase?: (phase: 'stopping' | 'cleanup', detail: string) => void
+}
+
+export interface RunStop {
+  kind: 'interrupted' | 'timeout'
+  /** In words, for the report: `interrupted (SIGINT)`, `the run reached its bound of 3600 s (CRM_RUN_TIMEOUT_S)`. */
+  reason: string
+  at: Date
+}
+
+export interface ExecutedRun {
+  /** One row per selected check, in declaration order. */
+  results: CheckResult[]
+  session: RunSession
+  leftovers: Leftover[]
+  stop?: RunStop
+}
+
+/** A check the stop caught: not started (skipped, not run) or running (interrupt: skipped; bound: error). */
+function stoppedResult(check: CheckDefinition, started: boolean, stop: RunStop, session: RunSession): CheckResult {
+  const target = replayTarget(session)
+  if (!started) return unrunResult(check, 'skipped', `not run: ${stop.reason}`, target)
+  if (stop.kind === 'timeout') return unrunResult(check, 'error', `CRMCONF_RUN_TIMEOUT: ${stop.reason} before the check finished`, target)
+  return unrunResult(check, 'skipped', `${stop.reason} before the check finished`, target)
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Requests already on the wire finish (the transport sends no new one, once stopped); a check that is only
+ * waiting (a pacer window, a Retry-After, a webhook) is not waited for.
+ */
+async function drain(session: RunSession, config: ResolvedConfig): Promise<void> {
+  const until = Date.now() + Math.min(STOP_DRAIN_MAX_MS, config.requestTimeoutMs)
+  while (session.transport.inFlight > 0 && Date.now() < until) await sleep(50)
+}
+
+export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> {
+  const { config } = options
+  const session = await RunSession.open({ config, runId: options.runId, journalDir: options.journalDir, embedded: options.embedded })
+  options.onSession?.(session)
+  const halt = new AbortController()
+  let stop: RunStop | undefined
+  let stopped!: () => void
+  const whenStopped = new Promise<void>((resolve) => (stopped = resolve))
+  const stopRun = (kind: RunStop['kind'], reason: string) => {
+    if (stop) return
+    stop = { kind, reason, at: new Date() }
+    session.transport.stop(`not sent: ${reason}`)
+    halt.abort(reason)
+    options.onPhase?.('stopping', reason)
+    stopped()
+  }
+  const onAbort = () => stopRun('interrupted', `the run was interrupted (${String(options.signal?.reason ?? 'signal')})`)
+  if (options.signal?.aborted) onAbort()
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+  const boundMs = options.runTimeoutMs ?? config.runTimeoutS * 1000
+  const bound = setTimeout(() => stopRun('timeout', `the run reached its bound of ${Math.round(boundMs / 1000)} s (CRM_RUN_TIMEOUT_S)`), boundMs)
+  bound.unref()
+
+  const started = new Set<string>()
+  const settled = new Map<string, CheckResult>()
+  let leftovers: Leftover[] = []
+  try {
+    const scheduled = scheduleChecks(options.checks, session, options.concurrency ?? checksInFlight(config.concurrency), halt.signal, (check) => {
+      started.add(check.id)
+      options.onStart?.(check)
+    })
+    const all = Promise.all(
+      [...scheduled].map(([id, promise]) =>
+        promise.then((result) => {
+          if (stop && result.message.startsWith('CRMCONF_RUN_STOPPED')) return
+          settled.set(id, result)
+          options.onResult?.(result)
+        }),
+      ),
+    )
+    await Promise.race([all, whenStopped])
+    if (stop) {
+      await drain(session, config)
+      await Promise.race([all, sleep(STOP_SETTLE_MS)])
+    }
+  } finally {
+    clearTimeout(bound)
+    options.signal?.removeEventListener('abort', onAbort)
+    // However the run ended (a harness error too), no check sends anything more once clean-up starts.
+    session.transport.stop('not sent: the run is over')
+    halt.abort('the run is over')
+    try {
+      await drain(session, config)
+      options.onPhase?.('cleanup', `${session.ledger.pending().length} records to remove`)
+      leftovers = await cleanUpWith(session.ledger, session.transport, options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS)
+      if (stop && !session.embedded && config.profile !== 'read-only') leftovers = await sweepStopped(config, options.runId, leftovers)
+    } finally {
+      await session.close()
+    }
+  }
+  const results = options.checks.map((check) => settled.get(check.id) ?? stoppedResult(check, started.has(check.id), stop!, session))
+  return { results, session, leftovers, stop }
+}
+
+/**
+ * A check stopped between its create and the journal line leaves a record only a search finds: the newest
+ * pages of each collection (the default order is newest first, §4.1) for this run's tag or label.
+ */
+async function sweepStopped(config: ResolvedConfig, runId: string, leftovers: Leftover[]): Promise<Leftover[]> {
+  const transport = transportFor(config)
+  try {
+    const swept = await sweep(transport, { olderThanMs: 0, onlyRunId: runId, maxPages: INTERRUPTED_SWEEP_PAGES })
+    const gone = new Set(swept.removed.map((r) => r.id))
+    const unswept = swept.failed.filter((f) => f.id !== '*').map((f) => ({ resource: f.resource, id: f.id, reason: f.reason }))
+    return [...leftovers.filter((l) => !gone.has(l.id)), ...unswept.filter((u) => !leftovers.some((l) => l.id === u.id))]
+  } catch {
+    return leftovers
+  } finally {
+    await transport.close()
+  }
+}

@@ -1,0 +1,135 @@
+// One run, start to report: the selected checks through executeRun, then report.json and every file rendered
+// from it (report.html, summary.md, badge.json, junit.xml). The files are written whatever happens: a harness
+// error, an exception mid-run, an interrupt, the run's bound. `run` and `certify` call this.
+import type { CheckDefinition, CheckResult } from '../checks/types.ts'
+import { redactedConfig, type ResolvedConfig } from '../config/config.ts'
+import { certificationBlock, completeCertifyingRows } from '../certify/profile.ts'
+import { applyWaivers, type Waiver, type WaiverOutcome } from '../certify/waivers.ts'
+import type { Leftover } from '../engine/ledger.ts'
+import { replayCommand, unrunResult, type ReplayTarget } from '../engine/replay.ts'
+import { select } from '../engine/selection.ts'
+import type { EmbeddedOptions, RunSession } from '../engine/session.ts'
+import { requestsByArea } from '../engine/stats.ts'
+import { namedSecrets } from '../http/for-config.ts'
+import { buildRunReport, exitCodeFor } from '../report/build.ts'
+import { annotateResults, type KeyWarning } from '../engine/preflight.ts'
+import { describeScope } from '../engine/scope.ts'
+import type { RunScope } from '../report/types.ts'
+import type { MaskedSecret } from '../report/secrets.ts'
+import type { RunReport } from '../report/types.ts'
+import { copyToLatest, writeReportFiles } from '../report/write.ts'
+import { specDigest } from '../spec/spec-text.ts'
+import { TOOL_VERSION } from '../version.ts'
+import { executeRun, type ExecuteOptions, type RunStop } from './execute.ts'
+
+/** The exit code of an interrupted run, as a shell expects after Ctrl-C (128 + SIGINT). */
+export const EXIT_INTERRUPTED = 130
+
+export interface RunSuiteOptions extends Pick<ExecuteOptions, 'signal' | 'runTimeoutMs' | 'cleanupTimeoutMs' | 'concurrency' | 'onSession' | 'onStart' | 'onResult' | 'onPhase'> {
+  config: ResolvedConfig
+  /** The whole catalogue; `only` and `skip` select from it. */
+  catalogue: CheckDefinition[]
+  only?: string[]
+  skip?: string[]
+  runId: string
+  startedAt?: Date
+  /** Where the report files go. */
+  reportDir: string
+  /** Also copy the files there (reports/latest). */
+  latestDir?: string
+  journalDir?: string
+  /** The embedded reference server (config.baseUrl unset). */
+  embedded?: EmbeddedOptions
+  strict?: boolean
+  waivers?: Waiver[]
+  waiversFile?: string
+  /** `certify`: a row for every certifying check and the certification block. */
+  certification?: boolean
+  /** What the run was asked to judge (src/engine/scope.ts); default: described from the catalogue, the selection and the profile. */
+  scope?: RunScope
+  /** Optional keys that answered contrary to their role (src/engine/preflight.ts): noted on the checks that use them. */
+  keyWarnings?: KeyWarning[]
+}
+
+export interface SuiteOutcome {
+  exitCode: number
+  /** The report as written (secrets masked). */
+  report: RunReport
+  files: string[]
+  leftovers: Leftover[]
+  stop?: RunStop
+  waiverOutcome?: WaiverOutcome
+  /** Secrets the writer found and masked. */
+  masked: MaskedSecret[]
+  /** The run could not start or the harness failed: in words. */
+  harnessError?: string
+  /** The run's session (closed), when it opened. */
+  session?: RunSession
+}
+
+export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> {
+  const { config } = options
+  const startedAt = options.startedAt ?? new Date()
+  const embedded = config.baseUrl === undefined
+  const target: ReplayTarget = { seed: config.seed, profile: config.profile, baseUrl: config.baseUrl, variant: options.embedded?.variant, faults: options.embedded?.faults }
+  const selected = select(options.catalogue, options.only, options.skip)
+
+  let results: CheckResult[]
+  let session: RunSession | undefined
+  let leftovers: Leftover[] = []
+  let stop: RunStop | undefined
+  let harnessError: string | undefined
+  try {
+    const run = await executeRun({ ...options, checks: selected, onSession: (s) => ((session = s), options.onSession?.(s)) })
+    ;({ results, leftovers, stop } = run)
+  } catch (error) {
+    // A harness fault: every check not judged is an error row, so the report says the run proved nothing.
+    harnessError = (error as Error)?.stack ?? String(error)
+    const message = `harness error: ${(error as Error)?.message ?? String(error)}`
+    results = selected.map((check) => unrunResult(check, 'error', message, target))
+    leftovers = (session as RunSession | undefined)?.ledger.pending().map((e) => ({ resource: e.resource, id: e.id, reason: 'not removed: the run ended on a harness error' })) ?? []
+  }
+  const opened = session as RunSession | undefined
+  if (harnessError && opened) harnessError = opened.redactor.string(harnessError)
+
+  if (options.keyWarnings?.length) results = annotateResults(results, options.catalogue, options.keyWarnings)
+  if (options.certification) results = completeCertifyingRows(results, options.catalogue, { target, harnessErrors: harnessError ? [harnessError] : [] })
+  let waiverOutcome: WaiverOutcome | undefined
+  if (options.waivers) ({ results, outcome: waiverOutcome } = applyWaivers(results, options.waivers, new Set(options.catalogue.map((c) => c.id)), startedAt, options.waiversFile))
+
+  const stats = opened?.transport.stats
+  let report: RunReport = buildRunReport({
+    results,
+    tool: { name: 'crm-conformance', version: TOOL_VERSION },
+    spec: { digest: specDigest(), file: 'spec/crm-api-spec.md' },
+    target: { baseUrl: opened?.baseUrl ?? config.baseUrl ?? 'embedded', embedded, variant: options.embedded?.variant, faults: options.embedded?.faults },
+    profile: config.profile,
+    seed: config.seed,
+    runId: options.runId,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    config: redactedConfig(config),
+    // The transport's own count: every request that went out, the clean-up's included.
+    requests: { total: stats?.total ?? 0, byArea: requestsByArea(opened?.exchanges ?? []), byKey: { ...(stats?.byKey ?? {}) }, rateLimited: { ...(stats?.rateLimited ?? {}) } },
+    leftovers,
+    capabilities: opened?.capabilities,
+    replay: replayCommand(target, { only: options.only, skip: options.skip }),
+    scope: options.scope ?? describeScope(options.catalogue, { only: options.only, skip: options.skip, profile: config.profile }),
+  })
+  if (stop) report = { ...report, interrupted: { reason: stop.reason, at: stop.at.toISOString() } }
+  if (options.certification) report = { ...report, certification: certificationBlock(results, options.catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }) } as RunReport
+  if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
+
+  // Secrets the server echoed in a form redaction missed are masked here, and the files written anyway.
+  const secretList = Object.fromEntries(namedSecrets(opened?.config ?? config).map((s) => [s.name, s.value]))
+  const written = await writeReportFiles(report, options.reportDir, { secrets: secretList })
+  if (options.latestDir) await copyToLatest(options.reportDir, options.latestDir)
+
+  let exitCode: number = exitCodeFor(written.report, { strict: options.strict ?? false })
+  if (stop?.kind === 'interrupted') exitCode = EXIT_INTERRUPTED
+  else if (harnessError && !opened) exitCode = 2
+  else if (harnessError) exitCode = Math.max(exitCode, 1)
+  // A stale waiver fails the run, so waivers never outlive the failure they excuse.
+  else if (exitCode === 0 && waiverOutcome && waiverOutcome.stale.length > 0) exitCode = 1
+  return { exitCode, report: written.report, files: written.paths, leftovers, stop, waiverOutcome, masked: written.masked, harnessError, session: opened }
+}
