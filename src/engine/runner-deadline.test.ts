@@ -72,6 +72,25 @@ describe("a check's deadline", () => {
     expect(performance.now() - started).toBeGreaterThan(1_000)
   })
 
+  it('does not count the time it awaits work another check has queued behind the spent window (a shared fixture)', async () => {
+    const session = sessionWith(1_000)
+    // The fixture's create is the first check's second request (it waits ~2 s for the window); the second
+    // check only awaits its result, with a deadline of 1 s.
+    let made!: (value: unknown) => void
+    const fixture = new Promise((resolve) => (made = resolve))
+    const creator = runCheck(
+      check(async (ctx) => {
+        await ctx.api.get('/me')
+        made(await ctx.api.get('/me'))
+      }),
+      session,
+    )
+    const waiter = runCheck(check(async () => void (await fixture), { id: 'deadline.waiter' }), session)
+    const [first, second] = await Promise.all([creator, waiter])
+    expect(first.status, first.message).toBe('passed')
+    expect(second.status, second.message).toBe('passed')
+  })
+
   it("counts the check's own waits, and says which limit it hit", async () => {
     const result = await runCheck(check(() => new Promise((resolve) => setTimeout(resolve, 1_500))), sessionWith(300))
     expect(result.status).toBe('error')

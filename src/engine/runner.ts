@@ -63,6 +63,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
   // The deadline is measured on the check's own clock, which stands still while its requests wait for the
   // key's rate limit: a check queued behind a spent fixed window is not the check's fault.
   const stopwatch = new Stopwatch()
+  const untrackClock = session.transport.trackClock(stopwatch)
   const clients = new Map<string, ApiClient>()
   const clientFor = (role: Parameters<CheckContext['as']>[0]): ApiClient => {
     let client = clients.get(role)
@@ -129,6 +130,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
     })
   } finally {
     cancelDeadline()
+    untrackClock()
   }
 }
 

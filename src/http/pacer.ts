@@ -23,6 +23,8 @@ export interface PacerOptions {
   maxWaitS: number
   now?: () => number
   sleep?: (ms: number) => Promise<void>
+  /** Told when the pacer starts (true) and ends (false) waiting for a spent quota to reset. */
+  onWindowWait?: (waiting: boolean) => void
 }
 
 import { CrmConfError } from '../errors.ts'
@@ -139,7 +141,11 @@ export class Pacer {
           throw new CrmConfError('CRMCONF_RATE_LIMITED', `the rate limit resets in ${Math.ceil(waitMs / 1000)} s, more than the ${this.options.maxWaitS} s the run waits`)
         }
         this.waitUntil = now + waitMs
-        await this.sleep(waitMs).finally(() => (this.waitUntil = undefined))
+        this.options.onWindowWait?.(true)
+        await this.sleep(waitMs).finally(() => {
+          this.waitUntil = undefined
+          this.options.onWindowWait?.(false)
+        })
         // After the reset at least one request is allowed; this one's answer tells how many more.
         this.state.remaining = 0
         this.state.resetAt = undefined

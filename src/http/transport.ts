@@ -131,6 +131,10 @@ export class Transport {
   readonly stats: TransportStats = { total: 0, byKey: {}, rateLimited: {} }
   private readonly connections: Connections
   private readonly pacers = new Map<string, Pacer>()
+  /** The clocks of the checks running now, and those held while a key's quota resets (trackClock). */
+  private readonly clocks = new Set<Stopwatch>()
+  private readonly windowHolds = new Map<Stopwatch, () => void>()
+  private windowWaits = 0
   private readonly reachability: Reachability
   private seq = 0
   private stopped?: string
@@ -148,6 +152,32 @@ export class Transport {
     return this.options.baseUrl
   }
 
+  /**
+   * Counts a check's clock among those stopped while a key's spent quota resets. A check waiting for the
+   * window is not only one whose own request is queued: it may be awaiting a shared fixture whose create is
+   * queued, or a record another check's queued request will write. While the window is spent nobody can
+   * make progress, so no check's deadline runs. Returns the function that stops counting it.
+   */
+  trackClock(stopwatch: Stopwatch): () => void {
+    this.clocks.add(stopwatch)
+    if (this.windowWaits > 0) this.windowHolds.set(stopwatch, stopwatch.hold())
+    return () => {
+      this.clocks.delete(stopwatch)
+      this.windowHolds.get(stopwatch)?.()
+      this.windowHolds.delete(stopwatch)
+    }
+  }
+
+  private windowWait(waiting: boolean): void {
+    this.windowWaits += waiting ? 1 : -1
+    if (waiting && this.windowWaits === 1) {
+      for (const clock of this.clocks) if (!this.windowHolds.has(clock)) this.windowHolds.set(clock, clock.hold())
+    } else if (!waiting && this.windowWaits === 0) {
+      for (const release of this.windowHolds.values()) release()
+      this.windowHolds.clear()
+    }
+  }
+
   hasKey(role: KeyRole): boolean {
     return Boolean(this.options.keys[role])
   }
@@ -155,7 +185,7 @@ export class Transport {
   pacerFor(role: string): Pacer {
     let pacer = this.pacers.get(role)
     if (!pacer) {
-      pacer = new Pacer({ concurrency: this.options.concurrency, maxWaitS: this.options.maxRetryAfterS })
+      pacer = new Pacer({ concurrency: this.options.concurrency, maxWaitS: this.options.maxRetryAfterS, onWindowWait: (waiting) => this.windowWait(waiting) })
       this.pacers.set(role, pacer)
     }
     return pacer
