@@ -21,6 +21,8 @@ export interface EmbeddedOptions {
   conditions?: ServerConditions
   /** Lists show a write only this long after it (a search index); reads by id at once. */
   listLagMs?: number
+  /** Reach the embedded server through this forward proxy (the proxy condition of self-validation); the environment's proxy never applies to it. */
+  proxy?: ResolvedConfig['proxy']
 }
 
 export interface SessionOptions {
@@ -79,8 +81,9 @@ export class RunSession {
         roleLimitedDenied: config.roleLimitedDenied ?? server.roleLimitedDenied,
         fixtures: { ...server.fixtures, ...config.fixtures },
         webhookSecret: config.webhookSecret ?? server.webhookSecret,
-        // The embedded server is this process's own loopback listener: never reached through a proxy.
-        proxy: {},
+        // The embedded server is this process's own loopback listener: never reached through the environment's
+        // proxy, only through one the caller puts in front on purpose.
+        proxy: options.embedded?.proxy ?? {},
       }
     }
     const redactor = redactorFor(config)

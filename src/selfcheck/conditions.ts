@@ -87,12 +87,14 @@ export async function runUnderCondition(condition: Condition, checks: CheckDefin
   const restoreEnv = proxy ? proxyEnvironment(proxy.url) : () => undefined
   const started = performance.now()
   try {
-    // The loader reads the proxy from HTTP_PROXY (config `proxy`); the in-process run takes the resolved value.
-    const config = { ...condition.config, ...(proxy ? { proxy: { httpProxy: proxy.url, httpsProxy: proxy.url } } : {}) } as Partial<ResolvedConfig>
+    // A user's run takes the proxy from HTTP_PROXY (config `proxy`); the embedded server is reached through one
+    // only when asked for explicitly, as here.
+    const config: Partial<ResolvedConfig> = { ...condition.config }
+    const embedded = proxy ? { ...condition.embedded, proxy: { httpProxy: proxy.url, httpsProxy: proxy.url } } : condition.embedded
     const run = await runInProcess({
       checks,
       only: options.only,
-      embedded: condition.embedded,
+      embedded,
       config,
       profile: 'full',
       seed: options.seed,
@@ -117,8 +119,9 @@ export async function runUnderCondition(condition: Condition, checks: CheckDefin
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']
 
 /**
- * HTTP_PROXY and HTTPS_PROXY at the proxy for the run, and no NO_PROXY (a CI machine's usual
- * `NO_PROXY=localhost,127.0.0.1` would let every request go round it); the previous values come back after.
+ * HTTP_PROXY and HTTPS_PROXY at the proxy for the run, and no NO_PROXY, as a user's environment would have
+ * them: what must not go through a proxy (the sink, the embedded server's own deliveries) is then proven not to,
+ * since the proxy's count must equal the run's requests. The previous values come back after.
  */
 function proxyEnvironment(url: string): () => void {
   const saved = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]))
