@@ -3,13 +3,14 @@
 // ends on a fast, unthrottled server: compliant, nothing failed or errored, no MUST skipped, no 429 on the
 // main key, every check run.
 import { expect, test } from 'vitest'
-import { conditionNamed, runUnderCondition } from '../../src/selfcheck/conditions.ts'
+import { conditionNamed, runUnderCondition, type ConditionRun } from '../../src/selfcheck/conditions.ts'
 import { catalogue } from '../../suites/index.ts'
 
 /** Bound of one condition run; the slowest (every response 2 s late) takes a few minutes. */
 const CONDITION_TIMEOUT_MS = 20 * 60_000
 
-export function conditionTest(name: string): void {
+/** `also`: what this condition proves besides the verdict. */
+export function conditionTest(name: string, also?: (result: ConditionRun) => void): void {
   const condition = conditionNamed(name)
   test(`under ${condition.title}: compliant, 0 failed, 0 errored, 0 MUST skipped, 0 429s on the main key`, async () => {
     const result = await runUnderCondition(condition, catalogue)
@@ -30,5 +31,6 @@ export function conditionTest(name: string): void {
       if (result.proxied.tunnels === 0) expect(result.proxied.requests, 'requests forwarded by the proxy').toBe(stats.total)
       else expect(result.proxied.requests + result.proxied.tunnels).toBeGreaterThan(0)
     }
+    also?.(result)
   }, CONDITION_TIMEOUT_MS)
 }
