@@ -121,7 +121,7 @@ describe('certify against the embedded reference server', () => {
     expect(capabilities).toMatch(/\| update\.method \| \\\["PATCH"\\\] \|/)
     const readme = await read('README.md')
     expect(readme).toContain('| verdict | **compliant** |')
-    expect(readme).toContain(`crm-conformance certify --seed 20260101 --product-file PRODUCT.json --out submission`)
+    expect(readme).toContain(`crm-conformance certify --seed 20260101 --embedded --product-file PRODUCT.json --out submission`)
     expect(readme).toContain(`npx crm-conformance@${TOOL_VERSION} verify-submission <this folder>`)
   })
 

@@ -145,7 +145,7 @@ describe('the packed package', () => {
 
   it('run against the embedded reference server: every report file, outside the package', () => {
     const reportDir = join(base, 'reports ünï', 'embedded')
-    expectReports(reportDir, installedCli(['run', ...SELECTION, '--report-dir', reportDir]))
+    expectReports(reportDir, installedCli(['run', '--embedded', ...SELECTION, '--report-dir', reportDir]))
   }, 300_000)
 
   it('run against a `serve` process, configured from the .env block it prints', async () => {

@@ -57,7 +57,11 @@ export function reproductionEnv(report: Pick<RunReport, 'config' | 'target'>): s
     ['CRM_WEBHOOK_SINK_HOST', c.sinkHost],
     ['CRM_WEBHOOK_SINK_PORT', c.sinkPort],
     ['CRM_WEBHOOK_TIMEOUT_S', c.webhookTimeoutS],
+    ['CRM_WEBHOOK_RETRY_WAIT_S', c.webhookRetryWaitS],
     ['CRM_REQUEST_TIMEOUT_MS', c.requestTimeoutMs],
+    ['CRM_CHECK_TIMEOUT_MS', c.checkTimeoutMs],
+    ['CRM_CONSISTENCY_WINDOW_MS', c.consistencyWindowMs],
+    ['CRM_RUN_TIMEOUT_S', c.runTimeoutS],
     ['CRM_CONCURRENCY', c.concurrency],
     ['CRM_REQUEST_BUDGET', c.requestBudget],
   ]
@@ -68,6 +72,7 @@ export function reproductionEnv(report: Pick<RunReport, 'config' | 'target'>): s
 /** The certify command that reproduces the run (same seed, same embedded variant and faults). */
 export function reproductionCommand(report: Pick<RunReport, 'seed' | 'target'>): string {
   const parts = ['crm-conformance certify', `--seed ${report.seed}`]
+  if (report.target?.embedded) parts.push('--embedded')
   if (report.target?.embedded && report.target.variant) parts.push(`--variant ${shellQuote(report.target.variant)}`)
   for (const fault of report.target?.embedded ? (report.target.faults ?? []) : []) parts.push(`--fault ${shellQuote(fault)}`)
   parts.push('--product-file PRODUCT.json', '--out submission')

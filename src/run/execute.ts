@@ -2,6 +2,7 @@
 // on an interrupt or at the run's bound, cleans up within clean-up's own bound, and closes the session.
 // `run`, `certify` (through runSuite), self-validation and the in-process tests (through runInProcess) all
 // come here, so every route judges a check alike.
+import { compileSchemas } from '../schemas/registry.ts'
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import type { ResolvedConfig } from '../config/config.ts'
 import { CLEANUP_TIMEOUT_MS, cleanUpWith } from '../engine/cleanup.ts'
@@ -78,6 +79,8 @@ async function drain(session: RunSession, config: ResolvedConfig): Promise<void>
 
 export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> {
   const { config } = options
+  // A broken schema is a start-up error of the run, not a failed check (the registry compiles lazily for --help and list).
+  compileSchemas()
   const session = await RunSession.open({ config, runId: options.runId, journalDir: options.journalDir, embedded: options.embedded })
   options.onSession?.(session)
   const halt = new AbortController()
