@@ -62,6 +62,12 @@ export interface CheckContext {
   fail(message: string, detail?: FailureDetail): never
   /** Notes for the report row (e.g. a shrunk counter-example, a replay command). */
   note(text: string): void
+  /**
+   * Awaits work other checks do (a shared fixture they create, their creates in flight): the check's own clock
+   * stands still meanwhile, so its deadline measures the check, not the others' queue or the server's speed.
+   * `ctx.session.memo` does this by itself for a fixture another check started.
+   */
+  others<T>(work: Promise<T>): Promise<T>
 }
 
 export interface FailureDetail {

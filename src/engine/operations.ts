@@ -205,7 +205,7 @@ export function safePhone(n: number): string {
  * Creates still on their way are awaited first, so that a record listed before its create was tracked is known.
  */
 export async function recordsNotInUse(ctx: CheckContext, records: readonly AnyRecord[]): Promise<AnyRecord[]> {
-  await ctx.session.ledger.settled()
+  await ctx.others(ctx.session.ledger.settled())
   return records.filter(
     (r) =>
       typeof r?.id === 'string' &&

@@ -72,7 +72,7 @@ describe('against the reference server', () => {
 
   test('every key as its role says: no warning', async () => {
     const { rateLimited: _, ...keys } = server.keys
-    expect(await preflightTarget(configWith(keys, server.restrictedScopes))).toEqual({ warnings: [] })
+    expect(await preflightTarget(configWith(keys, server.restrictedScopes))).toEqual({ warnings: [], limitPerMinute: 600 })
   })
 
   test('a wrong main key: refused with one line naming CRM_API_KEY', async () => {

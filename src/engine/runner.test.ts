@@ -9,7 +9,7 @@ const session = {
   seed: 1,
   baseUrl: 'http://127.0.0.1:1/v1',
   config: {},
-  transport: { hasKey: () => true },
+  transport: { hasKey: () => true, trackClock: () => () => {} },
   redactor: { string: (s: string) => s, value: (v: unknown) => v },
 } as unknown as RunSession
 

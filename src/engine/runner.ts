@@ -64,6 +64,14 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
   // key's rate limit: a check queued behind a spent fixed window is not the check's fault.
   const stopwatch = new Stopwatch()
   const untrackClock = session.transport.trackClock(stopwatch)
+  const others = async <T>(work: Promise<T>): Promise<T> => {
+    const release = stopwatch.hold()
+    try {
+      return await work
+    } finally {
+      release()
+    }
+  }
   const clients = new Map<string, ApiClient>()
   const clientFor = (role: Parameters<CheckContext['as']>[0]): ApiClient => {
     let client = clients.get(role)
@@ -80,7 +88,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
       return clientFor(role)
     },
     config: session.config,
-    session,
+    session: withOwnClock(session, others),
     profile: session.profile,
     seed: session.seed,
     runId: session.runId,
@@ -96,6 +104,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
     note: (text) => {
       notes.push(text)
     },
+    others,
   }
 
   const timeoutMs = check.timeoutMs ?? session.config.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS
@@ -132,6 +141,29 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
     cancelDeadline()
     untrackClock()
   }
+}
+
+/**
+ * The session as one check sees it: a shared fixture another check is already making is awaited with this
+ * check's clock stopped (its factory, when this check runs it, counts as the check's own work).
+ */
+function withOwnClock(session: RunSession, others: <T>(work: Promise<T>) => Promise<T>): RunSession {
+  const memo = <T>(key: string, factory: () => Promise<T>): Promise<T> => {
+    let mine = false
+    const shared = session.memo(key, () => {
+      mine = true
+      return factory()
+    })
+    return mine ? shared : others(shared)
+  }
+  // Everything else is the session itself (its methods bound to it, so the run's state stays one).
+  return new Proxy(session, {
+    get(target, property) {
+      if (property === 'memo') return memo
+      const value = Reflect.get(target, property, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
 }
 
 function toEvidence(exchange: Exchange): EvidenceItem {

@@ -75,6 +75,24 @@ const MAX_429_RETRIES = 3
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
+/**
+ * How much of one answer's wait counts on the sending check's clock. Past it the check is waiting for the
+ * server, not doing its own work: a server that answers every request 2 s late must get the verdict a fast one
+ * gets, and each request is bounded on its own (CRM_REQUEST_TIMEOUT_MS), the run by CRM_RUN_TIMEOUT_S.
+ */
+export const SERVER_TIME_COUNTED_MS = 250
+
+/** Stops `stopwatch` once a request has waited `counted` ms for its answer; returns the function to call when it ends. */
+function latencyBeyond(stopwatch: Stopwatch | undefined, counted: number): () => void {
+  if (!stopwatch) return () => {}
+  let release: (() => void) | undefined
+  const timer = setTimeout(() => (release = stopwatch.hold()), counted)
+  return () => {
+    clearTimeout(timer)
+    release?.()
+  }
+}
+
 /** Runs `wait` with the check's clock stopped: time queued for the rate limit is not the check's own. */
 async function queued<T>(stopwatch: Stopwatch | undefined, wait: () => Promise<T>): Promise<T> {
   const release = stopwatch?.hold()
@@ -279,6 +297,7 @@ export class Transport {
     let response: RecordedResponse | undefined
     let error: Exchange['error']
     this.sending++
+    const serverTime = latencyBeyond(stopwatch, SERVER_TIME_COUNTED_MS)
     try {
       response = await this.perform(url, req.method, headers, payload)
       pacer.observe(response.headers)
@@ -289,6 +308,7 @@ export class Transport {
     } catch (cause) {
       error = describeNetworkError(cause, url, this.options.timeoutMs)
     } finally {
+      serverTime()
       this.sending--
       release()
       this.reachability.settle(admission.probe, response !== undefined, error && `${req.method} ${url}: ${error.message}`, Date.now())

@@ -58,9 +58,13 @@ async function makeTrip(ctx: CheckContext, plan: RoundTripPlan): Promise<Trip> {
   return trip
 }
 
-/** Records created after a moment shortly before this one; createdAt, else the server's Date header. */
+/**
+ * Records created after a moment shortly before this one: its createdAt, else the server's Date header less the
+ * whole exchange (a slow server stamps Date when it answers, seconds after it stored the record).
+ */
 function createdSince(record: AnyRecord, created: ApiResponse): string | undefined {
-  const at = Date.parse(typeof record.createdAt === 'string' ? record.createdAt : (created.header('date') ?? ''))
+  const shown = typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : Number.NaN
+  const at = Number.isNaN(shown) ? Date.parse(created.header('date') ?? '') - created.exchange.durationMs : shown
   return Number.isNaN(at) ? undefined : new Date(at - 2_000).toISOString()
 }
 

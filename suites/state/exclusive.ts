@@ -3,14 +3,15 @@
 // webhook area paying the sent invoice in full) takes the same turn: `exclusive(session, recordLock('invoice', id), …)`.
 import type { RunSession } from '../../src/engine/session.ts'
 
-const queues = new WeakMap<RunSession, Map<string, Promise<unknown>>>()
+// Keyed by the run's ledger: one per run, the same object whichever view of the session a check holds.
+const queues = new WeakMap<object, Map<string, Promise<unknown>>>()
 
 /** Runs `task` after every earlier task of the same key in this session has settled. */
 export function exclusive<T>(session: RunSession, key: string, task: () => Promise<T>): Promise<T> {
-  let byKey = queues.get(session)
+  let byKey = queues.get(session.ledger)
   if (!byKey) {
     byKey = new Map()
-    queues.set(session, byKey)
+    queues.set(session.ledger, byKey)
   }
   const previous = byKey.get(key) ?? Promise.resolve()
   const run = previous.then(task, task)
