@@ -74,11 +74,11 @@ async function rewriteReport(dir: string, edit: (report: any) => void): Promise<
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'crm-certify-e2e-'))
   await writeFile(join(root, 'product.json'), JSON.stringify(PRODUCT))
-  const certify = (name: string, extra: string[]) => cli(['certify', '--out', join(root, name), '--product-file', join(root, 'product.json'), '--seed', '20260101', '--quiet', ...extra], root)
+  const certify = (name: string, extra: string[]) => cli(['certify', '--out', join(root, name), '--product-file', join(root, 'product.json'), '--seed', '20260101', '--quiet', '--embedded', ...extra], root)
   const [c, f, s] = await Promise.all([
     certify('compliant', []),
     certify('faulty', ['--fault', FAULT]),
-    cli(['run', '--only', 'discovery', '--report-dir', join(root, 'subset-run'), '--quiet'], root),
+    cli(['run', '--embedded', '--only', 'discovery', '--report-dir', join(root, 'subset-run'), '--quiet'], root),
   ])
   compliant = { dir: join(root, 'compliant'), run: c }
   faulty = { dir: join(root, 'faulty'), run: f }
