@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { CrmConfError } from '../errors.ts'
 import { SINK_DEFAULTS, startSink } from './sink.ts'
-import type { RespondRule, Sink, SinkOptions } from './sink.ts'
+import type { RespondRule, Sink, SinkCounts, SinkOptions } from './sink.ts'
 import { TIMESTAMP_TOLERANCE_S } from './verify.ts'
 
 export interface SinkCommandOptions {
@@ -37,21 +37,10 @@ export interface SinkCommandDeps {
   onStarted?: (sink: Sink) => void
 }
 
-export interface SinkSummary {
+/** What the command received, as the sink counted it (`deliveries`: every request recorded, noise included). */
+export interface SinkSummary extends Omit<SinkCounts, 'received'> {
   url: string
   deliveries: number
-  accepted: number
-  duplicate: number
-  rejected: number
-  /** Rejected deliveries per reason. */
-  reasons: Record<string, number>
-  /** Requests that cannot have come from the server (not signed with the secret and naming no record, replays, oversized, slow), per reason. */
-  noise: Record<string, number>
-  /** Kept deliveries dropped from memory past a cap (every one was printed and logged). */
-  dropped: number
-  tlsFailures: number
-  /** Log lines not written because the disk fell behind. */
-  logLinesDropped: number
 }
 
 interface ResponseRule {
