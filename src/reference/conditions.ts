@@ -63,6 +63,8 @@ export function closeIdleConnections(server: HttpServer, idleMs: number): void {
 
 export interface Relay {
   port: number
+  /** Remote ports of the connections it accepted, in order: which client opened each (a test tells a proxy's from the suite's). */
+  clientPorts: number[]
   close(): Promise<void>
 }
 
@@ -71,8 +73,9 @@ export interface Relay {
  * between the client and the server does: a request sent on a connection the server has just closed is already
  * on its way when the close arrives, so the client meets the race a real deployment has, not an instant one.
  */
-export async function startRelay(target: { host: string; port: number }, delayMs: number, host: string, port = 0): Promise<Relay> {
+export async function startRelay(target: { host: string; port: number }, delayMs: number, host = '127.0.0.1', port = 0): Promise<Relay> {
   const sockets = new Set<Socket>()
+  const clientPorts: number[] = []
   const later = (fn: () => void) => setTimeout(fn, delayMs)
   const forward = (from: Socket, to: Socket) => {
     from.on('data', (chunk) => later(() => !to.destroyed && to.write(chunk)))
@@ -81,6 +84,7 @@ export async function startRelay(target: { host: string; port: number }, delayMs
     from.on('close', (hadError) => later(() => (hadError ? to.resetAndDestroy() : to.destroySoon())))
   }
   const relay: TcpServer = createTcpServer({ allowHalfOpen: true }, (client) => {
+    clientPorts.push(client.remotePort ?? 0)
     const upstream = connect({ host: target.host, port: target.port, allowHalfOpen: true })
     for (const s of [client, upstream]) {
       sockets.add(s)
@@ -95,6 +99,7 @@ export async function startRelay(target: { host: string; port: number }, delayMs
   })
   return {
     port: (relay.address() as AddressInfo).port,
+    clientPorts,
     close: () =>
       new Promise<void>((resolve) => {
         relay.close(() => resolve())

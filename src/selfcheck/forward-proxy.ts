@@ -14,6 +14,8 @@ export interface ForwardProxy {
   readonly tunnels: number
   /** Requests refused (a non-loopback or unparseable target). */
   readonly refused: number
+  /** Local ports of its own connections to targets: a target's view of which connections came through it. */
+  readonly upstreamPorts: ReadonlySet<number>
   close(): Promise<void>
 }
 
@@ -22,6 +24,7 @@ const isLoopback = (host: string): boolean => LOOPBACK_NAMES.has(host) || (isIP(
 
 export async function startForwardProxy(host = '127.0.0.1'): Promise<ForwardProxy> {
   const counts = { requests: 0, tunnels: 0, refused: 0 }
+  const upstreamPorts = new Set<number>()
   const sockets = new Set<Socket>()
   const server: Server = createServer((req, res) => {
     let target: URL
@@ -46,6 +49,7 @@ export async function startForwardProxy(host = '127.0.0.1'): Promise<ForwardProx
         answer.pipe(res)
       },
     )
+    upstream.on('socket', (socket) => socket.on('connect', () => upstreamPorts.add(socket.localPort ?? 0)))
     upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()))
     req.pipe(upstream)
   })
@@ -58,6 +62,7 @@ export async function startForwardProxy(host = '127.0.0.1'): Promise<ForwardProx
     }
     counts.tunnels++
     const upstream = connect({ host: targetHost.replace(/^\[|\]$/g, ''), port: Number(targetPort) }, () => {
+      upstreamPorts.add(upstream.localPort ?? 0)
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
       if (head.length > 0) upstream.write(head)
       upstream.pipe(client)
@@ -89,6 +94,7 @@ export async function startForwardProxy(host = '127.0.0.1'): Promise<ForwardProx
     get refused() {
       return counts.refused
     },
+    upstreamPorts,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

@@ -8,7 +8,7 @@ import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Redactor } from '../../src/http/redact.ts'
 import { Transport } from '../../src/http/transport.ts'
-import { startRelay, type Relay } from './relay.ts'
+import { startRelay, type Relay } from '../../src/reference/conditions.ts'
 
 const IDLE_CLOSE_MS = 500
 const RELAY_DELAY_MS = 40

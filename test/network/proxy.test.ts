@@ -2,77 +2,17 @@
 // only a forward proxy on loopback may reach, and every connection that reached the target is shown to have
 // come from the proxy. NO_PROXY sends the same requests direct. The gateway header reaches the target and is
 // masked in the evidence.
-import { createServer, request as httpRequest, type Server } from 'node:http'
-import { connect, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { catalogue } from '../../suites/index.ts'
 import { loadConfig } from '../../src/config/config.ts'
 import { runInProcess } from '../../src/engine/in-process.ts'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts'
-import { startRelay, type Relay } from './relay.ts'
-
-/** A minimal forward proxy: CONNECT tunnels (what undici's ProxyAgent uses) and absolute-form requests. */
-interface Proxy {
-  url: string
-  tunnels: number
-  forwarded: number
-  /** Local ports of the proxy's own connections to targets. */
-  upstreamPorts: Set<number>
-  close(): Promise<void>
-}
-
-async function startProxy(): Promise<Proxy> {
-  const sockets = new Set<Socket>()
-  const state = { tunnels: 0, forwarded: 0, upstreamPorts: new Set<number>() }
-  const server: Server = createServer((req, res) => {
-    // GET http://host:port/path HTTP/1.1
-    state.forwarded++
-    const target = new URL(req.url ?? '')
-    const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: target.pathname + target.search, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
-    forward.on('socket', (socket) => socket.on('connect', () => state.upstreamPorts.add(socket.localPort ?? 0)))
-    forward.on('error', () => res.destroy())
-    req.pipe(forward)
-  })
-  server.on('connect', (req, client: Socket, head: Buffer) => {
-    state.tunnels++
-    const [host, port] = (req.url ?? '').split(':')
-    const upstream = connect({ host, port: Number(port) }, () => {
-      state.upstreamPorts.add(upstream.localPort ?? 0)
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-      if (head.length > 0) upstream.write(head)
-      upstream.pipe(client)
-      client.pipe(upstream)
-    })
-    for (const socket of [client, upstream]) {
-      sockets.add(socket)
-      socket.on('close', () => sockets.delete(socket))
-      socket.on('error', () => {})
-    }
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get tunnels() {
-      return state.tunnels
-    },
-    get forwarded() {
-      return state.forwarded
-    },
-    upstreamPorts: state.upstreamPorts,
-    async close() {
-      for (const socket of sockets) socket.destroy()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
-  }
-}
+import { startRelay, type Relay } from '../../src/reference/conditions.ts'
+import { startForwardProxy, type ForwardProxy } from '../../src/selfcheck/forward-proxy.ts'
 
 let reference: ReferenceServer
 let relay: Relay
-let proxy: Proxy
+let proxy: ForwardProxy
 /** The target as the suite sees it: the relay in front of the reference server (it records who connected). */
 let baseUrl: string
 
@@ -81,7 +21,7 @@ beforeAll(async () => {
   const origin = new URL(reference.baseUrl)
   relay = await startRelay({ host: origin.hostname, port: Number(origin.port) }, 0)
   baseUrl = `http://127.0.0.1:${relay.port}${origin.pathname}`
-  proxy = await startProxy()
+  proxy = await startForwardProxy()
 })
 
 afterAll(async () => {
@@ -131,11 +71,11 @@ describe('proxies and gateways', () => {
   }, 120_000)
 
   test('NO_PROXY: the same checks go direct, and the proxy sees nothing', async () => {
-    const tunnels = proxy.tunnels + proxy.forwarded
+    const tunnels = proxy.tunnels + proxy.requests
     const before = relay.clientPorts.length
     const run = await runThrough({ httpProxy: proxy.url, noProxy: 'localhost,127.0.0.1' }, 'proxy-bypassed')
     expect(run.results.every((r) => r.status === 'passed')).toBe(true)
-    expect(proxy.tunnels + proxy.forwarded).toBe(tunnels)
+    expect(proxy.tunnels + proxy.requests).toBe(tunnels)
     const connections = relay.clientPorts.slice(before)
     expect(connections.length).toBeGreaterThan(0)
     expect(connections.filter((port) => proxy.upstreamPorts.has(port))).toEqual([])
