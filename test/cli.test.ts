@@ -164,7 +164,7 @@ describe('exit codes, junit.xml, summary.md and the replay command of a failure'
     const run = await cli(['run', '--only', 'discovery', '--report-dir', join(dir, 'clean'), '--quiet'])
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(readReport(join(dir, 'clean')).verdict).toBe('compliant')
-    // verdict-scope: a subset is never labelled plain compliant (report.json, badge.json, console).
+    // A subset is never labelled plain compliant (report.json, badge.json, console).
     expect(readReport(join(dir, 'clean')).verdictLabel).toMatch(/^compliant \(subset: 3 of \d+ checks\)$/)
     expect(JSON.parse(readFileSync(join(dir, 'clean', 'badge.json'), 'utf8')).message).toMatch(/^compliant \(subset: 3 of \d+ checks\) · 3\/3$/)
     expect(run.stdout).toMatch(/^COMPLIANT \(subset: 3 of \d+ checks\): 3 passed/m)

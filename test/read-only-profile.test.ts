@@ -67,7 +67,7 @@ test('through the CLI: the server receives no request but GET', async () => {
     expect(check.status, check.id).toBe('skipped')
     expect(check.message, check.id).toMatch(/profile/)
   }
-  // verdict-scope: the checks the profile leaves out are out of scope, listed with why, not skipped MUST rows.
+  // The checks the profile leaves out are out of scope, listed with why, not skipped MUST rows.
   expect(report.scope.outOfScope.map((c) => c.id).sort()).toEqual([...writers].sort())
   expect(report.checks.filter((c) => writers.has(c.id))).toEqual([])
   expect(report.verdictLabel).toMatch(new RegExp(`^${report.verdict} \\(read-only profile: \\d+ of \\d+ MUST checks\\)$`))

@@ -180,7 +180,7 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
   const before = problems.length
   if (report.profile !== CERTIFYING_PROFILE || cert.profile !== CERTIFYING_PROFILE) problems.push(`the run used the ${report.profile} profile; certification needs ${CERTIFYING_PROFILE}`)
   if (cert.selection !== 'none' || /\s--(only|skip)\b/.test(String(report.replay ?? ''))) problems.push('the run selected checks (--only / --skip); certification runs every check')
-  // verdict-scope: a report that says its own scope was not the whole catalogue is not a certification.
+  // A report that says its own scope was not the whole catalogue is not a certification.
   if (report.scope && report.scope.complete !== true) problems.push('report.json says its scope was not complete (a selection or a narrower profile); certification runs every check')
   const waived = report.checks.filter((c) => c && c.waived)
   if (cert.waivers !== 'none' || waived.length > 0 || (report.summary?.waived ?? 0) > 0 || 'waivers' in report) {

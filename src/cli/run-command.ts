@@ -72,9 +72,9 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     write(`${(error as Error).message}\n`)
     return { exitCode: 2 }
   }
-  // verdict: typo warnings, the embedded server only on purpose, a selection or profile that leaves nothing refused.
-  const { catalogue: allChecks } = await import('../../suites/index.ts')
-  const gate = gateRun(config, allChecks, { env: options.env ?? process.env, embedded: options.embedded, only: options.only, skip: options.skip })
+  // Typo warnings, the embedded server only on purpose, a selection or profile that leaves nothing refused.
+  const { catalogue } = await import('../../suites/index.ts')
+  const gate = gateRun(config, catalogue, { env: options.env ?? process.env, embedded: options.embedded, only: options.only, skip: options.skip })
   for (const line of [...gate.lines, ...(gate.refusal ? [gate.refusal] : [])]) write(`${line}\n`)
   if (gate.refusal) return { exitCode: 2 }
   config = gate.config
@@ -130,7 +130,6 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     }
   }
 
-  const catalogue = allChecks
   const selected = select(catalogue, options.only, options.skip)
   const limits: Record<string, number | undefined> = embedded ? { main: options.rateLimit ?? EMBEDDED_RATE_LIMIT } : { main: limitPerMinute }
   for (const line of describeEstimate(estimateRequests(selected), limits)) write(`  ${line}\n`)

@@ -53,7 +53,7 @@ export const OPTIONAL_PURPOSE: Record<string, string> = {
   CRM_FIXTURE_CONVERSATION_ID: 'message creation in a conversation (§4.4)',
 }
 
-// verdict: every public variable name, for the "did you mean" warning and the embedded-target choice
+// Every public variable name, for the "did you mean" warning and the embedded-target choice
 // (src/config/env-names.ts, src/config/target-choice.ts). A new variable is added here too.
 /** Every environment variable crm-conformance reads (the agreed names of this wave included). */
 export const PUBLIC_VARIABLES: readonly string[] = [

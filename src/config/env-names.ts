@@ -1,4 +1,4 @@
-// verdict: variables that look like ours but are not (CRM_APIKEY, CRM_BASEURL, CRM_API_KEY_RESTRICED): a typo
+// Variables that look like ours but are not (CRM_APIKEY, CRM_BASEURL, CRM_API_KEY_RESTRICED): a typo
 // that would otherwise silently drop a key, or test the embedded server instead of the user's. Pure.
 import { distance } from 'fastest-levenshtein'
 import { nearestTerms } from '../engine/selection.ts'

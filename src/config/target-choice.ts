@@ -1,4 +1,4 @@
-// verdict: the embedded reference server is tested on purpose only. A pipeline, a key or a typo of a variable
+// The embedded reference server is tested on purpose only. A pipeline, a key or a typo of a variable
 // without CRM_BASE_URL means the user meant their own server: testing ours instead would be a false green
 // (or hundreds of failures with their key). Pure.
 

@@ -1,4 +1,4 @@
-// verdict: what is settled before a run starts, in one call for the run command: look-alike variable names
+// What is settled before a run starts, in one call for the run command: look-alike variable names
 // (warned), the target (the embedded server only on purpose), the selection and the profile's scope (a run
 // that would test nothing is refused). The credentials are checked next, against the target (preflight.ts).
 import type { CheckDefinition } from '../checks/types.ts'

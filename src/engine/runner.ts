@@ -19,7 +19,7 @@ const EVIDENCE_TAIL = 3
 
 /** Why a check cannot run in this session, or undefined when it can. */
 export function precondition(check: CheckDefinition, session: RunSession): string | undefined {
-  // verdict-scope: the one profile rule; the report lists these checks as out of scope (src/engine/scope.ts).
+  // The one profile rule; the report lists these checks as out of scope (src/engine/scope.ts).
   const excluded = profileExclusion(check, session.profile)
   if (excluded) return excluded
   for (const role of check.keys ?? []) {

@@ -10,12 +10,12 @@ export interface ShieldsEndpointBadge {
 }
 
 const COLOR: Record<Verdict, string> = { compliant: 'brightgreen', partial: 'yellow', 'non-compliant': 'red' }
-/** verdict-scope: a compliant subset or narrower profile is green, never the bright green of a complete run. */
+/** A compliant subset or narrower profile is green, never the bright green of a complete run. */
 const SCOPED_COMPLIANT_COLOR = 'green'
 
 /**
  * `compliant · 212/212`: the verdict, then checks passed over checks run (a waived failure is not a pass).
- * verdict-scope: the verdict names what it covers unless the run was complete, `compliant (subset: 2 of 511 checks) · 2/2`.
+ * The verdict names what it covers unless the run was complete, `compliant (subset: 2 of 511 checks) · 2/2`.
  * The label is derived here from verdict and scope (not read from verdictLabel) so a caller that overrides the
  * verdict (a certification) gets a label that matches it.
  */

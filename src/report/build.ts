@@ -27,7 +27,7 @@ export interface BuildRunReportInput {
   /** Capabilities the runner found itself (e.g. the reference variant); they win over a check's observation of the same key. */
   capabilities?: Record<string, unknown>
   replay: string
-  /** verdict-scope: what the run was asked to judge (src/engine/scope.ts describeScope); rows of its `outOfScope` checks are listed there, not judged. */
+  /** What the run was asked to judge (src/engine/scope.ts describeScope); rows of its `outOfScope` checks are listed there, not judged. */
   scope: RunScope
 }
 
@@ -103,7 +103,7 @@ function durationBetween(startedAt: string, finishedAt: string): number {
 }
 
 export function buildRunReport(input: BuildRunReportInput): RunReport {
-  // verdict-scope: a check the profile leaves out by design is not a skipped MUST; it is out of scope.
+  // A check the profile leaves out by design is not a skipped MUST; it is out of scope.
   const outOfScope = new Set(input.scope.outOfScope.map((c) => c.id))
   const checks = input.results.filter((r) => !outOfScope.has(r.id))
   const { verdict, reasons } = verdictOf(checks)

@@ -144,7 +144,7 @@ ${row('All', s)}
 </tbody></table>`
 }
 
-/** verdict-scope: what the verdict covers, under it; nothing for a complete run. */
+/** What the verdict covers, under it; nothing for a complete run. */
 function scopeParagraph(report: RunReport): string {
   const label = report.verdictLabel ?? report.verdict
   if (label === report.verdict) return ''

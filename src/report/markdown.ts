@@ -90,11 +90,11 @@ function headline(report: RunReport): string {
           ? 'no MUST check ran'
           : `${must.errored + must.skipped} MUST check${must.errored + must.skipped === 1 ? '' : 's'} not verified (${must.errored} errored, ${must.skipped} skipped)`
         : `every MUST check passed`
-  // verdict-scope: the label names what the verdict covers (a subset, a narrower profile, nothing tested).
+  // The label names what the verdict covers (a subset, a narrower profile, nothing tested).
   return `## ${EMOJI[report.verdict] ?? ''} CRM API conformance: **${mdCell(report.verdictLabel ?? report.verdict)}** — ${detail} · ${s.passed}/${s.total} passed`
 }
 
-/** verdict-scope: what the run left out, so a reader knows what the verdict does not cover. */
+/** What the run left out, so a reader knows what the verdict does not cover. */
 function scopeLines(report: RunReport): string[] {
   const scope = report.scope
   if (!scope || scope.complete) return []

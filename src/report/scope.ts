@@ -1,4 +1,4 @@
-// verdict-scope: the words that say what a verdict covers. A subset or a narrower profile is never labelled
+// The words that say what a verdict covers. A subset or a narrower profile is never labelled
 // plain `compliant`; a run that executed no check says it tested nothing. Pure.
 import type { CheckResult, Profile } from '../checks/types.ts'
 import type { RunScope, Verdict } from './types.ts'

@@ -32,9 +32,9 @@ export interface RunReport {
   config: Record<string, unknown>
   /** compliant: no MUST failed, errored or skipped; partial: a MUST errored or was skipped; non-compliant: a MUST failed. */
   verdict: Verdict
-  /** verdict-scope: the verdict as people read it, naming what it covers: `compliant (safe profile: 404 of 468 MUST checks)`; plain only for a complete run (scope.complete). */
+  /** The verdict as people read it, naming what it covers: `compliant (safe profile: 404 of 468 MUST checks)`; plain only for a complete run (scope.complete). */
   verdictLabel: string
-  /** verdict-scope: what the run was asked to judge; the verdict speaks for these checks only. */
+  /** What the run was asked to judge; the verdict speaks for these checks only. */
   scope: RunScope
   /** Why the verdict is not compliant: the MUST checks that failed, errored or were skipped, with reasons. */
   verdictReasons: string[]
@@ -56,7 +56,7 @@ export interface RunReport {
   secretsMasked?: { secret: string; encoding: string; count: number }[]
 }
 
-/** verdict-scope: the checks a run judged, out of this suite version's catalogue (src/engine/scope.ts). */
+/** The checks a run judged, out of this suite version's catalogue (src/engine/scope.ts). */
 export interface RunScope {
   /** Every check of the catalogue with the full profile and no selection: the only run whose verdict speaks for the whole spec. */
   complete: boolean
