@@ -1,20 +1,14 @@
 // The vocabulary shared by check declarations, the runners and the reporters.
 import type { Exchange } from '../http/exchange.ts'
 import type { ApiClient } from '../http/api-client.ts'
-import type { ResolvedConfig, KeyRole } from '../config/config.ts'
-import type { RunSession } from '../engine/session.ts'
+import type { Redactor } from '../http/redact.ts'
+import type { Transport } from '../http/transport.ts'
+import type { ResolvedConfig } from '../config/config.ts'
+import type { Ledger } from '../engine/ledger.ts'
+import type { Sink } from '../webhooks/sink.ts'
+import type { KeyRole, Level, Profile, Status, WriteNeed } from '../vocabulary.ts'
 
-/** MUST where the spec's words demand it, SHOULD where convention does, INFO for what the spec leaves open. */
-export type Level = 'MUST' | 'SHOULD' | 'INFO'
-
-/** `error` is a harness fault (network, a bug of ours), kept apart from a server fault (`failed`). */
-export type Status = 'passed' | 'failed' | 'skipped' | 'error'
-
-/** `read-only` sends no write; `safe` writes only what it can delete or tag, with no outward effect; `full` does everything. */
-export type Profile = 'full' | 'safe' | 'read-only'
-
-/** What a check writes: gates it by profile. */
-export type WriteNeed = 'none' | 'safe' | 'full'
+export type { Level, Profile, Status, WriteNeed } from '../vocabulary.ts'
 
 export interface CheckDefinition {
   /** Stable and frozen by a test: `<area>.<subject>.<property>`, e.g. `records.account.schema`. */
@@ -41,7 +35,42 @@ export interface CheckDefinition {
   phase?: 'last'
   /** Upper bound on the check's own time, deliberate waits included. Default 30 s. */
   timeoutMs?: number
+  /**
+   * Where the check is declared, relative to the package root (`suites/records/round-trip.ts:56`): set by
+   * `defineCheck` from its call site; for a generated family, the generator's `defineCheck` call.
+   */
+  declaredAt?: string
   run(ctx: CheckContext): Promise<void>
+}
+
+/**
+ * The run as a check sees it: its shared fixtures, the records it made, what the server chose, the run's
+ * exchanges and the webhook sink. Nothing that starts, schedules, stops or ends the run.
+ */
+export interface CheckSession {
+  readonly runId: string
+  /** The tag every record of this run carries where the resource has tags. */
+  readonly runTag: string
+  readonly profile: Profile
+  readonly seed: number
+  /** The target's base address (the embedded server's when it runs). */
+  readonly baseUrl: string
+  /** The embedded reference server's variant and faults, when the run tests it (a replay names them). */
+  readonly embedded?: { readonly variant?: string; readonly faults?: string[] }
+  /** Run-wide observations of what the server chose; merged into the report's capabilities. */
+  readonly capabilities: Record<string, unknown>
+  /** Every exchange of the run so far, in order (redacted). */
+  readonly exchanges: readonly Exchange[]
+  /** The records the run made, removed at its end; one object per run, whichever view of the session a check holds. */
+  readonly ledger: Pick<Ledger, 'track' | 'forget' | 'creating' | 'settled' | 'created'>
+  /** A value derived from a secret is masked like the secret (`add`). */
+  readonly redactor: Pick<Redactor, 'add'>
+  /** Whether an optional key is configured, and the run's request counts. */
+  readonly transport: Pick<Transport, 'hasKey' | 'stats'>
+  /** A shared fixture, created once per run however many checks ask for it at once. */
+  memo<T>(key: string, factory: () => Promise<T>): Promise<T>
+  /** The webhook sink, started on first use. */
+  sink(): Promise<Sink>
 }
 
 export interface CheckContext {
@@ -50,7 +79,7 @@ export interface CheckContext {
   /** A client for an optional key; skips the check (naming the variable) when the key is not configured. */
   as(role: KeyRole): ApiClient
   config: ResolvedConfig
-  session: RunSession
+  session: CheckSession
   profile: Profile
   seed: number
   runId: string
@@ -102,6 +131,8 @@ export interface CheckResult {
   durationMs: number
   /** The exact command that replays this check alone. */
   replay: string
+  /** Where the check is declared (`suites/records/round-trip.ts:56`, relative to the package root). */
+  declaredAt?: string
   /** Set by the waiver logic: a failed check with a valid waiver. */
   waived?: { reason: string; expires?: string }
 }

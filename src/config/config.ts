@@ -2,38 +2,17 @@
 import { parse as parseDotenv } from 'dotenv'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { Profile } from '../checks/types.ts'
 import { CrmConfError } from '../errors.ts'
+import { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES, PROFILES, type FixtureName, type KeyRole, type Profile } from '../vocabulary.ts'
 
-export type KeyRole = 'main' | 'restricted' | 'revoked' | 'foreign' | 'ipBlocked' | 'rateLimited' | 'roleLimited'
-
-/** The public names of the optional keys; part of the interface, never rename. */
-export const KEY_VARIABLES: Record<KeyRole, string> = {
-  main: 'CRM_API_KEY',
-  restricted: 'CRM_API_KEY_RESTRICTED',
-  revoked: 'CRM_API_KEY_REVOKED',
-  foreign: 'CRM_API_KEY_FOREIGN',
-  ipBlocked: 'CRM_API_KEY_IP_BLOCKED',
-  rateLimited: 'CRM_API_KEY_RATE_LIMITED',
-  roleLimited: 'CRM_API_KEY_ROLE_LIMITED',
-}
-
-/** Values a key is useless without: named with it when either is missing. */
-export const KEY_COMPANIONS: Partial<Record<KeyRole, string>> = { roleLimited: 'CRM_API_KEY_ROLE_LIMITED_DENIED' }
+// The names live in the vocabulary (src/vocabulary.ts); re-exported for the modules that read them with the configuration.
+export { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES, PUBLIC_VARIABLES, TARGET_VARIABLES } from '../vocabulary.ts'
+export type { FixtureName, KeyRole } from '../vocabulary.ts'
 
 /** Why a check needing this key cannot run. */
 export function keyUnset(role: KeyRole): string {
   const companion = KEY_COMPANIONS[role]
   return `${KEY_VARIABLES[role]} is not set${companion ? ` (it goes with ${companion})` : ''}`
-}
-
-export type FixtureName = 'acceptedQuotationId' | 'sentQuotationId' | 'sentInvoiceId' | 'conversationId'
-
-export const FIXTURE_VARIABLES: Record<FixtureName, string> = {
-  acceptedQuotationId: 'CRM_FIXTURE_ACCEPTED_QUOTATION_ID',
-  sentQuotationId: 'CRM_FIXTURE_SENT_QUOTATION_ID',
-  sentInvoiceId: 'CRM_FIXTURE_SENT_INVOICE_ID',
-  conversationId: 'CRM_FIXTURE_CONVERSATION_ID',
 }
 
 /** What each optional value enables, printed when it is missing. */
@@ -52,42 +31,6 @@ export const OPTIONAL_PURPOSE: Record<string, string> = {
   CRM_FIXTURE_SENT_INVOICE_ID: 'draft-only rules on a non-draft invoice and invoice.paid (§3.1, §6.2)',
   CRM_FIXTURE_CONVERSATION_ID: 'message creation in a conversation (§4.4)',
 }
-
-// Every public variable name, for the "did you mean" warning and the embedded-target choice
-// (src/config/env-names.ts, src/config/target-choice.ts). A new variable is added here too.
-/** Every environment variable crm-conformance reads (the agreed names of this wave included). */
-export const PUBLIC_VARIABLES: readonly string[] = [
-  'CRM_BASE_URL',
-  ...Object.values(KEY_VARIABLES),
-  ...Object.values(KEY_COMPANIONS),
-  'CRM_API_KEY_RESTRICTED_SCOPES',
-  'CRM_WEBHOOK_SECRET',
-  'CRM_WEBHOOK_SINK_HOST',
-  'CRM_WEBHOOK_SINK_PORT',
-  'CRM_WEBHOOK_TIMEOUT_S',
-  'CRM_WEBHOOK_RETRY_WAIT_S',
-  ...Object.values(FIXTURE_VARIABLES),
-  'CRM_PROFILE',
-  'CRM_SEED',
-  'CRM_REQUEST_TIMEOUT_MS',
-  'CRM_CHECK_TIMEOUT_MS',
-  'CRM_RUN_TIMEOUT_S',
-  'CRM_CONSISTENCY_WINDOW_MS',
-  'CRM_CONCURRENCY',
-  'CRM_REQUEST_BUDGET',
-  'CRM_PBT_RUNS',
-  'CRM_EXTRA_HEADERS',
-]
-
-/** Variables that describe a server of the user's: set without CRM_BASE_URL, the embedded server would be tested with them by mistake. */
-export const TARGET_VARIABLES: readonly string[] = [
-  ...Object.values(KEY_VARIABLES),
-  ...Object.values(KEY_COMPANIONS),
-  'CRM_API_KEY_RESTRICTED_SCOPES',
-  'CRM_WEBHOOK_SECRET',
-  ...Object.values(FIXTURE_VARIABLES),
-  'CRM_EXTRA_HEADERS',
-]
 
 /** What the environment (and .env) says about the target, beyond the resolved values: for the embedded-target choice and typo warnings. */
 export interface EnvironmentFacts {
@@ -186,8 +129,6 @@ export interface ConfigOverrides {
   /** The dotenv file to read (default `.env` in the working directory); false reads none. */
   envFile?: string | false
 }
-
-const PROFILES: Profile[] = ['full', 'safe', 'read-only']
 
 /**
  * Resolves the configuration from the environment, a .env file and CLI overrides (in rising precedence:

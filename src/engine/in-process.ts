@@ -6,7 +6,8 @@ import { loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { executeRun } from '../run/execute.ts'
 import type { Leftover } from './ledger.ts'
 import { select } from './selection.ts'
-import type { EmbeddedOptions, RunSession } from './session.ts'
+import type { EmbeddedOptions } from '../run/target.ts'
+import type { RunSession } from './session.ts'
 
 export interface InProcessOptions {
   checks: CheckDefinition[]

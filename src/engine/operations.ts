@@ -2,7 +2,7 @@
 // any 2xx on create (200 or 201, observed), update by PATCH and replace by PUT, each falling back to the other
 // method where the answer may mean it is not routed (observed), any 2xx on delete with or without a body
 // (observed), and list walks that accept every last-page convention.
-import type { CheckContext } from '../checks/types.ts'
+import type { CheckContext, CheckSession } from '../checks/types.ts'
 import type { KeyRole } from '../config/config.ts'
 import { CheckFailed } from '../checks/define.ts'
 import { expectSchema } from '../checks/assert.ts'
@@ -10,12 +10,12 @@ import type { ApiClient, ApiResponse } from '../http/api-client.ts'
 import type { Query } from '../http/transport.ts'
 import { recordKey } from '../schemas/registry.ts'
 import { RESOURCES, type ResourceName } from '../spec/resources.ts'
-import { RUN_TAG_PREFIX, type RunSession } from './session.ts'
+import { RUN_TAG_PREFIX } from '../vocabulary.ts'
 
 export type AnyRecord = Record<string, any>
 
 /** Run-wide observations of what the server chose; merged into the report's capabilities. */
-function noteCapability(session: RunSession, name: string, value: string): void {
+function noteCapability(session: CheckSession, name: string, value: string): void {
   const seen = (session.capabilities[name] as string[] | undefined) ?? []
   if (!seen.includes(value)) session.capabilities[name] = [...seen, value]
 }

@@ -2,7 +2,7 @@
 // The one run path (src/run/run-suite.ts) and the vitest integration use both, so every route judges alike.
 import { keyUnset } from '../config/config.ts'
 import { CheckFailed, CheckSkipped } from '../checks/define.ts'
-import type { CheckContext, CheckDefinition, CheckResult, EvidenceItem } from '../checks/types.ts'
+import type { CheckContext, CheckDefinition, CheckResult, CheckSession, EvidenceItem } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { ApiClient } from '../http/api-client.ts'
 import { curlFor } from '../http/curl.ts'
@@ -30,7 +30,7 @@ export function precondition(check: CheckDefinition, session: RunSession): strin
 }
 
 /** What a replay of this session's run needs. */
-export function replayTarget(session: RunSession): ReplayTarget {
+export function replayTarget(session: Pick<CheckSession, 'seed' | 'profile' | 'baseUrl' | 'embedded'>): ReplayTarget {
   return {
     seed: session.seed,
     profile: session.profile,
@@ -147,7 +147,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
  * The session as one check sees it: a shared fixture another check is already making is awaited with this
  * check's clock stopped (its factory, when this check runs it, counts as the check's own work).
  */
-function withOwnClock(session: RunSession, others: <T>(work: Promise<T>) => Promise<T>): RunSession {
+function withOwnClock(session: RunSession, others: <T>(work: Promise<T>) => Promise<T>): CheckSession {
   const memo = <T>(key: string, factory: () => Promise<T>): Promise<T> => {
     let mine = false
     const shared = session.memo(key, () => {

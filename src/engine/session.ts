@@ -1,48 +1,42 @@
 // One run's shared state: the configuration, the transport, the ledger, the shared fixtures, the log of
-// every exchange, and (when no CRM_BASE_URL is set) the embedded reference server it runs against.
+// every exchange and the webhook sink, against a target resolved before the session opens (src/run/target.ts:
+// the user's server, or the embedded reference server started there). The engine never starts a server.
 import { join } from 'node:path'
+import type { CheckSession } from '../checks/types.ts'
 import type { ResolvedConfig } from '../config/config.ts'
-import type { Profile } from '../checks/types.ts'
-import type { ServerConditions } from '../reference/conditions.ts'
 import type { Exchange } from '../http/exchange.ts'
 import type { Redactor } from '../http/redact.ts'
 import { redactorFor, transportFor } from '../http/for-config.ts'
 import type { Transport } from '../http/transport.ts'
+import { RUN_TAG_PREFIX, type Profile } from '../vocabulary.ts'
 import type { Sink } from '../webhooks/sink.ts'
 import { Ledger } from './ledger.ts'
 
-export interface EmbeddedOptions {
-  variant?: string
-  faults?: string[]
-  /** The main key's per-minute limit on the embedded server (the spec's default is 600). */
-  rateLimitPerMinute?: number
-  basePath?: '/v1' | '/api/v1'
-  /** Deployment conditions the embedded server plays (limiter shape, response delay, idle close, relay). */
-  conditions?: ServerConditions
-  /** Lists show a write only this long after it (a search index); reads by id at once. */
-  listLagMs?: number
-  /** Reach the embedded server through this forward proxy (the proxy condition of self-validation); the environment's proxy never applies to it. */
-  proxy?: ResolvedConfig['proxy']
-}
+export { RUN_TAG_PREFIX } from '../vocabulary.ts'
 
-export interface SessionOptions {
-  config: ResolvedConfig
-  runId: string
-  /** Where the ledger journal is written; none: kept in memory only. */
-  journalDir?: string
-  embedded?: EmbeddedOptions
-}
-
-interface EmbeddedServer {
+/** What the session needs of an embedded server it tests: where it is, where to send webhooks, how to stop it. */
+export interface EmbeddedServer {
   baseUrl: string
   setWebhookTarget(url: string | undefined): void
   close(): Promise<void>
 }
 
-/** Prefix of every run tag; `sweep` looks for it. */
-export const RUN_TAG_PREFIX = 'crmconf-run-'
+/** Where a run sends its requests, resolved before its session opens; the session closes it. */
+export interface RunTarget {
+  /** The run's configuration: the user's, completed with the embedded server's keys, fixtures and secret when it runs. */
+  config: ResolvedConfig & { baseUrl: string }
+  /** The embedded server, when the run tests it, with the variant and faults it plays (a replay names them). */
+  embedded?: { variant?: string; faults?: string[]; server: EmbeddedServer }
+}
 
-export class RunSession {
+export interface SessionOptions {
+  target: RunTarget
+  runId: string
+  /** Where the ledger journal is written; none: kept in memory only. */
+  journalDir?: string
+}
+
+export class RunSession implements CheckSession {
   readonly capabilities: Record<string, unknown> = {}
   private readonly memos = new Map<string, Promise<unknown>>()
   private sinkPromise?: Promise<Sink>
@@ -54,43 +48,27 @@ export class RunSession {
     readonly transport: Transport,
     readonly ledger: Ledger,
     readonly redactor: Redactor,
-    readonly embedded: (EmbeddedOptions & { server: EmbeddedServer }) | undefined,
+    readonly embedded: RunTarget['embedded'],
     /** Every exchange of the run, in order (redacted). */
     readonly exchanges: Exchange[],
   ) {}
 
   static async open(options: SessionOptions): Promise<RunSession> {
-    let config = options.config
-    let embedded: (EmbeddedOptions & { server: EmbeddedServer }) | undefined
-    if (config.baseUrl === undefined) {
-      const { startReferenceServer } = await import('../reference/index.ts')
-      const server = await startReferenceServer({
-        variant: options.embedded?.variant as never,
-        faults: options.embedded?.faults,
-        rateLimitPerMinute: options.embedded?.rateLimitPerMinute,
-        basePath: options.embedded?.basePath,
-        conditions: options.embedded?.conditions,
-        listLagMs: options.embedded?.listLagMs,
-      })
-      embedded = { ...options.embedded, server }
-      config = {
-        ...config,
-        baseUrl: server.baseUrl,
-        keys: { ...server.keys, ...config.keys },
-        restrictedScopes: config.restrictedScopes ?? server.restrictedScopes,
-        roleLimitedDenied: config.roleLimitedDenied ?? server.roleLimitedDenied,
-        fixtures: { ...server.fixtures, ...config.fixtures },
-        webhookSecret: config.webhookSecret ?? server.webhookSecret,
-        // The embedded server is this process's own loopback listener: never reached through the environment's
-        // proxy, only through one the caller puts in front on purpose.
-        proxy: options.embedded?.proxy ?? {},
-      }
+    const { config, embedded } = options.target
+    try {
+      return await RunSession.start(options, config, embedded)
+    } catch (error) {
+      await embedded?.server.close()
+      throw error
     }
+  }
+
+  private static async start(options: SessionOptions, config: RunTarget['config'], embedded: RunTarget['embedded']): Promise<RunSession> {
     const redactor = redactorFor(config)
     const exchanges: Exchange[] = []
     const transport = transportFor(config, { redactor, onExchange: (exchange) => exchanges.push(exchange) })
     const ledger = new Ledger(options.journalDir ? join(options.journalDir, 'ledger.jsonl') : undefined)
-    const session = new RunSession(config, config.baseUrl!, options.runId, transport, ledger, redactor, embedded, exchanges)
+    const session = new RunSession(config, config.baseUrl, options.runId, transport, ledger, redactor, embedded, exchanges)
     // The sink listens from the start, so the webhook checks judge the events of every area, not only their
     // own. A sink that cannot start is reported by the webhook checks (they await the same promise).
     if (config.webhookSecret) await session.sink().catch(() => undefined)

@@ -6,7 +6,7 @@ import type { Transport } from '../http/transport.ts'
 import { RESOURCE_LIST, type ResourceName } from '../spec/resources.ts'
 import { CheckFailed } from '../checks/define.ts'
 import { walkAllPages } from './operations.ts'
-import { RUN_TAG_PREFIX } from './session.ts'
+import { RUN_TAG_PREFIX } from '../vocabulary.ts'
 
 /** `20261122-053212-a1b2c3`: the run id made by newRunId. */
 const RUN_ID = /(\d{8})-(\d{6})-[0-9a-f]{6}/

@@ -1,7 +1,7 @@
 // §5: bearer keys `<prefix>_<workspace>_<secret>`, scopes per area, the owner's role and the key's IP allowlist.
 
 import { BlockList, isIPv4, isIPv6 } from 'node:net'
-import type { KeyRole } from '../config/config.ts'
+import type { KeyRole } from '../vocabulary.ts'
 import { ApiError } from './api-error.ts'
 import type { FaultSet } from './faults.ts'
 import { ALL_SCOPES } from '../spec/resources.ts'

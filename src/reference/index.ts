@@ -4,7 +4,7 @@
 import { serve, type ServerType } from '@hono/node-server'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { FIXTURE_VARIABLES, KEY_VARIABLES, type FixtureName, type KeyRole } from '../config/config.ts'
+import { FIXTURE_VARIABLES, KEY_VARIABLES, type FixtureName, type KeyRole } from '../vocabulary.ts'
 import { createApp } from './app.ts'
 import { keyTable } from './auth.ts'
 import { Clock, type NowFn } from './clock.ts'

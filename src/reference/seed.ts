@@ -2,7 +2,7 @@
 // secret, and the records the API cannot bring into being itself (sent and accepted quotations, a sent invoice,
 // conversations with messages, articles). The same seed gives the same ids, keys and timestamps.
 
-import type { FixtureName, KeyRole } from '../config/config.ts'
+import type { FixtureName, KeyRole } from '../vocabulary.ts'
 import { ALL_SCOPES, RESOURCES, type ResourceName } from '../spec/resources.ts'
 import type { ApiKey, OwnerRole } from './auth.ts'
 import { dateOf, isoOf } from './clock.ts'

@@ -9,9 +9,10 @@ import { CLEANUP_TIMEOUT_MS, cleanUpWith } from '../engine/cleanup.ts'
 import type { Leftover } from '../engine/ledger.ts'
 import { unrunResult } from '../engine/replay.ts'
 import { checksInFlight, replayTarget, scheduleChecks } from '../engine/runner.ts'
-import { RunSession, type EmbeddedOptions } from '../engine/session.ts'
+import { RunSession } from '../engine/session.ts'
 import { sweep } from '../engine/sweep.ts'
 import { transportFor } from '../http/for-config.ts'
+import { resolveTarget, type EmbeddedOptions } from './target.ts'
 
 /** After a stop, how long requests already on the wire may take to answer before the run moves on without them. */
 const STOP_DRAIN_MAX_MS = 4_000
@@ -81,7 +82,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
   const { config } = options
   // A broken schema is a start-up error of the run, not a failed check (the registry compiles lazily for --help and list).
   compileSchemas()
-  const session = await RunSession.open({ config, runId: options.runId, journalDir: options.journalDir, embedded: options.embedded })
+  const session = await RunSession.open({ target: await resolveTarget(config, options.embedded), runId: options.runId, journalDir: options.journalDir })
   options.onSession?.(session)
   const halt = new AbortController()
   let stop: RunStop | undefined

@@ -4,7 +4,7 @@
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import type { ResolvedConfig } from '../config/config.ts'
 import { runInProcess, type InProcessRun } from '../engine/in-process.ts'
-import type { EmbeddedOptions } from '../engine/session.ts'
+import type { EmbeddedOptions } from '../run/target.ts'
 import { verdictOf } from '../report/build.ts'
 import type { Verdict } from '../report/types.ts'
 import { startForwardProxy } from './forward-proxy.ts'

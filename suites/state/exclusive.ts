@@ -1,13 +1,13 @@
 // Checks run concurrently; two probes of the same seeded record (a GET before, a write, a GET after) must not
 // interleave, or one would see the other's change. Another area that writes to a seeded record (e.g. the
 // webhook area paying the sent invoice in full) takes the same turn: `exclusive(session, recordLock('invoice', id), …)`.
-import type { RunSession } from '../../src/engine/session.ts'
+import type { CheckSession } from '../../src/checks/types.ts'
 
 // Keyed by the run's ledger: one per run, the same object whichever view of the session a check holds.
 const queues = new WeakMap<object, Map<string, Promise<unknown>>>()
 
 /** Runs `task` after every earlier task of the same key in this session has settled. */
-export function exclusive<T>(session: RunSession, key: string, task: () => Promise<T>): Promise<T> {
+export function exclusive<T>(session: CheckSession, key: string, task: () => Promise<T>): Promise<T> {
   let byKey = queues.get(session.ledger)
   if (!byKey) {
     byKey = new Map()
