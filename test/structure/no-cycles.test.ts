@@ -1,0 +1,100 @@
+// No import cycle in src/ or suites/, `import type`, `export … from` and `import()` included (issue 21): each
+// module can be read, tested and moved knowing only what it imports. The TypeScript compiler's own scanner
+// (`preProcessFile`) lists a file's imports, so what counts as an import is what tsc counts.
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+import { PROJECT_ROOT } from '../../src/version.ts'
+
+const ROOTS = ['src', 'suites']
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : []
+  })
+}
+
+const project = (path: string) => relative(PROJECT_ROOT, path).split(sep).join('/')
+
+/** Every module of src/ and suites/, by its path from the project root, with the project modules it imports. */
+function importGraph(): Map<string, string[]> {
+  const files = ROOTS.flatMap((root) => sourceFiles(join(PROJECT_ROOT, root)))
+  const known = new Set(files.map(project))
+  const graph = new Map<string, string[]>()
+  for (const file of files) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
+    const targets = importedFiles
+      .map((i) => i.fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => project(resolve(dirname(file), name)))
+      .filter((target) => known.has(target))
+    graph.set(project(file), [...new Set(targets)])
+  }
+  return graph
+}
+
+/** The strongly connected components with more than one module, or a module importing itself (Tarjan). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let counter = 0
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const found: string[][] = []
+  const visit = (node: string) => {
+    index.set(node, counter)
+    low.set(node, counter++)
+    stack.push(node)
+    onStack.add(node)
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next)
+        low.set(node, Math.min(low.get(node)!, low.get(next)!))
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!))
+    }
+    if (low.get(node) !== index.get(node)) return
+    const component: string[] = []
+    let member: string
+    do {
+      member = stack.pop()!
+      onStack.delete(member)
+      component.push(member)
+    } while (member !== node)
+    if (component.length > 1 || graph.get(node)!.includes(node)) found.push(component.sort())
+  }
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node)
+  return found
+}
+
+/** One line per cycle member: the module and the imports that keep it in the cycle. */
+function showCycle(component: string[], graph: Map<string, string[]>): string {
+  const members = new Set(component)
+  return component.map((m) => `  ${m} -> ${graph.get(m)!.filter((t) => members.has(t)).join(', ')}`).join('\n')
+}
+
+describe('the import graph of src/ and suites/', () => {
+  const graph = importGraph()
+
+  it('is read whole: type imports, re-exports and dynamic imports are edges', () => {
+    expect(graph.get('src/checks/types.ts')).toContain('src/vocabulary.ts')
+    expect(graph.get('src/config/config.ts')).toContain('src/vocabulary.ts')
+    expect(graph.get('src/run/target.ts')).toContain('src/reference/index.ts')
+    expect(graph.get('src/cli/main.ts')).toContain('suites/index.ts')
+  })
+
+  it('has no cycle', () => {
+    const found = cycles(graph)
+    expect(found.map((c) => `cycle of ${c.length}:\n${showCycle(c, graph)}`).join('\n')).toBe('')
+  })
+
+  it('keeps the vocabulary a leaf and the reference server out of the engine, the checks, the configuration and the HTTP client (their tests may start it)', () => {
+    expect(graph.get('src/vocabulary.ts')).toEqual([])
+    const reaching = [...graph]
+      .filter(([from]) => /^src\/(engine|checks|config|http)\//.test(from) && !from.endsWith('.test.ts'))
+      .flatMap(([from, targets]) => targets.filter((t) => t.startsWith('src/reference/')).map((t) => `${from} -> ${t}`))
+    expect(reaching).toEqual([])
+  })
+})
