@@ -41,5 +41,6 @@ export function unrunResult(check: CheckDefinition, status: 'skipped' | 'error',
     requests: 0,
     durationMs: 0,
     replay: replayCommand(target, { only: [check.id] }),
+    declaredAt: check.declaredAt,
   }
 }

@@ -50,10 +50,10 @@ export function nearestTerms(value: string, terms: readonly string[], max = MAX_
  * (a typo would otherwise run nothing, or skip nothing, and still exit 0), with the nearest ids, areas or
  * clauses; and a selection whose `--skip` removes everything its `--only` chose.
  */
-export function selectionProblem(checks: CheckDefinition[], only: string[] = [], skip: string[] = []): string | undefined {
+export function selectionProblem(checks: CheckDefinition[], only: string[] = [], skip: string[] = [], onlyOption = '--only'): string | undefined {
   const { names, clauses } = selectionTerms(checks)
   const lines: string[] = []
-  for (const [option, values] of [['--only', only], ['--skip', skip]] as const) {
+  for (const [option, values] of [[onlyOption, only], ['--skip', skip]] as const) {
     for (const value of values) {
       if (checks.some((c) => selects(value, c))) continue
       const isClause = value.startsWith('§')

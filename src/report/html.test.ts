@@ -115,3 +115,12 @@ describe('renderHtml', () => {
 it('escapeHtml escapes the five characters', () => {
   expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;')
 })
+
+describe('renderHtml: where each check is declared', () => {
+  it('shows the declaration on the check\'s row and on its failure, as a path from the package root', () => {
+    const page = renderHtml(makeReport([makeCheckResult({ id: 'records.account.schema', status: 'failed', declaredAt: 'suites/records/round-trip.ts:56' }), makeCheckResult({ id: 'records.old', declaredAt: undefined })]))
+    expect(page).toMatch(/data-check-id="records\.account\.schema" data-status="failed">.*<span class="decl" data-testid="check-declared">suites\/records\/round-trip\.ts:56<\/span>/)
+    expect(page).toContain('<code class="copy" data-testid="failure-declared">suites/records/round-trip.ts:56</code>')
+    expect(page.split('data-testid="check-declared"').length - 1).toBe(1)
+  })
+})

@@ -125,6 +125,7 @@ function renderCheckArticle(check: CheckResult, seed: number, prefix: 'failure' 
   if (check.waived) parts.push(`<p class="waiver"><strong>Waived:</strong> ${esc(check.waived.reason)}${check.waived.expires ? ` (until ${esc(check.waived.expires)})` : ''}</p>`)
   if (check.notes?.length) parts.push(`<ul class="notes">${check.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`)
   parts.push(`<p class="replay-line">Replay: <code class="copy" data-testid="${prefix}-replay">${esc(replayOf(check, seed))}</code></p>`)
+  if (check.declaredAt) parts.push(`<p class="declared">Declared at <code class="copy" data-testid="${prefix}-declared">${esc(check.declaredAt)}</code></p>`)
   parts.push(
     `<details class="evidence" data-testid="${prefix}-evidence"><summary>Evidence: ${evidence.length} exchange${evidence.length === 1 ? '' : 's'}, ${esc(formatDuration(check.durationMs))}</summary>`,
     evidence.length ? evidence.map((item) => renderExchange(item, prefix)).join('\n') : '<p class="muted">No exchange was recorded.</p>',
@@ -200,7 +201,9 @@ function renderByClause(report: RunReport, options: RenderHtmlOptions): string {
     const title = options.clauseTitle?.(clause)
     const rows = checks.map((c) => {
       const outcome = outcomeOf(c)
-      const idCell = linked.has(outcome) ? `<a href="#check-${esc(c.id)}"><code>${esc(c.id)}</code></a>` : `<code>${esc(c.id)}</code>`
+      const idCode = linked.has(outcome) ? `<a href="#check-${esc(c.id)}"><code>${esc(c.id)}</code></a>` : `<code>${esc(c.id)}</code>`
+      // Where the check is declared, from the package root: the row leads to the code that judged it.
+      const idCell = c.declaredAt ? `${idCode}<span class="decl" data-testid="check-declared">${esc(c.declaredAt)}</span>` : idCode
       const text = outcome === 'passed' ? '' : outcome === 'waived' ? `${c.message} — waived: ${c.waived?.reason ?? ''}` : c.message
       return `<tr data-testid="check-row" data-check-id="${esc(c.id)}" data-status="${esc(outcome)}"><td>${badge(outcome)}</td><td>${levelBadge(c.level)}</td><td>${idCell}</td><td>${esc(c.title)}</td><td class="msg">${esc(clip(text, 2_000))}</td><td class="num">${esc(c.requests)}</td><td class="num">${esc(formatDuration(c.durationMs))}</td></tr>`
     })
@@ -296,6 +299,7 @@ article.check{border:1px solid var(--line);border-left:6px solid var(--fail);bor
 article.k-errored{border-left-color:var(--err)}article.k-waived{border-left-color:var(--warn)}
 article .message{font-weight:600;white-space:pre-wrap;overflow-wrap:anywhere}article .title{margin:2px 0;color:var(--muted)}
 .clause{font-weight:700}.muted{color:var(--muted)}
+.decl{display:block;font:11px ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--muted);user-select:all}
 pre{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:6px 8px;margin:2px 0;overflow:auto;max-height:28em;white-space:pre-wrap;overflow-wrap:anywhere;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em;overflow-wrap:anywhere}
 .copy{user-select:all}
