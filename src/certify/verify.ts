@@ -11,7 +11,7 @@
 // gives the steps), and the manifest digest the vendor published pins the folder to what they ran.
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { CheckDefinition, CheckResult, Status } from '../checks/types.ts'
+import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { summarize, verdictOf } from '../report/build.ts'
 import { renderJunit } from '../report/junit.ts'
 import type { Verdict } from '../report/types.ts'
@@ -20,6 +20,7 @@ import { validateProduct, type ProductInfo } from './product.ts'
 import { CERTIFYING_PROFILE, certificationVerdictOf, certifyingChecks, notRunOf, type CertifiedReport } from './profile.ts'
 import { SUBMISSION_FILES } from './readme.ts'
 import { describeFinding, findSecretShapes } from './secret-patterns.ts'
+import { STATUSES } from '../vocabulary.ts'
 import { renderedFiles } from './submission.ts'
 
 /** What is installed: the suite whose catalogue defines "every certifying check". */
@@ -45,7 +46,6 @@ export interface VerifyResult {
   manifestDigest?: string
 }
 
-const STATUSES: readonly Status[] = ['passed', 'failed', 'skipped', 'error']
 
 /** Deep equality of JSON values, whatever the key order (report.json orders keys for reading, not as built). */
 function canonical(value: unknown): unknown {

@@ -4,6 +4,7 @@ import type { Profile } from '../checks/types.ts'
 import { CrmConfError } from '../errors.ts'
 import { addConditionOptions, conditionsFromFlags } from '../reference/conditions-options.ts'
 import { TOOL_VERSION } from '../version.ts'
+import { PROFILES } from '../vocabulary.ts'
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)]
 
@@ -27,7 +28,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('run', { isDefault: true })
     .description('run the conformance suites against CRM_BASE_URL, or against the embedded reference server when it is unset')
     .option('--base-url <url>', 'base address including /v1 (overrides CRM_BASE_URL)')
-    .addOption(new Option('--profile <profile>', 'full | safe | read-only (default: full embedded, safe against CRM_BASE_URL)').choices(['full', 'safe', 'read-only']))
+    .addOption(new Option('--profile <profile>', 'full | safe | read-only (default: full embedded, safe against CRM_BASE_URL)').choices(PROFILES))
     .option('--only <ids>', 'run only these checks: id, id prefix, area or clause (repeatable, comma-separated)', collect)
     .option('--skip <ids>', 'skip these checks: id, id prefix, area or clause (repeatable, comma-separated)', collect)
     .option('--seed <n>', 'seed of the generated data; replays a run exactly', integer('--seed', 0, 2 ** 31 - 1))

@@ -1,9 +1,10 @@
 // Turns the checks' results into the run report: counts, verdict, capabilities. Pure: no I/O, no clock.
 import type { CheckResult, Level, Profile, Status } from '../checks/types.ts'
+import { LEVELS } from '../vocabulary.ts'
 import { executedCount, verdictLabel } from './scope.ts'
 import type { LevelCounts, RunReport, RunScope, Verdict } from './types.ts'
 
-export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO']
+export { LEVELS }
 
 /** Longest message quoted in a verdict reason; the full text stays in the check's row. */
 const MAX_REASON_MESSAGE_CHARS = 300
