@@ -833,6 +833,15 @@ export const FAULTS = [
   { id: 'auth.owner-role-ignored', area: 'auth', description: "Only the key's scopes are checked: a key with every scope does what its owner's role may not (§5.3 b).", catches: ['auth.role.denied-refused'] },
   { id: 'auth.owner-role-checked-after-write', area: 'auth', description: "The owner's role is checked by an after-save hook: a create the role may not make answers 403, but the record is written.", catches: ['auth.role.denied-changes-nothing'] },
   { id: 'auth.role-overreach-read-only', area: 'auth', description: "A key whose scopes exceed its owner's role is made read-only as a whole, instead of refusing only what the role may not do.", catches: ['auth.role.allowed-served'] },
+  // Issue 18 items 2 and 4 (sharper): exact filters that match approximately; Idempotency-Key honoured on one collection only.
+  {
+    id: 'filters.exact-substring',
+    area: 'filters',
+    description: "The string filters are a LIKE '%value%' in the filter's folded form: an email, SKU, mobile or tier that merely contains the queried value is returned.",
+    catches: ['filters.account.email.near-miss', 'filters.account.tier.near-miss', 'filters.contact.email.near-miss', 'filters.contact.mobile.near-miss', 'filters.lead.email.near-miss', 'filters.product.sku.near-miss'],
+  },
+  { id: 'filters.exact-case-insensitive', area: 'filters', description: 'Exact string filters (tier, status, stage key, kind) compare ignoring case, as a case-insensitive collation does.', catches: ['filters.account.tier.near-miss'] },
+  // End of the issue 18 items 2 and 4 block.
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']
