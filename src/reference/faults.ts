@@ -39,6 +39,8 @@ const validationIds = (property: 'required' | 'types' | 'enums'): string[] =>
     .map(({ resource, op }) => `validation.${resource}.${op}.${property}`)
 /** The collections whose records the records area writes with null text or uuid fields (their roundtrip checks). */
 const NULLABLE_WRITTEN = new Set(['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task', 'product', 'invoice', 'activity'])
+/** The idempotency area's replay of every create but the accounts' (suites/idempotency/every-create.ts). */
+const replayIds = byResource((r) => (r.ops.create && r.name !== 'account' ? [`idempotency.${r.name}.replays`] : []))
 const unknownIdIds = byResource((r) => (r.ops.get ? [`read-only.${r.name}.unknown-id`] : []))
 
 export const FAULTS = [
@@ -523,7 +525,7 @@ export const FAULTS = [
     id: 'idempotency.ignored',
     area: 'idempotency',
     description: 'Idempotency-Key is ignored: every retry creates another record.',
-    catches: ['idempotency.same-key.replays', 'idempotency.same-key.no-duplicate'],
+    catches: ['idempotency.same-key.replays', 'idempotency.same-key.no-duplicate', ...replayIds],
   },
   {
     id: 'idempotency.replay-status-200',
@@ -841,6 +843,8 @@ export const FAULTS = [
     catches: ['filters.account.email.near-miss', 'filters.account.tier.near-miss', 'filters.contact.email.near-miss', 'filters.contact.mobile.near-miss', 'filters.lead.email.near-miss', 'filters.product.sku.near-miss'],
   },
   { id: 'filters.exact-case-insensitive', area: 'filters', description: 'Exact string filters (tier, status, stage key, kind) compare ignoring case, as a case-insensitive collation does.', catches: ['filters.account.tier.near-miss'] },
+  { id: 'idempotency.ignored-on-payments', area: 'idempotency', description: 'POST /payments never looks at the Idempotency-Key (the payment service was written apart): a retry records the payment twice.', catches: ['idempotency.payment.replays'] },
+  { id: 'idempotency.replay-returns-current', area: 'idempotency', description: 'A replay keeps only the id of the first record and reads it again, so a record changed since comes back as it is now.', catches: ['idempotency.replay.after-update'] },
   // End of the issue 18 items 2 and 4 block.
 ] as const satisfies readonly FaultInfo[]
 
