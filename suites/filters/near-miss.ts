@@ -56,8 +56,9 @@ function emailValues(): { target: string; misses: NearMissValue[] } {
       { value: `${local}@example.com.example.com`, how: 'the queried address is its prefix' },
       { value: `x.${target}`, how: 'the queried address is its suffix' },
       { value: `${local.slice(8)}@example.com`, how: 'a suffix of the queried address' },
-      // §4.3 "lower case": the other case of an address that holds the queried one.
-      { value: `X.${target.toUpperCase()}`, how: 'the queried address is its suffix, in upper case' },
+      // §4.3 "lower case": the other case of an address that holds the queried one (a prefix of its own, so that a
+      // server storing addresses in lower case, or refusing an address twice, keeps it apart from the one above).
+      { value: `UP.${target.toUpperCase()}`, how: 'the queried address is its suffix, in upper case' },
     ],
   }
 }
@@ -108,8 +109,9 @@ export const NEAR_MISS_PLANS: NearMissPlan[] = [
     writes: 'full',
     values: () => {
       const target = `CRMCONF-NM-${token().toUpperCase()}`
-      // §4.3 "upper case": the other case of a SKU that holds the queried one.
-      return { target, misses: stringMisses(target, { value: `x-${target.toLowerCase()}`, how: 'the queried SKU is inside it, in lower case' }) }
+      // §4.3 "upper case": the other case of a SKU that holds the queried one (a prefix of its own: SKUs are unique,
+      // and a server may store them in upper case).
+      return { target, misses: stringMisses(target, { value: `lc-${target.toLowerCase()}`, how: 'the queried SKU is its suffix, in lower case' }) }
     },
     body: (ctx, sku) => ({ sku, name: label(ctx, 'product'), priceSen: 100 }),
   },
