@@ -537,7 +537,7 @@ export const FAULTS = [
     id: 'idempotency.replay-also-creates',
     area: 'idempotency',
     description: 'The create runs before the Idempotency-Key is looked up: the first response is replayed, and a duplicate is stored.',
-    catches: ['idempotency.same-key.no-duplicate'],
+    catches: ['idempotency.same-key.no-duplicate', ...replayIds.filter((id) => id !== 'idempotency.payment.replays')],
   },
   {
     id: 'idempotency.keyed-by-body',

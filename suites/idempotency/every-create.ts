@@ -11,7 +11,7 @@ import { createRecord, itemPath, runLabel, tagged, trackCreated, updateRecord, t
 import { readUntil } from '../../src/engine/eventually.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
-import { MissingReference, createNeeds, creatable, validCreateBody } from '../auth/bodies.ts'
+import { MissingReference, createNeeds, creatable, validCreateBody, type ValidBody } from '../auth/bodies.ts'
 import { dateIn } from '../state/drafts.ts'
 import { exclusive, recordLock } from '../state/exclusive.ts'
 import { findSeeded, isNonDraft } from '../state/fixtures.ts'
@@ -75,15 +75,49 @@ export function expectFirstResponse(ctx: CheckContext, resource: ResourceName, f
 }
 
 async function replayCreate(ctx: CheckContext, resource: ResourceName): Promise<void> {
-  let body: AnyRecord
+  let valid: ValidBody
   try {
-    body = (await validCreateBody(ctx, resource, `idempotency ${resource}`)).body
+    valid = await validCreateBody(ctx, resource, `idempotency ${resource}`)
   } catch (error) {
     if (error instanceof MissingReference) return ctx.skip(error.message)
     throw error
   }
-  const first = await keyedCreate(ctx, resource, tagged(ctx, resource, body), idempotencyKey(ctx))
-  expectFirstResponse(ctx, resource, first.response, await retry(ctx, resource, first))
+  const first = await keyedCreate(ctx, resource, tagged(ctx, resource, valid.body), idempotencyKey(ctx))
+  const again = await retry(ctx, resource, first)
+  expectFirstResponse(ctx, resource, first.response, again)
+  if (valid.label) await expectOneListed(ctx, resource, valid, first.response, again)
+}
+
+/**
+ * A replay may send the first response and still store a second record. Counted in the collection's newest page
+ * (narrowed to the same parent where the body names one) once a control record, created after the retry, is
+ * listed: a duplicate the retry made is older than the control, so it is listed too (src/engine/eventually.ts).
+ */
+async function expectOneListed(ctx: CheckContext, resource: ResourceName, valid: ValidBody, first: ApiResponse, again: ApiResponse): Promise<void> {
+  const label = valid.label!
+  let control: AnyRecord
+  try {
+    control = (await createRecord(ctx, resource, (await validCreateBody(ctx, resource, `idempotency ${resource} control`)).body)).record
+  } catch (error) {
+    if (error instanceof CheckFailed || error instanceof MissingReference) return ctx.note(`no control ${resource} could be created (${error.message}): the records were not counted`)
+    throw error
+  }
+  // The record's own address or SKU would hide the control: only the parent narrows the page.
+  const { email: _email, sku: _sku, ...query } = valid.lookup
+  const path = RESOURCES[resource].path
+  const listed = (res: ApiResponse): AnyRecord[] => (res.status === 200 && Array.isArray(res.body?.data) ? res.body.data : [])
+  const { answer, shown } = await readUntil(ctx, () => ctx.api.get(path, query), (res) => listed(res).some((r) => r?.id === control.id))
+  if (!shown) return ctx.note(`the control ${resource} ${control.id} was not listed within ${ctx.config.consistencyWindowMs} ms: the records were not counted`)
+  const found = listed(answer).filter((r) => JSON.stringify(r).includes(label))
+  for (const r of found) if (r.id !== first.body.id && typeof r.id === 'string') trackCreated(ctx, resource, r.id)
+  if (!found.some((r) => r.id === first.body.id)) return ctx.note(`${resource} ${first.body.id} is not on the newest page of ${path}: the records were not counted`)
+  ctx.observe('recordsWithTheLabel', found.length)
+  if (found.length > 1) {
+    ctx.fail(`${found.length} ${resource} records carry the label of one create retried under the same Idempotency-Key: ${found.map((r) => r.id).join(', ')} (§4.1)`, {
+      expected: 'a retry with the same key and body creates no duplicate (§4.1)',
+      exchanges: [first.exchange, again.exchange, answer.exchange],
+    })
+  }
 }
 
 /** The order the state area creates once per run from the accepted quotation, replayed under its key. */
