@@ -179,6 +179,9 @@ function nearMiss(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefi
     area,
     title: `${query(r, f)} returns no ${r.name} whose ${f.field} only nearly matches: a prefix, a suffix or a substring of the value or the other way round${f.match === 'lowercase' || f.match === 'uppercase' || f.match === 'exact' ? ', or in another case' : ''}`,
     writes: plan.writes,
+    // Its records match the collection's other filters (an owner, a status): they must not be the newest match
+    // while a complete-new check looks for the record it made.
+    after: r.filters.filter((other) => MAKERS[r.name] && !MAKERS[r.name]!.unreachable?.includes(other.param)).map((other) => idOf(r, other, 'complete-new')),
     run: (ctx) => probeNearMisses(ctx, plan, f),
   })
 }
