@@ -12,7 +12,7 @@ import { ApiError, invalidRequest, notFound, type ErrorDetail } from './api-erro
 import { bearerOf, ipAllowed, requireScope, unauthorized, type ApiKey, type KeyTable } from './auth.ts'
 import { isoOf, type Clock } from './clock.ts'
 import type { FaultSet } from './faults.ts'
-import { IDEMPOTENCY_KEY_MAX_LENGTH, canonicalJson, type IdempotencyStore } from './idempotency.ts'
+import { IDEMPOTENCY_KEY_MAX_LENGTH, canonicalJson, keyHonoured, replayedBody, type IdempotencyStore } from './idempotency.ts'
 import { MODELS, changesOf, normalizeUuid, own, shape, type Draft, type Workspace, type WriteCtx } from './models.ts'
 import { UUID_PATTERN, listPage, parseListQuery } from './pagination.ts'
 import type { RateDecision, RateLimiter } from './rate-limit.ts'
@@ -346,7 +346,7 @@ export function createApp(state: AppState): Hono<Env> {
     const model = MODELS[spec.name]
 
     // §4.1: the same key and body within 24 h replay the first response; keys are per API key.
-    const idemKey = faults.has('idempotency.ignored') ? undefined : c.req.header('idempotency-key') || undefined
+    const idemKey = keyHonoured(spec.name, faults) ? c.req.header('idempotency-key') || undefined : undefined
     if (idemKey !== undefined && idemKey.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
       throw invalidRequest([{ segments: ['Idempotency-Key'], in: 'header', message: `Idempotency-Key is longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }])
     }
@@ -368,7 +368,7 @@ export function createApp(state: AppState): Hono<Env> {
         }
         // The fault: the replay is sent as a plain 200, whatever the first status was.
         const status = faults.has('idempotency.replay-status-200') ? 200 : (first.status as ContentfulStatusCode)
-        return c.json(first.body as Json, status, { ...first.headers, 'Idempotent-Replayed': 'true' })
+        return c.json(replayedBody(first, faults, (id) => { const now = store.get(key.workspace, spec.name, id); return now && present(spec, now.record) }) as Json, status, { ...first.headers, 'Idempotent-Replayed': 'true' })
       }
     }
 

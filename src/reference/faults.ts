@@ -39,6 +39,8 @@ const validationIds = (property: 'required' | 'types' | 'enums'): string[] =>
     .map(({ resource, op }) => `validation.${resource}.${op}.${property}`)
 /** The collections whose records the records area writes with null text or uuid fields (their roundtrip checks). */
 const NULLABLE_WRITTEN = new Set(['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task', 'product', 'invoice', 'activity'])
+/** The idempotency area's replay of every create but the accounts' (suites/idempotency/every-create.ts). */
+const replayIds = byResource((r) => (r.ops.create && r.name !== 'account' ? [`idempotency.${r.name}.replays`] : []))
 const unknownIdIds = byResource((r) => (r.ops.get ? [`read-only.${r.name}.unknown-id`] : []))
 
 export const FAULTS = [
@@ -523,7 +525,7 @@ export const FAULTS = [
     id: 'idempotency.ignored',
     area: 'idempotency',
     description: 'Idempotency-Key is ignored: every retry creates another record.',
-    catches: ['idempotency.same-key.replays', 'idempotency.same-key.no-duplicate'],
+    catches: ['idempotency.same-key.replays', 'idempotency.same-key.no-duplicate', ...replayIds],
   },
   {
     id: 'idempotency.replay-status-200',
@@ -535,7 +537,7 @@ export const FAULTS = [
     id: 'idempotency.replay-also-creates',
     area: 'idempotency',
     description: 'The create runs before the Idempotency-Key is looked up: the first response is replayed, and a duplicate is stored.',
-    catches: ['idempotency.same-key.no-duplicate'],
+    catches: ['idempotency.same-key.no-duplicate', ...replayIds.filter((id) => id !== 'idempotency.payment.replays')],
   },
   {
     id: 'idempotency.keyed-by-body',
@@ -833,6 +835,17 @@ export const FAULTS = [
   { id: 'auth.owner-role-ignored', area: 'auth', description: "Only the key's scopes are checked: a key with every scope does what its owner's role may not (§5.3 b).", catches: ['auth.role.denied-refused'] },
   { id: 'auth.owner-role-checked-after-write', area: 'auth', description: "The owner's role is checked by an after-save hook: a create the role may not make answers 403, but the record is written.", catches: ['auth.role.denied-changes-nothing'] },
   { id: 'auth.role-overreach-read-only', area: 'auth', description: "A key whose scopes exceed its owner's role is made read-only as a whole, instead of refusing only what the role may not do.", catches: ['auth.role.allowed-served'] },
+  // Issue 18 items 2 and 4 (sharper): exact filters that match approximately; Idempotency-Key honoured on one collection only.
+  {
+    id: 'filters.exact-substring',
+    area: 'filters',
+    description: "The string filters are a LIKE '%value%' in the filter's folded form: an email, SKU, mobile or tier that merely contains the queried value is returned.",
+    catches: ['filters.account.email.near-miss', 'filters.account.tier.near-miss', 'filters.contact.email.near-miss', 'filters.contact.mobile.near-miss', 'filters.lead.email.near-miss', 'filters.product.sku.near-miss'],
+  },
+  { id: 'filters.exact-case-insensitive', area: 'filters', description: 'Exact string filters (tier, status, stage key, kind) compare ignoring case, as a case-insensitive collation does.', catches: ['filters.account.tier.near-miss'] },
+  { id: 'idempotency.ignored-on-payments', area: 'idempotency', description: 'POST /payments never looks at the Idempotency-Key (the payment service was written apart): a retry records the payment twice.', catches: ['idempotency.payment.replays'] },
+  { id: 'idempotency.replay-returns-current', area: 'idempotency', description: 'A replay keeps only the id of the first record and reads it again, so a record changed since comes back as it is now.', catches: ['idempotency.replay.after-update'] },
+  // End of the issue 18 items 2 and 4 block.
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

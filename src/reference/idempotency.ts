@@ -1,5 +1,6 @@
 // §4.1, §8: a create retried with the same Idempotency-Key and body within 24 hours returns the first response.
 // Entries are kept per API key, so one caller's keys never answer another's.
+import type { FaultSet } from './faults.ts'
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000
 /** Longest accepted Idempotency-Key (not shown in the spec). */
@@ -48,4 +49,20 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   const keys = Object.keys(value).sort()
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
+}
+
+/** Whether a create of this resource looks at its Idempotency-Key; the faults: ignored everywhere, or on payments only. */
+export function keyHonoured(resource: string, faults: FaultSet): boolean {
+  if (faults.has('idempotency.ignored')) return false
+  return !(faults.has('idempotency.ignored-on-payments') && resource === 'payment')
+}
+
+/**
+ * The body a replay sends: the first response's (§4.1). The fault: the record is read again by its id, so a record
+ * changed since the first create comes back as it is now.
+ */
+export function replayedBody(first: StoredResponse, faults: FaultSet, current: (id: string) => unknown): unknown {
+  const id = (first.body as { id?: unknown } | null)?.id
+  if (!faults.has('idempotency.replay-returns-current') || typeof id !== 'string') return first.body
+  return current(id) ?? first.body
 }

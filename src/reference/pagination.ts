@@ -142,6 +142,20 @@ function e164Of(value: string): string | undefined {
   return /^\+[1-9]\d{1,14}$/.test(compact) ? compact : undefined
 }
 
+/**
+ * The faults of exact string filters (§4.3), undefined when none applies: matched as a substring of the field in
+ * the filter's folded form (a `LIKE '%v%'`), or an exact key compared ignoring case (an `ILIKE` without wildcards).
+ */
+function looseMatch(spec: FilterSpec, field: string, value: string, faults: FaultSet): boolean | undefined {
+  if (spec.kind !== 'string') return undefined
+  if (faults.has('filters.exact-substring')) {
+    const fold = (s: string) => (spec.match === 'e164' ? (e164Of(s) ?? s) : spec.match === 'exact' ? s : s.toLowerCase())
+    return fold(field).includes(fold(value))
+  }
+  if (faults.has('filters.exact-case-insensitive') && spec.match === 'exact') return field.toLowerCase() === value.toLowerCase()
+  return undefined
+}
+
 function matches(rec: StoredRecord, q: ListQuery, faults: FaultSet): boolean {
   // The fault: the since-filters compare with >=, so the record at the bound itself is listed.
   const after = (ms: number, bound: number) => (faults.has('pagination.since-includes-bound') ? ms >= bound : ms > bound)
@@ -151,6 +165,11 @@ function matches(rec: StoredRecord, q: ListQuery, faults: FaultSet): boolean {
   for (const { spec, value } of q.filters) {
     const field = rec.record[spec.field]
     if (typeof field !== 'string') return false
+    const loose = looseMatch(spec, field, value, faults)
+    if (loose !== undefined) {
+      if (!loose) return false
+      continue
+    }
     switch (spec.match) {
       case 'lowercase':
         // The fault: the address compared as stored.

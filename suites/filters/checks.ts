@@ -7,6 +7,7 @@ import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import { RESOURCE_LIST, type FilterSpec, type ResourceName, type ResourceSpec } from '../../src/spec/resources.ts'
 import { MAKERS } from './made.ts'
+import { NEAR_MISS_PLANS, NOT_PROBED, probeNearMisses, type NearMissPlan } from './near-miss.ts'
 import { mayRefuseUnknownKey, queryValueFor, unmatchedValue } from './match.ts'
 import { describeQuery, expectFound, expectPage, expectSound, filterQuery } from './queries.ts'
 import { sampleFor } from './samples.ts'
@@ -170,11 +171,41 @@ function rejectsUnlisted(r: ResourceSpec, f: FilterSpec): CheckDefinition {
   })
 }
 
-function checksFor(r: ResourceSpec, f: FilterSpec): (CheckDefinition | undefined)[] {
-  const common = [complete(r, f), completeNew(r, f)]
-  return f.kind === 'enum' ? [values(r, f), rejectsUnlisted(r, f), ...common] : [sound(r, f), ...common]
+function nearMiss(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefinition {
+  return defineCheck({
+    id: idOf(r, f, 'near-miss'),
+    clauses: ['§4.3'],
+    level: 'MUST',
+    area,
+    title: `${query(r, f)} returns no ${r.name} whose ${f.field} only nearly matches: a prefix, a suffix or a substring of the value or the other way round${f.match === 'lowercase' || f.match === 'uppercase' || f.match === 'exact' ? ', or in another case' : ''}`,
+    writes: plan.writes,
+    // Its records match the collection's other filters (an owner, a status): they must not be the newest match
+    // while a complete-new check looks for the record it made.
+    after: r.filters.filter((other) => MAKERS[r.name] && !MAKERS[r.name]!.unreachable?.includes(other.param)).map((other) => idOf(r, other, 'complete-new')),
+    run: (ctx) => probeNearMisses(ctx, plan, f),
+  })
 }
 
-export const checks: CheckDefinition[] = RESOURCE_LIST.flatMap((r) => r.filters.flatMap((f) => checksFor(r, f))).filter(
-  (c): c is CheckDefinition => c !== undefined,
-)
+/** The exact filters no near miss can be made for, and why: reported, never judged. */
+const nearMissNotProbed = defineCheck({
+  id: `${area}.near-miss.not-probed`,
+  clauses: ['§4.3'],
+  level: 'INFO',
+  area,
+  title: 'The exact filters of §4.3 whose near misses the run cannot create (a field it may not write, or no value that nearly matches another)',
+  async run(ctx) {
+    ctx.observe('notProbed', NOT_PROBED)
+  },
+})
+
+function checksFor(r: ResourceSpec, f: FilterSpec): (CheckDefinition | undefined)[] {
+  const common = [complete(r, f), completeNew(r, f)]
+  const plan = NEAR_MISS_PLANS.find((p) => p.resource === r.name && p.param === f.param)
+  const probes = plan ? [nearMiss(r, f, plan)] : []
+  return f.kind === 'enum' ? [values(r, f), rejectsUnlisted(r, f), ...common] : [sound(r, f), ...common, ...probes]
+}
+
+export const checks: CheckDefinition[] = [
+  ...RESOURCE_LIST.flatMap((r) => r.filters.flatMap((f) => checksFor(r, f))).filter((c): c is CheckDefinition => c !== undefined),
+  nearMissNotProbed,
+]

@@ -10,6 +10,7 @@ import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
 import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
 import { restrictedScopes } from '../auth/scopes.ts'
+import { everyCreateChecks } from './every-create.ts'
 import { differingFields } from './meaning.ts'
 
 const area = 'idempotency'
@@ -223,4 +224,5 @@ export const checks: CheckDefinition[] = [
       noteCapability(ctx, 'idempotency.differentBody', seen)
     },
   }),
+  ...everyCreateChecks,
 ]

@@ -1,5 +1,6 @@
 // §3.2: "An order is created from an accepted quotation (the create call takes the quotation id)". Orders
 // cannot be deleted (§4.2), so the successful creation needs the full profile; it happens once per run.
+import { randomUUID } from 'node:crypto'
 import { defineCheck } from '../../src/checks/define.ts'
 import { expectRecord, expectStatus } from '../../src/checks/assert.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
@@ -38,23 +39,26 @@ async function acceptedQuotationId(ctx: CheckContext): Promise<string> {
   return ctx.skip(`no accepted quotation without an order found by listing /quotations?status=accepted; set ${VARIABLE}`)
 }
 
-interface OrderAttempt {
+export interface OrderAttempt {
   quote: ApiResponse
   created: ApiResponse
+  /** The Idempotency-Key the create was sent with: the idempotency area replays it (§4.1). */
+  idempotencyKey: string
   /** When the creation was refused: the orders already listed for the quotation. */
   existing?: ApiResponse
 }
 
-/** One POST /orders per run, shared by the checks below. */
-function orderFromAccepted(ctx: CheckContext): Promise<OrderAttempt> {
+/** One POST /orders per run, shared by the checks below and by idempotency.order.replays. */
+export function orderFromAccepted(ctx: CheckContext): Promise<OrderAttempt> {
   return ctx.session.memo('state.order-from-accepted', async () => {
     const quoteId = await acceptedQuotationId(ctx)
     const quote = await ctx.api.get(itemPath('quotation', quoteId))
     if (quote.status === 404) ctx.skip(`${VARIABLE}: GET /quotations/${quoteId} answered 404`)
     expectRecord(quote, '§4.2')
-    const created = await ctx.api.post(ORDERS, { quoteId })
+    const idempotencyKey = `crmconf-${ctx.runId}-${randomUUID()}`
+    const created = await ctx.api.post(ORDERS, { quoteId }, { idempotencyKey })
     if (created.ok && typeof created.body?.id === 'string') trackCreated(ctx, 'order', created.body.id)
-    return { quote, created, existing: created.ok ? undefined : await ordersFor(ctx, quoteId) }
+    return { quote, created, idempotencyKey, existing: created.ok ? undefined : await ordersFor(ctx, quoteId) }
   })
 }
 

@@ -65,8 +65,8 @@ export const correlationChecks: CheckDefinition[] = [
     writes: 'full',
     webhooks: true,
     timeoutMs: waitBudgetMs(1),
-    // It pays the invoice in full: the part payment of the state area comes first.
-    after: ['state.payment.raises-paid'],
+    // It pays the invoice in full: the part payments of the state and idempotency areas come first.
+    after: ['state.payment.raises-paid', 'idempotency.payment.replays'],
     async run(ctx: CheckContext) {
       const sink = await ctx.session.sink()
       const target = await findSeeded(ctx, 'sentInvoiceId', 'invoice', 'sent invoice with an outstanding balance', (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 1)
