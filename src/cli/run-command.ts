@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import type { Profile } from '../checks/types.ts'
-import { describeMissingOptionals, loadConfig, type ResolvedConfig } from '../config/config.ts'
+import { DEFAULTS, describeMissingOptionals, loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { select } from '../engine/selection.ts'
 import { gateRun } from '../engine/run-gate.ts'
 import type { RunSession } from '../engine/session.ts'
@@ -54,7 +54,7 @@ export interface RunOutcome {
 }
 
 /** The embedded server's main key gets a high limit so a local run is not paced; `--rate-limit 600` restores the spec's default. */
-export const EMBEDDED_RATE_LIMIT = 100_000
+export const EMBEDDED_RATE_LIMIT = DEFAULTS.embeddedRateLimitPerMinute
 
 /** Records of earlier runs younger than this may belong to a run still going on elsewhere: left alone. */
 export const DEFAULT_SWEEP_AGE_MS = 6 * 3_600_000

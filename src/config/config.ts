@@ -85,6 +85,19 @@ export const DEFAULTS = {
   consistencyWindowMs: 5_000,
   /** The whole run's bound (CRM_RUN_TIMEOUT_S): past it no check starts, running ones end as error, clean-up and reports still happen. */
   runTimeoutS: 3_600,
+  // Rate-limit pacing (src/http/pacer.ts names the files that make it up).
+  /** 429s in a row one request is sent again after (§8: wait Retry-After, then call again); the last 429 is then its answer. */
+  max429Retries: 3,
+  /** The wait before sending again after a 429 that has no readable Retry-After. */
+  retryAfterMissingMs: 1_000,
+  /**
+   * How much of one answer's wait counts on the sending check's clock. Past it the check is waiting for the
+   * server, not doing its own work: a server that answers every request 2 s late must get the verdict a fast one
+   * gets, and each request is bounded on its own (CRM_REQUEST_TIMEOUT_MS), the run by CRM_RUN_TIMEOUT_S.
+   */
+  serverTimeCountedMs: 250,
+  /** The embedded reference server's limit for the main key, per minute: high, so a local run is not paced (`--rate-limit 600` restores the spec's). */
+  embeddedRateLimitPerMinute: 100_000,
 } as const
 
 export interface ResolvedConfig {

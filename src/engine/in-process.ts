@@ -2,7 +2,7 @@
 // files: the self-validation matrix, the benchmark and the project's own tests. A thin call of the one run
 // path (src/run/execute.ts), so it judges exactly as `crm-conformance run` does.
 import type { CheckDefinition, CheckResult, Profile } from '../checks/types.ts'
-import { loadConfig, type ResolvedConfig } from '../config/config.ts'
+import { DEFAULTS, loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { executeRun } from '../run/execute.ts'
 import type { Leftover } from './ledger.ts'
 import { select } from './selection.ts'
@@ -38,7 +38,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     config,
     checks: select(options.checks, options.only, options.skip),
     runId: options.runId ?? `inproc-${Date.now().toString(36)}`,
-    embedded: config.baseUrl === undefined ? { rateLimitPerMinute: 1_000_000, ...options.embedded } : undefined,
+    embedded: config.baseUrl === undefined ? { rateLimitPerMinute: DEFAULTS.embeddedRateLimitPerMinute, ...options.embedded } : undefined,
     concurrency: options.concurrency,
     signal: options.signal,
   })

@@ -4,7 +4,7 @@
 // the environment / .env like `crm-conformance run`. The CLI does not use vitest.
 import { describe, test } from 'vitest'
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
-import { loadConfig } from '../config/config.ts'
+import { DEFAULTS, loadConfig } from '../config/config.ts'
 import { executeRun } from '../run/execute.ts'
 import { junitCaseName } from '../report/junit.ts'
 
@@ -28,7 +28,7 @@ export function registerChecks(checks: CheckDefinition[], options: RegisterOptio
         config,
         checks: options.runs ?? checks,
         runId: `vitest-${Date.now().toString(36)}`,
-        embedded: config.baseUrl === undefined ? { rateLimitPerMinute: 100_000 } : undefined,
+        embedded: config.baseUrl === undefined ? { rateLimitPerMinute: DEFAULTS.embeddedRateLimitPerMinute } : undefined,
       })
       return new Map(run.results.map((r) => [r.id, r]))
     })())

@@ -1,5 +1,12 @@
 // Paces one key's requests by the RateLimit-* headers (§8) so that a normal run never meets a 429.
 //
+// Pacing is four files: this one (when a request may go out), concurrency-slots.ts (the per-key cap on
+// requests in flight, kept when pacing is off), rate-limit-policy.ts (what happens after a 429 anyway:
+// retries and their wait) and the numbers in DEFAULTS of src/config/config.ts. transport.ts wires them
+// (`sendOnce`, `send`); rate-headers.ts reads the headers. Tests: pacer.test.ts, pacer.shapes.test.ts (every
+// limiter shape, simulated), concurrency-slots.test.ts, rate-limit-policy.test.ts; against the reference
+// server: test/conditions/token-bucket.test.ts and `crm-conformance run --embedded --rate-limit 600`.
+//
 // The spec does not show what RateLimit-Reset means exactly (seconds from now or a Unix time) nor how the
 // per-minute limit refills (fixed window, sliding window or bucket), so the pacer assumes neither:
 // - until a first answer has told it the quota, it sends one request at a time (the key may be spent already);
@@ -16,6 +23,7 @@ export interface RateLimitState {
 }
 
 export interface PacerOptions {
+  /** Requests of the key in flight at once (the slots of concurrency-slots.ts); sets the default reserve. */
   concurrency: number
   /** Requests kept in hand before pacing starts. Default: concurrency + 1. */
   reserve?: number
@@ -37,8 +45,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export class Pacer {
   private state: RateLimitState = {}
+  /** Requests let through (or waiting here) whose answer has not been observed yet. */
   private inFlight = 0
-  private readonly waiting: (() => void)[] = []
   private lastPacedSend = 0
   /** Whether any answer has been observed yet (before that the quota is unknown, not unlimited). */
   private learned = false
@@ -63,15 +71,14 @@ export class Pacer {
     return this.state
   }
 
-  /** Waits for a concurrency slot and for the quota; returns the function that releases the slot. */
+  /** Waits for the quota; returns the function to call once the request's answer has been observed. */
   async acquire(): Promise<() => void> {
-    while (this.inFlight >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve))
     this.inFlight++
     let endPaced: () => void
     try {
       endPaced = await this.waitForQuota()
     } catch (error) {
-      this.release()
+      this.inFlight--
       throw error
     }
     let released = false
@@ -79,7 +86,7 @@ export class Pacer {
       if (released) return
       released = true
       endPaced()
-      this.release()
+      this.inFlight--
     }
   }
 
@@ -99,11 +106,6 @@ export class Pacer {
   exhausted(retryAfterMs: number | undefined): void {
     this.state.remaining = 0
     if (retryAfterMs !== undefined) this.state.resetAt = this.now() + retryAfterMs
-  }
-
-  private release(): void {
-    this.inFlight--
-    this.waiting.shift()?.()
   }
 
   /**
@@ -127,14 +129,14 @@ export class Pacer {
     this.pacing = new Promise<void>((resolve) => (done = resolve))
     await previous
     try {
-      if (!this.learned || this.state.limit === undefined || this.state.remaining === undefined) return done
-      if ((this.state.remaining ?? 0) - (this.inFlight - 1) > this.reserve) {
+      const { limit: knownLimit, remaining: current } = this.state
+      if (!this.learned || knownLimit === undefined || current === undefined) return done
+      if (current - (this.inFlight - 1) > this.reserve) {
         // An answer meanwhile said there is plenty again (a fixed window reset).
-        this.state.remaining--
+        this.state.remaining = current - 1
         return done
       }
       const now = this.now()
-      const current = this.state.remaining
       if (current <= 0 && this.state.resetAt !== undefined && this.state.resetAt + RESET_ROUNDING_MS > now) {
         const waitMs = this.state.resetAt + RESET_ROUNDING_MS - now
         if (waitMs > this.options.maxWaitS * 1000) {
@@ -150,7 +152,8 @@ export class Pacer {
         this.state.remaining = 0
         this.state.resetAt = undefined
       } else {
-        const interval = 60_000 / (this.state.limit ?? 600)
+        // observe() keeps only a limit above 0.
+        const interval = 60_000 / knownLimit
         const due = this.lastPacedSend + interval
         if (due > now) await this.sleep(due - now)
         this.state.remaining = current - 1

@@ -1,17 +1,18 @@
 // The one HTTP client of the project (undici). Every request of every check goes through here: base URL
-// joining, auth, JSON, timeouts, the response size cap, pacing by RateLimit-* headers, 429 retries, the
-// request budget, and the redacted record of each exchange. Connections, proxies and reconnects are in
-// connections.ts; error wording in network-errors.ts.
+// joining, auth, JSON, timeouts, the response size cap, the request budget, and the redacted record of each
+// exchange. Connections, proxies and reconnects are in connections.ts; error wording in network-errors.ts;
+// rate-limit pacing (the per-key concurrency cap, the pacer, the 429 policy) in the files pacer.ts names.
 import { request } from 'undici'
 import type { Dispatcher } from 'undici'
 import { CrmConfError } from '../errors.ts'
 import { DEFAULTS, KEY_VARIABLES, type KeyRole } from '../config/config.ts'
 import { parseBoundedJson } from './bounded-json.ts'
+import { ConcurrencySlots } from './concurrency-slots.ts'
 import { openConnections, type Connections, type ProxySettings } from './connections.ts'
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts'
 import { describeNetworkError } from './network-errors.ts'
 import { Pacer } from './pacer.ts'
-import { parseRetryAfter } from './rate-headers.ts'
+import { retryAfterMs, waitBefore429Retry } from './rate-limit-policy.ts'
 import { Redactor } from './redact.ts'
 import type { Stopwatch } from './stopwatch.ts'
 
@@ -32,7 +33,10 @@ export interface ApiRequest {
   idempotencyKey?: string
   /** Wait Retry-After and retry on 429 (default true; the rate-limit probe turns it off). */
   retryOn429?: boolean
-  /** Wait for the pacer (default true); the 429 probe turns it off, since pacing exists to avoid the 429 it seeks. */
+  /**
+   * Wait for the pacer (default true); the 429 probe turns it off, since pacing exists to avoid the 429 it
+   * seeks. The key's concurrency cap applies either way.
+   */
   paced?: boolean
   /**
    * Refused once the request budget is spent (default true). Clean-up turns it off: removing what the run
@@ -71,16 +75,7 @@ export interface TransportStats {
   rateLimited: Record<string, number>
 }
 
-const MAX_429_RETRIES = 3
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
-/**
- * How much of one answer's wait counts on the sending check's clock. Past it the check is waiting for the
- * server, not doing its own work: a server that answers every request 2 s late must get the verdict a fast one
- * gets, and each request is bounded on its own (CRM_REQUEST_TIMEOUT_MS), the run by CRM_RUN_TIMEOUT_S.
- */
-export const SERVER_TIME_COUNTED_MS = 250
 
 /** Stops `stopwatch` once a request has waited `counted` ms for its answer; returns the function to call when it ends. */
 function latencyBeyond(stopwatch: Stopwatch | undefined, counted: number): () => void {
@@ -149,6 +144,7 @@ export class Transport {
   readonly stats: TransportStats = { total: 0, byKey: {}, rateLimited: {} }
   private readonly connections: Connections
   private readonly pacers = new Map<string, Pacer>()
+  private readonly slots = new Map<string, ConcurrencySlots>()
   /** The clocks of the checks running now, and those held while a key's quota resets (trackClock). */
   private readonly clocks = new Set<Stopwatch>()
   private readonly windowHolds = new Map<Stopwatch, () => void>()
@@ -209,6 +205,31 @@ export class Transport {
     return pacer
   }
 
+  private slotsFor(role: string): ConcurrencySlots {
+    let slots = this.slots.get(role)
+    if (!slots) {
+      slots = new ConcurrencySlots(this.options.concurrency)
+      this.slots.set(role, slots)
+    }
+    return slots
+  }
+
+  /** Waits for one of the key's slots, then (unless `paced` is false) for the pacer; returns what ends both. */
+  private async admit(role: KeyRole, paced: boolean, stopwatch: Stopwatch | undefined): Promise<() => void> {
+    const releaseSlot = await queued(stopwatch, () => this.slotsFor(role).acquire())
+    if (!paced) return releaseSlot
+    try {
+      const endPaced = await queued(stopwatch, () => this.pacerFor(role).acquire())
+      return () => {
+        endPaced()
+        releaseSlot()
+      }
+    } catch (error) {
+      releaseSlot()
+      throw error
+    }
+  }
+
   urlFor(path: string, query?: Query): string {
     const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`))
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(name, String(value))
@@ -223,10 +244,9 @@ export class Transport {
     const retry = req.retryOn429 ?? true
     for (let attempt = 0; ; attempt++) {
       const exchange = await this.sendOnce(req, role, checkId, stopwatch)
-      if (exchange.response?.status !== 429 || !retry || attempt >= MAX_429_RETRIES) return exchange
-      // §8: when the limit is reached, wait Retry-After seconds before calling again.
-      const waitMs = parseRetryAfter(exchange.response.headers['retry-after'], Date.now(), exchange.response.headers.date) ?? 1000
-      if (waitMs > this.options.maxRetryAfterS * 1000) return exchange
+      if (exchange.response?.status !== 429 || !retry) return exchange
+      const waitMs = waitBefore429Retry(exchange.response.headers, attempt, this.options.maxRetryAfterS, Date.now())
+      if (waitMs === undefined) return exchange
       await queued(stopwatch, () => sleep(waitMs))
     }
   }
@@ -276,7 +296,7 @@ export class Transport {
     if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
 
     const pacer = this.pacerFor(role)
-    const release = req.paced === false ? () => {} : await queued(stopwatch, () => pacer.acquire())
+    const release = await this.admit(role, req.paced !== false, stopwatch)
     try {
       // Again once the pacer lets it through: the requests that waited there have been counted meanwhile.
       this.refuseOverBudget(req)
@@ -297,13 +317,13 @@ export class Transport {
     let response: RecordedResponse | undefined
     let error: Exchange['error']
     this.sending++
-    const serverTime = latencyBeyond(stopwatch, SERVER_TIME_COUNTED_MS)
+    const serverTime = latencyBeyond(stopwatch, DEFAULTS.serverTimeCountedMs)
     try {
       response = await this.perform(url, req.method, headers, payload)
       pacer.observe(response.headers)
       if (response.status === 429) {
         this.stats.rateLimited[role] = (this.stats.rateLimited[role] ?? 0) + 1
-        pacer.exhausted(parseRetryAfter(response.headers['retry-after'], Date.now(), response.headers.date))
+        pacer.exhausted(retryAfterMs(response.headers, Date.now()))
       }
     } catch (cause) {
       error = describeNetworkError(cause, url, this.options.timeoutMs)

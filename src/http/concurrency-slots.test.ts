@@ -1,0 +1,83 @@
+// The per-key cap on requests in flight, and that turning pacing off (`paced: false`) keeps it.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConcurrencySlots } from './concurrency-slots.ts'
+import { Redactor } from './redact.ts'
+import { Transport } from './transport.ts'
+
+describe('ConcurrencySlots', () => {
+  it('bounds concurrency', async () => {
+    const slots = new ConcurrencySlots(2)
+    const a = await slots.acquire()
+    await slots.acquire()
+    let third = false
+    const pending = slots.acquire().then((release) => {
+      third = true
+      release()
+    })
+    await new Promise((r) => setTimeout(r, 10))
+    expect(third).toBe(false)
+    a()
+    await pending
+    expect(third).toBe(true)
+  })
+
+  it('frees a slot once, however often its release is called', async () => {
+    const slots = new ConcurrencySlots(1)
+    const a = await slots.acquire()
+    a()
+    a()
+    await slots.acquire()
+    let second = false
+    const pending = slots.acquire().then(() => (second = true))
+    await new Promise((r) => setTimeout(r, 10))
+    expect(second).toBe(false)
+    void pending
+  })
+})
+
+describe('the transport keeps the per-key cap with pacing off', () => {
+  let server: Server
+  let open = 0
+  let most = 0
+
+  beforeAll(async () => {
+    // Answers 50 ms late, with no rate headers (the pacer would not hold anything back anyway).
+    server = createServer((_req, res) => {
+      open++
+      most = Math.max(most, open)
+      setTimeout(() => {
+        open--
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('{}')
+      }, 50)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  })
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+
+  it.each([true, false])('paced: %s sends at most `concurrency` requests of a key at once', async (paced) => {
+    const transport = new Transport({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      keys: { main: 'crm_ws_main_0123456789abcdef' },
+      redactor: new Redactor(),
+      timeoutMs: 5_000,
+      maxResponseBytes: 1024 * 1024,
+      concurrency: 2,
+      requestBudget: 100,
+      maxRetryAfterS: 10,
+    })
+    most = 0
+    try {
+      const exchanges = await Promise.all(Array.from({ length: 6 }, () => transport.send({ method: 'GET', path: '/me', paced })))
+      expect(exchanges.map((e) => e.response?.status)).toEqual([200, 200, 200, 200, 200, 200])
+      expect(most).toBe(2)
+    } finally {
+      await transport.close()
+    }
+  })
+})
