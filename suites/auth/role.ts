@@ -11,8 +11,8 @@ import { createRecord, itemPath, runLabel, tagged, trackCreated, type AnyRecord 
 import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
 import { RESOURCE_LIST, RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 import { REPLACE_BASES } from '../validation/bases.ts'
-import { createNeeds, MissingReference, validCreateBody, type ValidBody } from './bodies.ts'
-import { baseline, createdDespite } from './created.ts'
+import { createNeeds, MissingReference, validCreateBody, type ValidBody } from '../shared/bodies.ts'
+import { baseline, createdDespite } from '../shared/created.ts'
 
 const area = 'auth'
 const DENIED = KEY_COMPANIONS.roleLimited!

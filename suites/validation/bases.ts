@@ -8,7 +8,7 @@ import { CheckFailed } from '../../src/checks/define.ts'
 import type { CheckContext } from '../../src/checks/types.ts'
 import { createRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
-import { listedOnce, recordsOf } from '../state/fixtures.ts'
+import { listedOnce, recordsOf } from '../shared/fixtures.ts'
 
 /** A uuid in RFC 4122 form that names no record. */
 const NO_SUCH_RECORD = randomUUID()
