@@ -6,6 +6,7 @@
 import type { CheckContext, WriteNeed } from '../../src/checks/types.ts'
 import { createRecord, runLabel, safeEmail, safePhone, type AnyRecord } from '../../src/engine/operations.ts'
 import type { ResourceName } from '../../src/spec/resources.ts'
+import { REPLACE_BODIES, runSku } from '../shared/bodies.ts'
 
 export interface ChangePlan {
   op: 'update' | 'replace'
@@ -164,20 +165,7 @@ export const PLANS: RoundTripPlan[] = [
     change: {
       // §4.4: replace sends every field and all line items.
       op: 'replace',
-      body: (_ctx, _created, sent) => ({
-        title: `${sent.title} revised`,
-        dealId: null,
-        accountId: null,
-        contactId: null,
-        priceListId: null,
-        tier: null,
-        language: 'en',
-        validUntil: null,
-        paymentTermsDays: 30,
-        terms: 'Payment within 30 days.',
-        notes: null,
-        items: [],
-      }),
+      body: (_ctx, created, sent) => ({ ...REPLACE_BODIES.quotation!(created), title: `${sent.title} revised`, paymentTermsDays: 30, terms: 'Payment within 30 days.' }),
     },
   },
   {
@@ -205,7 +193,7 @@ export const PLANS: RoundTripPlan[] = [
     writes: 'full',
     create: async (ctx) => ({
       // §4.3 products `sku` "exact SKU, upper case": written in upper case already.
-      sku: `CRMCONF-${ctx.runId}-${Math.random().toString(36).slice(2, 8)}`.toUpperCase(),
+      sku: runSku(ctx),
       name: runLabel(ctx, 'product'),
       description: null,
       unit: 'hour',
@@ -220,16 +208,13 @@ export const PLANS: RoundTripPlan[] = [
       op: 'replace',
       // Archived: the product the API cannot delete is at least out of use after the run.
       body: (_ctx, created, sent) => ({
+        ...REPLACE_BODIES.product!(created),
         sku: sent.sku,
         name: `${sent.name} revised`,
         description: 'Revised by crm-conformance.',
         unit: 'day',
         priceSen: 20_000,
         costSen: 5_000,
-        currency: created.currency,
-        taxCategoryId: null,
-        parentId: null,
-        options: {},
         status: 'archived',
       }),
     },
@@ -250,17 +235,7 @@ export const PLANS: RoundTripPlan[] = [
     }),
     change: {
       op: 'replace',
-      body: (_ctx, _created, sent) => ({
-        title: `${sent.title} revised`,
-        accountId: null,
-        contactId: null,
-        language: 'en',
-        issueDate: '2030-02-03',
-        paymentTermsDays: 30,
-        terms: null,
-        notes: null,
-        items: [],
-      }),
+      body: (_ctx, created, sent) => ({ ...REPLACE_BODIES.invoice!(created), title: `${sent.title} revised`, issueDate: '2030-02-03' }),
     },
   },
   {

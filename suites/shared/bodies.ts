@@ -1,6 +1,7 @@
-// One valid create body per resource (§4.4), so that a refusal can only be about the key, never the body.
-// Bodies that name another record take it from a fixture or from the workspace; each carries a unique label
-// by which the record can be found if a server created it although it refused the call.
+// One body builder per resource (§4.4): the minimal create (the required fields, a label in free text), and
+// the complete replace body of a record. `validCreateBody` completes the minimal create with the record it
+// must name and a way to find the record again, so that a refusal can only be about the key, never the body:
+// each carries a unique label by which the record can be found if a server created it although it refused.
 import type { CheckContext } from '../../src/checks/types.ts'
 import { FIXTURE_VARIABLES, type FixtureName } from '../../src/config/config.ts'
 import { recordsNotInUse, runLabel, safeEmail, type AnyRecord } from '../../src/engine/operations.ts'
@@ -61,38 +62,116 @@ function today(): string {
 
 const NEWEST: Query = { limit: 100, sort: 'createdAt', order: 'desc' }
 
+/** The product SKU of this run: §4.3 products `sku` "exact SKU, upper case", so written in upper case already. */
+export function runSku(ctx: CheckContext): string {
+  return `CRMCONF-${ctx.runId}-${Math.random().toString(36).slice(2, 8)}`.toUpperCase()
+}
+
+/** The field by which a create names the record it belongs to (§4.4: required), and that record's resource. */
+export const PARENTS: Partial<Record<ResourceName, { field: string; resource: ResourceName }>> = {
+  comment: { field: 'caseId', resource: 'case' },
+  order: { field: 'quoteId', resource: 'quotation' },
+  payment: { field: 'invoiceId', resource: 'invoice' },
+  message: { field: 'conversationId', resource: 'message' },
+}
+
+/**
+ * The minimal valid create body: the fields §4.4 requires, `label` in the first free-text one, and no parent
+ * (see PARENTS and minimalCreate). A contact requires nothing; it is named as the other suites name people.
+ */
+const MINIMAL_CREATE: Partial<Record<ResourceName, (ctx: CheckContext, label: string) => AnyRecord>> = {
+  account: (_ctx, label) => ({ name: label }),
+  contact: (_ctx, label) => ({ firstName: 'Crmconf', lastName: label }),
+  case: (_ctx, label) => ({ subject: label }),
+  // An internal note: a public reply would be emailed to the case contact (§1.6).
+  comment: (_ctx, label) => ({ kind: 'internal', html: `<p>${label}</p>` }),
+  lead: (_ctx, label) => ({ fullName: label }),
+  opportunity: (_ctx, label) => ({ name: label }),
+  quotation: (_ctx, label) => ({ title: label }),
+  order: () => ({}),
+  invoice: (_ctx, label) => ({ title: label }),
+  // One sen: a payment a server takes although it should not uses up as little of the invoice as it can.
+  payment: (_ctx, label) => ({ amountSen: 1, method: 'other', paidOn: today(), reference: label }),
+  product: (ctx, label) => ({ sku: runSku(ctx), name: label, priceSen: 100 }),
+  task: (_ctx, label) => ({ title: label }),
+  activity: (_ctx, label) => ({ kind: 'note', title: label }),
+  message: (_ctx, label) => ({ text: label }),
+}
+
+/** Whether the suite has a minimal create body for the resource (every resource with a create, §4.2). */
+export function hasCreateBody(resource: ResourceName): boolean {
+  return MINIMAL_CREATE[resource] !== undefined
+}
+
+/** The minimal valid create body of `resource`, naming `parent` (an id) where the create names one. */
+export function minimalCreate(ctx: CheckContext, resource: ResourceName, label: string, parent?: string): AnyRecord {
+  const make = MINIMAL_CREATE[resource]
+  if (!make) throw new Error(`no create body for ${resource}: the API has no create for it (§4.2)`)
+  const field = PARENTS[resource]?.field
+  return field && parent !== undefined ? { [field]: parent, ...make(ctx, label) } : make(ctx, label)
+}
+
+/** A complete, valid replace body for a record (§4.4: replace sends every field and all line items). */
+export const REPLACE_BODIES: Partial<Record<ResourceName, (record: AnyRecord) => AnyRecord>> = {
+  quotation: (t) => ({
+    title: t.title,
+    dealId: null,
+    accountId: null,
+    contactId: null,
+    priceListId: null,
+    tier: null,
+    language: 'en',
+    validUntil: null,
+    paymentTermsDays: null,
+    terms: null,
+    notes: null,
+    items: [],
+  }),
+  invoice: (t) => ({
+    title: t.title,
+    accountId: null,
+    contactId: null,
+    language: 'en',
+    issueDate: '2030-01-15',
+    paymentTermsDays: 30,
+    terms: null,
+    notes: null,
+    items: [],
+  }),
+  product: (t) => ({
+    sku: t.sku,
+    name: t.name,
+    description: null,
+    unit: typeof t.unit === 'string' ? t.unit : 'unit',
+    priceSen: 1_000,
+    costSen: null,
+    currency: t.currency,
+    taxCategoryId: null,
+    parentId: null,
+    options: {},
+    status: 'active',
+  }),
+}
+
+/** Resources found again by the email address their body carries. */
+const BY_EMAIL: ReadonlySet<ResourceName> = new Set(['account', 'contact', 'lead'])
+
 /** A valid create body for `resource`; throws MissingReference when a record it must name is not available. */
 export async function validCreateBody(ctx: CheckContext, resource: ResourceName, purpose: string): Promise<ValidBody> {
   const label = runLabel(ctx, purpose)
-  const email = safeEmail(label)
   switch (resource) {
-    case 'account':
-      return { body: { name: label, email }, label, references: [], lookup: { ...NEWEST, email } }
-    case 'contact':
-      return { body: { fullName: label, email }, label, references: [], lookup: { ...NEWEST, email } }
-    case 'case':
-      return { body: { subject: label, description: 'Written by the crm-conformance suite.' }, label, references: [], lookup: NEWEST }
     case 'comment': {
       const caseId = await someCaseId(ctx)
-      // An internal note: a public reply would be emailed to the case contact (§1.6).
-      return { body: { caseId, kind: 'internal', html: `<p>${label}</p>` }, label, references: ['case'], lookup: { ...NEWEST, caseId } }
+      return { body: minimalCreate(ctx, resource, label, caseId), label, references: ['case'], lookup: { ...NEWEST, caseId } }
     }
-    case 'lead':
-      return { body: { fullName: label, email, source: 'api' }, label, references: [], lookup: { ...NEWEST, email } }
-    case 'opportunity':
-      return { body: { name: label }, label, references: [], lookup: NEWEST }
-    case 'quotation':
-      return { body: { title: label }, label, references: [], lookup: NEWEST }
     case 'order': {
       const quoteId = fixture(ctx, 'acceptedQuotationId')
-      return { body: { quoteId }, references: ['quotation'], lookup: { ...NEWEST, quoteId }, statefulFixture: `the accepted quotation ${quoteId} (some servers take one order per quotation)` }
+      return { body: minimalCreate(ctx, resource, label, quoteId), references: ['quotation'], lookup: { ...NEWEST, quoteId }, statefulFixture: `the accepted quotation ${quoteId} (some servers take one order per quotation)` }
     }
-    case 'invoice':
-      return { body: { title: label }, label, references: [], lookup: NEWEST }
     case 'payment': {
       const invoiceId = fixture(ctx, 'sentInvoiceId')
       return {
-        body: { invoiceId, amountSen: 1, method: 'other', paidOn: today(), reference: label },
+        body: minimalCreate(ctx, resource, label, invoiceId),
         label,
         references: ['invoice'],
         lookup: { ...NEWEST, invoiceId },
@@ -100,19 +179,19 @@ export async function validCreateBody(ctx: CheckContext, resource: ResourceName,
       }
     }
     case 'product': {
-      const sku = `CRMCONF-${ctx.runId}-${Math.random().toString(36).slice(2, 8)}`.toUpperCase()
-      return { body: { sku, name: label, priceSen: 100 }, label, references: [], lookup: { ...NEWEST, sku } }
+      const body = minimalCreate(ctx, resource, label)
+      return { body, label, references: [], lookup: { ...NEWEST, sku: body.sku } }
     }
-    case 'task':
-      return { body: { title: label }, label, references: [], lookup: NEWEST }
-    case 'activity':
-      return { body: { kind: 'note', title: label }, label, references: [], lookup: NEWEST }
     case 'message': {
       const conversationId = fixture(ctx, 'conversationId')
       // The conversation is seen through messages:read.
-      return { body: { conversationId, text: label }, label, references: ['message'], lookup: { ...NEWEST, conversationId } }
+      return { body: minimalCreate(ctx, resource, label, conversationId), label, references: ['message'], lookup: { ...NEWEST, conversationId } }
     }
-    default:
-      throw new Error(`no create body for ${resource}: the API has no create for it (§4.2)`)
+    default: {
+      const body = minimalCreate(ctx, resource, label)
+      if (!BY_EMAIL.has(resource)) return { body, label, references: [], lookup: NEWEST }
+      const email = safeEmail(label)
+      return { body: { ...body, email }, label, references: [], lookup: { ...NEWEST, email } }
+    }
   }
 }
