@@ -1,10 +1,10 @@
-// One body builder per resource (§4.4): the minimal create (the required fields, a label in free text), and
-// the complete replace body of a record. `validCreateBody` completes the minimal create with the record it
+// One body builder per resource (§4.4): the minimal create (the required fields, a label in free text), the
+// full create (every field a round trip can read back), and the complete replace body of a record. `validCreateBody` completes the minimal create with the record it
 // must name and a way to find the record again, so that a refusal can only be about the key, never the body:
 // each carries a unique label by which the record can be found if a server created it although it refused.
 import type { CheckContext } from '../../src/checks/types.ts'
 import { FIXTURE_VARIABLES, type FixtureName } from '../../src/config/config.ts'
-import { recordsNotInUse, runLabel, safeEmail, type AnyRecord } from '../../src/engine/operations.ts'
+import { recordsNotInUse, runLabel, safeEmail, safePhone, type AnyRecord } from '../../src/engine/operations.ts'
 import type { Query } from '../../src/http/transport.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 
@@ -109,6 +109,147 @@ export function minimalCreate(ctx: CheckContext, resource: ResourceName, label: 
   if (!make) throw new Error(`no create body for ${resource}: the API has no create for it (§4.2)`)
   const field = PARENTS[resource]?.field
   return field && parent !== undefined ? { [field]: parent, ...make(ctx, label) } : make(ctx, label)
+}
+
+/** Tags to write: the run's tag, by which `sweep` finds the record, and one of the body's own. */
+export const runTags = (ctx: CheckContext, extra: string): string[] => [ctx.session.runTag, extra]
+
+/**
+ * The full create body: every field a round trip can read back (strings, nulls, tags, dates and date-times),
+ * `label` in the first free-text one. Open-shaped objects (custom, address, fields, options, items,
+ * recurrence: "not shown", §2) are written empty or null, since a conformant workspace may refuse keys it does
+ * not define. `parent` is the record the body names (a comment's case, an activity's account).
+ */
+const FULL_CREATE: Partial<Record<ResourceName, (ctx: CheckContext, label: string, parent?: string) => AnyRecord>> = {
+  account: (ctx, label) => ({
+    name: label,
+    legalName: null,
+    // Of this run: a workspace may hold registration numbers unique.
+    registrationNo: `CRMCONF-REG-${ctx.runId}`,
+    industry: 'Testing',
+    website: 'https://example.com/crmconf',
+    email: safeEmail(`account ${ctx.runId}`),
+    phone: safePhone(11),
+    address: null,
+    tier: null,
+    parentId: null,
+    backupOwnerId: null,
+    tags: runTags(ctx, 'crmconf-created'),
+    custom: {},
+  }),
+  contact: (ctx, label) => ({
+    firstName: 'Crmconf',
+    lastName: label,
+    email: safeEmail(`contact ${ctx.runId}`),
+    mobile: safePhone(12),
+    office: null,
+    home: null,
+    title: 'Tester',
+    department: 'Quality',
+    locale: 'ms',
+    tags: runTags(ctx, 'crmconf-created'),
+    custom: {},
+    accountId: null,
+    accountRole: null,
+  }),
+  case: (ctx, label) => ({
+    subject: label,
+    description: 'Opened by crm-conformance.',
+    categoryId: null,
+    subCategoryId: null,
+    accountId: null,
+    contactId: null,
+    tags: runTags(ctx, 'crmconf-created'),
+    custom: {},
+  }),
+  // An internal note: a public reply would be emailed to the case contact (§1.6). Fixed markup: the round
+  // trip reads its text back.
+  comment: () => ({ kind: 'internal', html: '<p>Internal note by <strong>crm-conformance</strong>.</p>' }),
+  lead: (ctx, label) => ({
+    fullName: label,
+    companyName: 'Crmconf Test Company',
+    email: safeEmail(`lead ${ctx.runId}`),
+    phone: safePhone(13),
+    source: 'manual',
+    sourceDetail: null,
+    fields: {},
+    language: 'en',
+  }),
+  opportunity: (_ctx, label) => ({
+    name: label,
+    accountId: null,
+    contactId: null,
+    amountSen: 1_234_500,
+    expectedCloseDate: '2030-06-28',
+    source: null,
+    competitors: ['crmconf-rival'],
+    nextStep: 'Send the proposal',
+  }),
+  quotation: (_ctx, label) => ({
+    title: label,
+    dealId: null,
+    accountId: null,
+    contactId: null,
+    priceListId: null,
+    tier: null,
+    language: 'ms',
+    validUntil: '2030-12-31',
+    paymentTermsDays: 14,
+    terms: null,
+    notes: 'Drafted by crm-conformance.',
+    items: [],
+  }),
+  invoice: (_ctx, label) => ({
+    title: label,
+    accountId: null,
+    contactId: null,
+    language: 'ms',
+    issueDate: '2030-01-15',
+    paymentTermsDays: 14,
+    terms: 'Payment within 14 days.',
+    notes: 'Drafted by crm-conformance.',
+    items: [],
+  }),
+  product: (ctx, label) => ({
+    // §4.3 products `sku` "exact SKU, upper case": written in upper case already.
+    sku: runSku(ctx),
+    name: label,
+    description: null,
+    unit: 'hour',
+    priceSen: 15_000,
+    costSen: null,
+    taxCategoryId: null,
+    parentId: null,
+    options: {},
+    status: 'active',
+  }),
+  task: (_ctx, label) => ({
+    title: label,
+    description: null,
+    priority: 'high',
+    // An offset other than Z: the same instant must come back, in whatever ISO 8601 form (§2).
+    dueAt: '2030-01-15T09:30:00+08:00',
+    remindAt: null,
+    entityType: null,
+    entityId: null,
+    recurrence: null,
+  }),
+  activity: (_ctx, label, parent) => ({
+    kind: 'note',
+    accountId: parent ?? null,
+    contactId: null,
+    title: label,
+    body: 'Logged by crm-conformance.',
+    occurredAt: '2025-03-01T10:00:00+08:00',
+  }),
+}
+
+/** The full create body of `resource` (FULL_CREATE), naming `parent` where the create names one (PARENTS). */
+export function fullCreate(ctx: CheckContext, resource: ResourceName, label: string, parent?: string): AnyRecord {
+  const make = FULL_CREATE[resource]
+  if (!make) throw new Error(`no full create body for ${resource}`)
+  const field = PARENTS[resource]?.field
+  return field && parent !== undefined ? { [field]: parent, ...make(ctx, label) } : make(ctx, label, parent)
 }
 
 /** A complete, valid replace body for a record (§4.4: replace sends every field and all line items). */
