@@ -1,7 +1,8 @@
 // One body builder per resource (§4.4): the minimal create (the required fields, a label in free text), the
-// full create (every field a round trip can read back), and the complete replace body of a record. `validCreateBody` completes the minimal create with the record it
-// must name and a way to find the record again, so that a refusal can only be about the key, never the body:
-// each carries a unique label by which the record can be found if a server created it although it refused.
+// full create (every field a round trip can read back), and the complete replace body of a record.
+// `validCreateBody` completes the minimal create with the record it must name and a way to find the record
+// again, so that a refusal can only be about the key, never the body: each carries a unique label by which the
+// record can be found if a server created it although it refused the call.
 import type { CheckContext } from '../../src/checks/types.ts'
 import { FIXTURE_VARIABLES, type FixtureName } from '../../src/config/config.ts'
 import { recordsNotInUse, runLabel, safeEmail, safePhone, type AnyRecord } from '../../src/engine/operations.ts'
@@ -67,17 +68,17 @@ export function runSku(ctx: CheckContext): string {
   return `CRMCONF-${ctx.runId}-${Math.random().toString(36).slice(2, 8)}`.toUpperCase()
 }
 
-/** The field by which a create names the record it belongs to (§4.4: required), and that record's resource. */
-export const PARENTS: Partial<Record<ResourceName, { field: string; resource: ResourceName }>> = {
-  comment: { field: 'caseId', resource: 'case' },
-  order: { field: 'quoteId', resource: 'quotation' },
-  payment: { field: 'invoiceId', resource: 'invoice' },
-  message: { field: 'conversationId', resource: 'message' },
+/** The field by which a create names the record it belongs to (§4.4: required). */
+const PARENT_FIELD: Partial<Record<ResourceName, string>> = {
+  comment: 'caseId',
+  order: 'quoteId',
+  payment: 'invoiceId',
+  message: 'conversationId',
 }
 
 /**
  * The minimal valid create body: the fields §4.4 requires, `label` in the first free-text one, and no parent
- * (see PARENTS and minimalCreate). A contact requires nothing; it is named as the other suites name people.
+ * (see PARENT_FIELD and minimalCreate). A contact requires nothing (§4.4); it gets a first and last name.
  */
 const MINIMAL_CREATE: Partial<Record<ResourceName, (ctx: CheckContext, label: string) => AnyRecord>> = {
   account: (_ctx, label) => ({ name: label }),
@@ -107,7 +108,7 @@ export function hasCreateBody(resource: ResourceName): boolean {
 export function minimalCreate(ctx: CheckContext, resource: ResourceName, label: string, parent?: string): AnyRecord {
   const make = MINIMAL_CREATE[resource]
   if (!make) throw new Error(`no create body for ${resource}: the API has no create for it (§4.2)`)
-  const field = PARENTS[resource]?.field
+  const field = PARENT_FIELD[resource]
   return field && parent !== undefined ? { [field]: parent, ...make(ctx, label) } : make(ctx, label)
 }
 
@@ -244,11 +245,11 @@ const FULL_CREATE: Partial<Record<ResourceName, (ctx: CheckContext, label: strin
   }),
 }
 
-/** The full create body of `resource` (FULL_CREATE), naming `parent` where the create names one (PARENTS). */
+/** The full create body of `resource` (FULL_CREATE), naming `parent` where the create names one (PARENT_FIELD). */
 export function fullCreate(ctx: CheckContext, resource: ResourceName, label: string, parent?: string): AnyRecord {
   const make = FULL_CREATE[resource]
   if (!make) throw new Error(`no full create body for ${resource}`)
-  const field = PARENTS[resource]?.field
+  const field = PARENT_FIELD[resource]
   return field && parent !== undefined ? { [field]: parent, ...make(ctx, label) } : make(ctx, label, parent)
 }
 

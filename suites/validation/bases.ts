@@ -38,7 +38,7 @@ async function someConversationId(ctx: CheckContext): Promise<string> {
   return id
 }
 
-/** The id of the record a create names (PARENTS), where the probes need a real one. */
+/** The id of the record a create names, where the probes need a real one. */
 const PARENT_IDS: Partial<Record<ResourceName, (ctx: CheckContext) => Promise<string>>> = {
   comment: (ctx) => ownTarget(ctx, 'case', 'the comment probes'),
   payment: (ctx) => ownTarget(ctx, 'invoice', 'the payment probes'),
