@@ -11,7 +11,7 @@ const SUITES = join(PROJECT_ROOT, 'suites')
 const UNTIL_JUDGE_MOVES: Record<string, string[]> = {
   'bodies/checks.ts': ['../records/compare.ts'],
   'bodies/meaning.ts': ['../records/compare.ts'],
-  'shared/meaning.ts': ['../idempotency/meaning.ts'],
+  'shared/record-diff.ts': ['../idempotency/meaning.ts'],
 }
 
 function specifiers(source: string): string[] {

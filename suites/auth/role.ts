@@ -11,7 +11,7 @@ import { createRecord, itemPath, runLabel, tagged, trackCreated, type AnyRecord 
 import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
 import { RESOURCE_LIST, RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 import { createNeeds, MissingReference, REPLACE_BODIES, validCreateBody, type ValidBody } from '../shared/bodies.ts'
-import { baseline, createdDespite } from '../shared/created.ts'
+import { baseline, createdDespite } from '../shared/created-despite.ts'
 
 const area = 'auth'
 const DENIED = KEY_COMPANIONS.roleLimited!

@@ -7,7 +7,7 @@ import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import { tagged, trackCreated } from '../../src/engine/operations.ts'
 import { RESOURCE_LIST, RESOURCES, scopeFor, type ResourceName } from '../../src/spec/resources.ts'
 import { creatable, createNeeds, MissingReference, validCreateBody, type ValidBody } from '../shared/bodies.ts'
-import { baseline, createdDespite, listCaughtUp } from '../shared/created.ts'
+import { baseline, createdDespite, listCaughtUp } from '../shared/created-despite.ts'
 import { isStateRefusal } from '../shared/refusal.ts'
 import { restrictedScopes } from '../shared/restricted-scopes.ts'
 

@@ -7,7 +7,7 @@ import type { CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, itemPath, runLabel, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
 import { isStateRefusal, refusalOf } from '../shared/refusal.ts'
-import { changedFields, diffOf } from '../shared/meaning.ts'
+import { changedFields, diffOf } from '../shared/record-diff.ts'
 
 const FIXED = ['pipelineId', 'stageKey', 'currency'] as const
 

@@ -7,7 +7,7 @@ import type { ApiResponse } from '../../src/http/api-client.ts'
 import type { ResourceName } from '../../src/spec/resources.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import type { Found } from '../shared/fixtures.ts'
-import { changedFields, diffOf } from '../shared/meaning.ts'
+import { changedFields, diffOf } from '../shared/record-diff.ts'
 import { REFUSAL_EXPECTED, isStateRefusal, namesSentField, refusalOf } from '../shared/refusal.ts'
 
 export interface RefusedWrite {

@@ -1,5 +1,6 @@
-// Comparing records by meaning, not bytes: a server may write the same instant in another ISO 8601 form. The
-// comparison itself is the idempotency area's (one sameMeaning for two versions of a record).
+// Which top-level fields differ between two versions of a record, by meaning, not bytes: a server may write the
+// same instant in another ISO 8601 form. The comparison itself is the idempotency area's sameMeaning (one for two
+// versions of a record).
 import { sameMeaning } from '../idempotency/meaning.ts'
 
 /** The top-level fields whose meaning differs between two versions of a record, minus those ignored. */
