@@ -16,4 +16,30 @@ import { checks as state } from './state/checks.ts'
 import { checks as validation } from './validation/checks.ts'
 import { checks as webhooks } from './webhooks/checks.ts'
 
-export const catalogue: CheckDefinition[] = [...discovery, ...records, ...bodies, ...pagination, ...filters, ...validation, ...readOnly, ...auth, ...idempotency, ...rateLimits, ...state, ...sideEffects, ...webhooks, ...invariants]
+/**
+ * The suite areas, in run order, each with the checks of its folder: the one list the catalogue and the area
+ * order come from. A new area is its folder (`checks.ts`, and `<area>.suite.ts` for the vitest route) and one
+ * line here. `invariants` is last: it judges every exchange the others made.
+ */
+export const AREAS = [
+  { area: 'discovery', checks: discovery },
+  { area: 'records', checks: records },
+  { area: 'bodies', checks: bodies },
+  { area: 'pagination', checks: pagination },
+  { area: 'filters', checks: filters },
+  { area: 'validation', checks: validation },
+  { area: 'read-only', checks: readOnly },
+  { area: 'auth', checks: auth },
+  { area: 'idempotency', checks: idempotency },
+  { area: 'rate-limits', checks: rateLimits },
+  { area: 'state', checks: state },
+  { area: 'side-effects', checks: sideEffects },
+  { area: 'webhooks', checks: webhooks },
+  { area: 'invariants', checks: invariants },
+] as const satisfies readonly { area: string; checks: CheckDefinition[] }[]
+
+export type Area = (typeof AREAS)[number]['area']
+
+export const AREA_ORDER: readonly Area[] = AREAS.map((a) => a.area)
+
+export const catalogue: CheckDefinition[] = AREAS.flatMap((a) => a.checks)

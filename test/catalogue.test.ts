@@ -3,9 +3,8 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AREA_ORDER } from '../src/engine/areas.ts'
 import { PROJECT_ROOT } from '../src/version.ts'
-import { catalogue } from '../suites/index.ts'
+import { AREA_ORDER, AREAS, catalogue } from '../suites/index.ts'
 
 const SUITES = join(PROJECT_ROOT, 'suites')
 
@@ -21,6 +20,17 @@ describe('the check catalogue', () => {
       for (const clause of c.clauses) expect(clause, c.id).toMatch(/^§\d+(\.\d+)*$/)
       expect(['MUST', 'SHOULD', 'INFO']).toContain(c.level)
       expect(c.title.trim().length, `${c.id} has a title`).toBeGreaterThan(10)
+    }
+  })
+
+  it('lists each area folder once, with its vitest suite file, and each check under its own area', () => {
+    const folders = readdirSync(SUITES, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== 'shared')
+      .map((d) => d.name)
+    expect([...AREA_ORDER].sort()).toEqual(folders.sort())
+    for (const { area, checks } of AREAS) {
+      expect(existsSync(join(SUITES, area, `${area}.suite.ts`)), `suites/${area}/${area}.suite.ts`).toBe(true)
+      for (const c of checks) expect(c.area, c.id).toBe(area)
     }
   })
 

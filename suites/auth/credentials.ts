@@ -9,7 +9,7 @@ import { tagged, trackCreated } from '../../src/engine/operations.ts'
 import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
 import type { ApiRequest } from '../../src/http/transport.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
-import { validCreateBody } from './bodies.ts'
+import { validCreateBody } from '../shared/bodies.ts'
 
 const area = 'auth'
 

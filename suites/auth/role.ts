@@ -10,9 +10,8 @@ import { KEY_COMPANIONS, KEY_VARIABLES } from '../../src/config/config.ts'
 import { createRecord, itemPath, runLabel, tagged, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
 import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
 import { RESOURCE_LIST, RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
-import { REPLACE_BASES } from '../validation/bases.ts'
-import { createNeeds, MissingReference, validCreateBody, type ValidBody } from './bodies.ts'
-import { baseline, createdDespite } from './created.ts'
+import { createNeeds, MissingReference, REPLACE_BODIES, validCreateBody, type ValidBody } from '../shared/bodies.ts'
+import { baseline, createdDespite } from '../shared/created-despite.ts'
 
 const area = 'auth'
 const DENIED = KEY_COMPANIONS.roleLimited!
@@ -83,7 +82,7 @@ async function ownTarget(ctx: CheckContext, resource: ResourceName): Promise<Any
 function changeBody(ctx: CheckContext, resource: ResourceName, method: string, record: AnyRecord): AnyRecord | undefined {
   const spec = RESOURCES[resource]
   const label = runLabel(ctx, 'role denied change')
-  const replace = REPLACE_BASES[resource]
+  const replace = REPLACE_BODIES[resource]
   const fields = Object.keys((method === 'PUT' && spec.replace ? spec.replace : (spec.update ?? spec.replace))?.fields ?? {})
   const text = TEXT_FIELDS.find((f) => fields.includes(f))
   if (!text) return undefined

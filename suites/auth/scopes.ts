@@ -4,41 +4,17 @@
 import { expectErrorEnvelope } from '../../src/checks/assert.ts'
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { scopesFromMe } from '../../src/engine/me.ts'
 import { tagged, trackCreated } from '../../src/engine/operations.ts'
-import { RESOURCE_LIST, RESOURCES, ME_PATH, scopeFor, type ResourceName } from '../../src/spec/resources.ts'
-import { creatable, createNeeds, MissingReference, validCreateBody, type ValidBody } from './bodies.ts'
-import { baseline, createdDespite, listCaughtUp } from './created.ts'
-import { isStateRefusal } from '../state/refusal.ts'
+import { RESOURCE_LIST, RESOURCES, scopeFor, type ResourceName } from '../../src/spec/resources.ts'
+import { creatable, createNeeds, MissingReference, validCreateBody, type ValidBody } from '../shared/bodies.ts'
+import { baseline, createdDespite, listCaughtUp } from '../shared/created-despite.ts'
+import { isStateRefusal } from '../shared/refusal.ts'
+import { restrictedScopes } from '../shared/restricted-scopes.ts'
 
 const area = 'auth'
 
 const OWNER_ROLE_HINT =
   'a key is served inside its scopes (§5.3, §5.4); if the owner\'s role forbids this call (§5.3b), give CRM_API_KEY_RESTRICTED to a user whose role allows every scope of the key'
-
-interface KnownScopes {
-  scopes: string[]
-  source: string
-}
-
-/** The restricted key's scopes: what its GET /me shows, else CRM_API_KEY_RESTRICTED_SCOPES; skips when neither. */
-export async function restrictedScopes(ctx: CheckContext): Promise<KnownScopes> {
-  const restricted = ctx.as('restricted')
-  const known = await ctx.session.memo('auth.restricted-scopes', async (): Promise<KnownScopes | undefined> => {
-    // What the tester states wins: the /me shape is not shown (§5.9), and scope-like strings there may be the
-    // user's role permissions rather than the key's scopes.
-    const stated = ctx.config.restrictedScopes
-    const shown = stated ? undefined : await restricted.get(ME_PATH).then((me) => (me.ok ? scopesFromMe(me.body) : undefined))
-    const found = stated
-      ? { scopes: stated, source: 'CRM_API_KEY_RESTRICTED_SCOPES' }
-      : shown && { scopes: shown, source: 'GET /me with CRM_API_KEY_RESTRICTED' }
-    // Once for the run, not once per scope check.
-    if (found) ctx.session.capabilities['auth.restrictedScopes'] = found
-    return found || undefined
-  })
-  if (!known) ctx.skip("the restricted key's scopes are unknown: its GET /me shows none and CRM_API_KEY_RESTRICTED_SCOPES is not set")
-  return known
-}
 
 function readCheck(resource: ResourceName): CheckDefinition {
   const spec = RESOURCES[resource]

@@ -10,7 +10,7 @@ import { readUntil } from '../../src/engine/eventually.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import type { Query } from '../../src/http/transport.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
-import { validCreateBody } from './bodies.ts'
+import { validCreateBody } from '../shared/bodies.ts'
 
 const area = 'auth'
 const CLAUSES = ['§5.7', '§7.6', '§5.2']

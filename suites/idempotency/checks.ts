@@ -9,7 +9,7 @@ import { createRecord, itemPath, runLabel, safeEmail, tagged, trackCreated, type
 import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
 import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
-import { restrictedScopes } from '../auth/scopes.ts'
+import { restrictedScopes } from '../shared/restricted-scopes.ts'
 import { everyCreateChecks } from './every-create.ts'
 import { differingFields } from './meaning.ts'
 

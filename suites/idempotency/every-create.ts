@@ -11,10 +11,10 @@ import { createRecord, itemPath, runLabel, tagged, trackCreated, updateRecord, t
 import { readUntil } from '../../src/engine/eventually.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
-import { MissingReference, createNeeds, creatable, validCreateBody, type ValidBody } from '../auth/bodies.ts'
+import { MissingReference, createNeeds, creatable, validCreateBody, type ValidBody } from '../shared/bodies.ts'
 import { dateIn } from '../state/drafts.ts'
-import { exclusive, recordLock } from '../state/exclusive.ts'
-import { findSeeded, isNonDraft } from '../state/fixtures.ts'
+import { exclusive, recordLock } from '../shared/exclusive.ts'
+import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
 import { orderFromAccepted } from '../state/order.ts'
 import { differingFields } from './meaning.ts'
 

@@ -7,7 +7,7 @@ import type { CheckContext } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { createRecord, itemPath, recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
-import { MissingReference, validCreateBody } from '../auth/bodies.ts'
+import { MissingReference, validCreateBody } from '../shared/bodies.ts'
 
 /** The newest records of a collection: one GET per run, shared by this area's checks. */
 export function listed(ctx: CheckContext, resource: ResourceName): Promise<ApiResponse> {

@@ -1,11 +1,10 @@
-// What the round trip of each creatable resource writes: a create body that exercises strings, nulls, tags,
-// dates and date-times, and an update (or, for quotations, invoices and products, a full replace) that changes
-// some of them. Orders and payments belong to the state area. Open-shaped objects (custom, address, fields,
-// options, items, recurrence: "not shown", §2) are written empty or null, since a conformant workspace may
-// refuse keys it does not define.
+// What the round trip of each creatable resource writes: the full create body (suites/shared/bodies.ts), and an
+// update (or, for quotations, invoices and products, a full replace) that changes some of its fields. Orders
+// and payments belong to the state area.
 import type { CheckContext, WriteNeed } from '../../src/checks/types.ts'
-import { createRecord, runLabel, safeEmail, safePhone, type AnyRecord } from '../../src/engine/operations.ts'
+import { createRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
 import type { ResourceName } from '../../src/spec/resources.ts'
+import { fullCreate, minimalCreate, REPLACE_BODIES, runTags } from '../shared/bodies.ts'
 
 export interface ChangePlan {
   op: 'update' | 'replace'
@@ -26,12 +25,10 @@ export interface RoundTripPlan {
   alias?: Alias
 }
 
-const runTags = (ctx: CheckContext, extra: string): string[] => [ctx.session.runTag, extra]
-
 /** A record the round trip hangs its record on (a case for a comment, an account for an activity): made once. */
 function parent(ctx: CheckContext, resource: 'case' | 'account'): Promise<string> {
   return ctx.session.memo(`records:parent:${resource}`, async () => {
-    const body = resource === 'case' ? { subject: runLabel(ctx, 'comment parent case') } : { name: runLabel(ctx, 'activity parent account') }
+    const body = minimalCreate(ctx, resource, runLabel(ctx, resource === 'case' ? 'comment parent case' : 'activity parent account'))
     return (await createRecord(ctx, resource, body, { validate: false })).record.id as string
   })
 }
@@ -40,22 +37,7 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'account',
     writes: 'safe',
-    create: async (ctx) => ({
-      name: runLabel(ctx, 'account'),
-      legalName: null,
-      // Of this run: a workspace may hold registration numbers unique.
-      registrationNo: `CRMCONF-REG-${ctx.runId}`,
-      industry: 'Testing',
-      website: 'https://example.com/crmconf',
-      email: safeEmail(`account ${ctx.runId}`),
-      phone: safePhone(11),
-      address: null,
-      tier: null,
-      parentId: null,
-      backupOwnerId: null,
-      tags: runTags(ctx, 'crmconf-created'),
-      custom: {},
-    }),
+    create: async (ctx) => fullCreate(ctx, 'account', runLabel(ctx, 'account')),
     change: {
       op: 'update',
       body: (ctx, _created, sent) => ({ name: `${sent.name} renamed`, legalName: 'Crmconf Legal Sdn Bhd', industry: null, tags: runTags(ctx, 'crmconf-updated') }),
@@ -64,21 +46,7 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'contact',
     writes: 'safe',
-    create: async (ctx) => ({
-      firstName: 'Crmconf',
-      lastName: runLabel(ctx, 'contact'),
-      email: safeEmail(`contact ${ctx.runId}`),
-      mobile: safePhone(12),
-      office: null,
-      home: null,
-      title: 'Tester',
-      department: 'Quality',
-      locale: 'ms',
-      tags: runTags(ctx, 'crmconf-created'),
-      custom: {},
-      accountId: null,
-      accountRole: null,
-    }),
+    create: async (ctx) => fullCreate(ctx, 'contact', runLabel(ctx, 'contact')),
     change: {
       op: 'update',
       body: (ctx) => ({ title: 'Lead tester', department: null, locale: 'zh-CN', tags: runTags(ctx, 'crmconf-updated') }),
@@ -87,16 +55,7 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'case',
     writes: 'safe',
-    create: async (ctx) => ({
-      subject: runLabel(ctx, 'case'),
-      description: 'Opened by crm-conformance.',
-      categoryId: null,
-      subCategoryId: null,
-      accountId: null,
-      contactId: null,
-      tags: runTags(ctx, 'crmconf-created'),
-      custom: {},
-    }),
+    create: async (ctx) => fullCreate(ctx, 'case', runLabel(ctx, 'case')),
     change: {
       op: 'update',
       body: (ctx, _created, sent) => ({
@@ -110,16 +69,7 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'lead',
     writes: 'safe',
-    create: async (ctx) => ({
-      fullName: runLabel(ctx, 'lead'),
-      companyName: 'Crmconf Test Company',
-      email: safeEmail(`lead ${ctx.runId}`),
-      phone: safePhone(13),
-      source: 'manual',
-      sourceDetail: null,
-      fields: {},
-      language: 'en',
-    }),
+    create: async (ctx) => fullCreate(ctx, 'lead', runLabel(ctx, 'lead')),
     change: {
       op: 'update',
       // §3: `contacted` is one of the three values settable on update.
@@ -129,16 +79,7 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'opportunity',
     writes: 'safe',
-    create: async (ctx) => ({
-      name: runLabel(ctx, 'opportunity'),
-      accountId: null,
-      contactId: null,
-      amountSen: 1_234_500,
-      expectedCloseDate: '2030-06-28',
-      source: null,
-      competitors: ['crmconf-rival'],
-      nextStep: 'Send the proposal',
-    }),
+    create: async (ctx) => fullCreate(ctx, 'opportunity', runLabel(ctx, 'opportunity')),
     change: {
       op: 'update',
       body: (_ctx, _created, sent) => ({ name: `${sent.name} renamed`, amountSen: 2_500_000, expectedCloseDate: null, competitors: [], nextStep: null }),
@@ -147,53 +88,17 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'quotation',
     writes: 'safe',
-    create: async (ctx) => ({
-      title: runLabel(ctx, 'quotation'),
-      dealId: null,
-      accountId: null,
-      contactId: null,
-      priceListId: null,
-      tier: null,
-      language: 'ms',
-      validUntil: '2030-12-31',
-      paymentTermsDays: 14,
-      terms: null,
-      notes: 'Drafted by crm-conformance.',
-      items: [],
-    }),
+    create: async (ctx) => fullCreate(ctx, 'quotation', runLabel(ctx, 'quotation')),
     change: {
       // §4.4: replace sends every field and all line items.
       op: 'replace',
-      body: (_ctx, _created, sent) => ({
-        title: `${sent.title} revised`,
-        dealId: null,
-        accountId: null,
-        contactId: null,
-        priceListId: null,
-        tier: null,
-        language: 'en',
-        validUntil: null,
-        paymentTermsDays: 30,
-        terms: 'Payment within 30 days.',
-        notes: null,
-        items: [],
-      }),
+      body: (_ctx, created, sent) => ({ ...REPLACE_BODIES.quotation!(created), title: `${sent.title} revised`, paymentTermsDays: 30, terms: 'Payment within 30 days.' }),
     },
   },
   {
     resource: 'task',
     writes: 'safe',
-    create: async (ctx) => ({
-      title: runLabel(ctx, 'task'),
-      description: null,
-      priority: 'high',
-      // An offset other than Z: the same instant must come back, in whatever ISO 8601 form (§2).
-      dueAt: '2030-01-15T09:30:00+08:00',
-      remindAt: null,
-      entityType: null,
-      entityId: null,
-      recurrence: null,
-    }),
+    create: async (ctx) => fullCreate(ctx, 'task', runLabel(ctx, 'task')),
     change: {
       op: 'update',
       // A reminder before the due time, which stays set: a server may require one at or before the other.
@@ -203,33 +108,18 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'product',
     writes: 'full',
-    create: async (ctx) => ({
-      // §4.3 products `sku` "exact SKU, upper case": written in upper case already.
-      sku: `CRMCONF-${ctx.runId}-${Math.random().toString(36).slice(2, 8)}`.toUpperCase(),
-      name: runLabel(ctx, 'product'),
-      description: null,
-      unit: 'hour',
-      priceSen: 15_000,
-      costSen: null,
-      taxCategoryId: null,
-      parentId: null,
-      options: {},
-      status: 'active',
-    }),
+    create: async (ctx) => fullCreate(ctx, 'product', runLabel(ctx, 'product')),
     change: {
       op: 'replace',
       // Archived: the product the API cannot delete is at least out of use after the run.
       body: (_ctx, created, sent) => ({
+        ...REPLACE_BODIES.product!(created),
         sku: sent.sku,
         name: `${sent.name} revised`,
         description: 'Revised by crm-conformance.',
         unit: 'day',
         priceSen: 20_000,
         costSen: 5_000,
-        currency: created.currency,
-        taxCategoryId: null,
-        parentId: null,
-        options: {},
         status: 'archived',
       }),
     },
@@ -237,49 +127,21 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'invoice',
     writes: 'full',
-    create: async (ctx) => ({
-      title: runLabel(ctx, 'invoice'),
-      accountId: null,
-      contactId: null,
-      language: 'ms',
-      issueDate: '2030-01-15',
-      paymentTermsDays: 14,
-      terms: 'Payment within 14 days.',
-      notes: 'Drafted by crm-conformance.',
-      items: [],
-    }),
+    create: async (ctx) => fullCreate(ctx, 'invoice', runLabel(ctx, 'invoice')),
     change: {
       op: 'replace',
-      body: (_ctx, _created, sent) => ({
-        title: `${sent.title} revised`,
-        accountId: null,
-        contactId: null,
-        language: 'en',
-        issueDate: '2030-02-03',
-        paymentTermsDays: 30,
-        terms: null,
-        notes: null,
-        items: [],
-      }),
+      body: (_ctx, created, sent) => ({ ...REPLACE_BODIES.invoice!(created), title: `${sent.title} revised`, issueDate: '2030-02-03' }),
     },
   },
   {
     resource: 'comment',
     writes: 'full',
-    // An internal note: a public reply would be emailed to the case contact (§1.6).
-    create: async (ctx) => ({ caseId: await parent(ctx, 'case'), kind: 'internal', html: '<p>Internal note by <strong>crm-conformance</strong>.</p>' }),
+    create: async (ctx) => fullCreate(ctx, 'comment', runLabel(ctx, 'comment'), await parent(ctx, 'case')),
     alias: { sent: 'html', field: 'body' },
   },
   {
     resource: 'activity',
     writes: 'full',
-    create: async (ctx) => ({
-      kind: 'note',
-      accountId: await parent(ctx, 'account'),
-      contactId: null,
-      title: runLabel(ctx, 'activity'),
-      body: 'Logged by crm-conformance.',
-      occurredAt: '2025-03-01T10:00:00+08:00',
-    }),
+    create: async (ctx) => fullCreate(ctx, 'activity', runLabel(ctx, 'activity'), await parent(ctx, 'account')),
   },
 ]

@@ -4,7 +4,7 @@ import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import { itemPath, runLabel, trackCreated } from '../../src/engine/operations.ts'
 import { LIMITS, RESOURCES } from '../../src/spec/resources.ts'
-import { namesSentField } from '../state/refusal.ts'
+import { namesSentField } from '../shared/refusal.ts'
 import { sharedAccount } from './shared.ts'
 
 const MAX = LIMITS.activityBodyMaxLength

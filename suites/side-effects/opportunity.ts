@@ -6,8 +6,8 @@ import { expectStatus } from '../../src/checks/assert.ts'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, itemPath, runLabel, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
-import { isStateRefusal, refusalOf } from '../state/refusal.ts'
-import { changedFields, diffOf } from '../state/meaning.ts'
+import { isStateRefusal, refusalOf } from '../shared/refusal.ts'
+import { changedFields, diffOf } from '../shared/record-diff.ts'
 
 const FIXED = ['pipelineId', 'stageKey', 'currency'] as const
 

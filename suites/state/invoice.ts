@@ -4,7 +4,7 @@ import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import { itemPath, replaceRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
 import { invoiceReplaceBody, sharedDraftInvoice } from './drafts.ts'
-import { findSeeded, isNonDraft } from './fixtures.ts'
+import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
 import { expectRefusedWrite } from './refused-write.ts'
 
 const area = 'state'

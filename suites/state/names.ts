@@ -3,7 +3,7 @@
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import type { ResourceName } from '../../src/spec/resources.ts'
-import { listedOnce, recordsOf } from './fixtures.ts'
+import { listedOnce, recordsOf } from '../shared/fixtures.ts'
 
 const OPEN_STATUSES: ResourceName[] = ['quotation', 'invoice', 'order', 'case', 'lead']
 

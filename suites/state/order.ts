@@ -8,10 +8,10 @@ import { FIXTURE_VARIABLES } from '../../src/config/config.ts'
 import { itemPath, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
-import { listCaughtUp } from '../auth/created.ts'
+import { listCaughtUp } from '../shared/created-despite.ts'
 import { draftQuotationOrSkip } from './drafts.ts'
-import { listedOnce, recordsOf } from './fixtures.ts'
-import { REFUSAL_EXPECTED, isStateRefusal, refusalOf } from './refusal.ts'
+import { listedOnce, recordsOf } from '../shared/fixtures.ts'
+import { REFUSAL_EXPECTED, isStateRefusal, refusalOf } from '../shared/refusal.ts'
 
 const area = 'state'
 const ORDERS = RESOURCES.order.path

@@ -7,8 +7,8 @@ import type { CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
 import { readUntil } from '../../src/engine/eventually.ts'
 import { dateIn } from './drafts.ts'
-import { exclusive, recordLock } from './exclusive.ts'
-import { findSeeded, isNonDraft } from './fixtures.ts'
+import { exclusive, recordLock } from '../shared/exclusive.ts'
+import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
 
 /** The largest part payment made here, in the smallest currency unit (§1.4). */
 const PART_PAYMENT_SEN = 100

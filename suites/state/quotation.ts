@@ -3,7 +3,7 @@ import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/engine/operations.ts'
 import { draftQuotationOrSkip, newQuotationBody, quotationReplaceBody, sharedDraftQuotation } from './drafts.ts'
-import { findSeeded, isNonDraft, type Found } from './fixtures.ts'
+import { findSeeded, isNonDraft, type Found } from '../shared/fixtures.ts'
 import { expectRefusedWrite } from './refused-write.ts'
 
 const area = 'state'

@@ -5,10 +5,10 @@ import { expectRecord } from '../../src/checks/assert.ts'
 import { itemPath, type AnyRecord } from '../../src/engine/operations.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import type { ResourceName } from '../../src/spec/resources.ts'
-import { exclusive, recordLock } from './exclusive.ts'
-import type { Found } from './fixtures.ts'
-import { changedFields, diffOf } from './meaning.ts'
-import { REFUSAL_EXPECTED, isStateRefusal, namesSentField, refusalOf } from './refusal.ts'
+import { exclusive, recordLock } from '../shared/exclusive.ts'
+import type { Found } from '../shared/fixtures.ts'
+import { changedFields, diffOf } from '../shared/record-diff.ts'
+import { REFUSAL_EXPECTED, isStateRefusal, namesSentField, refusalOf } from '../shared/refusal.ts'
 
 export interface RefusedWrite {
   resource: ResourceName

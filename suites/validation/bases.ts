@@ -8,34 +8,15 @@ import { CheckFailed } from '../../src/checks/define.ts'
 import type { CheckContext } from '../../src/checks/types.ts'
 import { createRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
-import { listedOnce, recordsOf } from '../state/fixtures.ts'
+import { minimalCreate } from '../shared/bodies.ts'
+import { listedOnce, recordsOf } from '../shared/fixtures.ts'
 
 /** A uuid in RFC 4122 form that names no record. */
 const NO_SUCH_RECORD = randomUUID()
 
-const sku = (ctx: CheckContext) => `CRMCONF-${ctx.runId}-${Math.random().toString(36).slice(2, 8)}`.toUpperCase()
-
 /** A valid create body with the required fields and nothing else (run tag aside); parents are added by createBase. */
-export const CREATE_BASES: Partial<Record<ResourceName, (ctx: CheckContext) => AnyRecord>> = {
-  account: (ctx) => ({ name: runLabel(ctx, 'validation account') }),
-  contact: (ctx) => ({ firstName: 'Crmconf', lastName: runLabel(ctx, 'validation contact') }),
-  case: (ctx) => ({ subject: runLabel(ctx, 'validation case') }),
-  comment: () => ({ kind: 'internal', html: '<p>crm-conformance validation</p>' }),
-  lead: (ctx) => ({ fullName: runLabel(ctx, 'validation lead') }),
-  opportunity: (ctx) => ({ name: runLabel(ctx, 'validation opportunity') }),
-  quotation: (ctx) => ({ title: runLabel(ctx, 'validation quotation') }),
-  order: () => ({ quoteId: NO_SUCH_RECORD }),
-  invoice: (ctx) => ({ title: runLabel(ctx, 'validation invoice') }),
-  payment: () => ({ amountSen: 100, method: 'cash', paidOn: '2025-01-15' }),
-  product: (ctx) => ({ sku: sku(ctx), name: runLabel(ctx, 'validation product'), priceSen: 1_000 }),
-  task: (ctx) => ({ title: runLabel(ctx, 'validation task') }),
-  activity: (ctx) => ({ kind: 'note', title: runLabel(ctx, 'validation activity') }),
-  message: () => ({ text: 'crm-conformance validation' }),
-}
-
-interface Parent {
-  field: string
-  id(ctx: CheckContext): Promise<string>
+export function createBody(ctx: CheckContext, resource: ResourceName): AnyRecord {
+  return minimalCreate(ctx, resource, runLabel(ctx, `validation ${resource}`), resource === 'order' ? NO_SUCH_RECORD : undefined)
 }
 
 /** The run's own record, or a skip naming it when the server would not create it (the records area judges that). */
@@ -57,62 +38,20 @@ async function someConversationId(ctx: CheckContext): Promise<string> {
   return id
 }
 
-const PARENTS: Partial<Record<ResourceName, Parent>> = {
-  comment: { field: 'caseId', id: (ctx) => ownTarget(ctx, 'case', 'the comment probes') },
-  payment: { field: 'invoiceId', id: (ctx) => ownTarget(ctx, 'invoice', 'the payment probes') },
-  message: { field: 'conversationId', id: someConversationId },
+/** The id of the record a create names, where the probes need a real one. */
+const PARENT_IDS: Partial<Record<ResourceName, (ctx: CheckContext) => Promise<string>>> = {
+  comment: (ctx) => ownTarget(ctx, 'case', 'the comment probes'),
+  payment: (ctx) => ownTarget(ctx, 'invoice', 'the payment probes'),
+  message: someConversationId,
 }
 
 /** The valid create body of a probe, naming a real parent where the create has one. */
 export async function createBase(ctx: CheckContext, resource: ResourceName): Promise<AnyRecord> {
-  const base = CREATE_BASES[resource]!(ctx)
-  const parent = PARENTS[resource]
-  return parent ? { ...base, [parent.field]: await parent.id(ctx) } : base
+  const parentId = PARENT_IDS[resource]
+  return parentId ? minimalCreate(ctx, resource, runLabel(ctx, `validation ${resource}`), await parentId(ctx)) : createBody(ctx, resource)
 }
 
 /** A record of this run that update and replace probes are sent to: created once, removed by clean-up. */
 export function target(ctx: CheckContext, resource: ResourceName): Promise<AnyRecord> {
-  return ctx.session.memo(`validation:target:${resource}`, async () => (await createRecord(ctx, resource, CREATE_BASES[resource]!(ctx), { validate: false })).record)
-}
-
-/** A complete, valid replace body for the target (§4.4: replace sends every field and all line items). */
-export const REPLACE_BASES: Partial<Record<ResourceName, (target: AnyRecord) => AnyRecord>> = {
-  quotation: (t) => ({
-    title: t.title,
-    dealId: null,
-    accountId: null,
-    contactId: null,
-    priceListId: null,
-    tier: null,
-    language: 'en',
-    validUntil: null,
-    paymentTermsDays: null,
-    terms: null,
-    notes: null,
-    items: [],
-  }),
-  invoice: (t) => ({
-    title: t.title,
-    accountId: null,
-    contactId: null,
-    language: 'en',
-    issueDate: '2030-01-15',
-    paymentTermsDays: 30,
-    terms: null,
-    notes: null,
-    items: [],
-  }),
-  product: (t) => ({
-    sku: t.sku,
-    name: t.name,
-    description: null,
-    unit: typeof t.unit === 'string' ? t.unit : 'unit',
-    priceSen: 1_000,
-    costSen: null,
-    currency: t.currency,
-    taxCategoryId: null,
-    parentId: null,
-    options: {},
-    status: 'active',
-  }),
+  return ctx.session.memo(`validation:target:${resource}`, async () => (await createRecord(ctx, resource, createBody(ctx, resource), { validate: false })).record)
 }

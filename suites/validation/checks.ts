@@ -7,7 +7,8 @@ import type { CheckContext, CheckDefinition, WriteNeed } from '../../src/checks/
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { replaceRecord, tagged, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES, writeBodies, type BodySpec, type ResourceName, type WriteOp } from '../../src/spec/resources.ts'
-import { REPLACE_BASES, createBase, target } from './bases.ts'
+import { REPLACE_BODIES } from '../shared/bodies.ts'
+import { createBase, target } from './bases.ts'
 import { missingRequired, outsideEnums, wrongTypes, type BodyDefect } from './defects.ts'
 import { emailChecks } from './email.ts'
 import { bodyChecks } from './not-an-object.ts'
@@ -37,7 +38,7 @@ async function sender(ctx: CheckContext, s: Subject): Promise<{ valid: AnyRecord
   }
   const record = await target(ctx, s.resource)
   if (s.op === 'update') return { valid: {}, send: (body) => updateRecord(ctx, s.resource, record.id, body) }
-  return { valid: REPLACE_BASES[s.resource]!(record), send: (body) => replaceRecord(ctx, s.resource, record.id, body) }
+  return { valid: REPLACE_BODIES[s.resource]!(record), send: (body) => replaceRecord(ctx, s.resource, record.id, body) }
 }
 
 interface Rule {

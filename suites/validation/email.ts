@@ -6,7 +6,8 @@ import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { safeEmail, tagged, updateRecord } from '../../src/engine/operations.ts'
 import { RESOURCE_LIST, parseFieldType, type BodySpec, type ResourceSpec } from '../../src/spec/resources.ts'
-import { CREATE_BASES } from './bases.ts'
+import { hasCreateBody } from '../shared/bodies.ts'
+import { createBody } from './bases.ts'
 import { trackAccepted } from './judge.ts'
 
 const area = 'validation'
@@ -36,7 +37,7 @@ function emailCheck(spec: ResourceSpec): CheckDefinition {
     writes: 'safe',
     async run(ctx) {
       const empty = Object.fromEntries(fields.map((f) => [f, '']))
-      const created = await ctx.api.post(spec.path, tagged(ctx, spec.name, { ...CREATE_BASES[spec.name]!(ctx), ...empty }))
+      const created = await ctx.api.post(spec.path, tagged(ctx, spec.name, { ...createBody(ctx, spec.name), ...empty }))
       trackAccepted(ctx, spec.name, created)
       expectAccepted(ctx, created, `POST ${spec.path} with ${fields.join(', ')} ""`)
       for (const f of fields) expectRead(ctx, created, f, (v) => v === '' || v === null, 'create response', '"" or null')
@@ -54,4 +55,4 @@ function emailCheck(spec: ResourceSpec): CheckDefinition {
   })
 }
 
-export const emailChecks: CheckDefinition[] = RESOURCE_LIST.filter((r) => emailFields(r.create).length > 0 && CREATE_BASES[r.name] && r.ops.delete).map(emailCheck)
+export const emailChecks: CheckDefinition[] = RESOURCE_LIST.filter((r) => emailFields(r.create).length > 0 && hasCreateBody(r.name) && r.ops.delete).map(emailCheck)

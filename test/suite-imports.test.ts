@@ -1,0 +1,35 @@
+// The suite areas stay apart: a file of one area folder imports src/, its own folder and suites/shared/, never
+// another area's folder; suites/shared/ imports no area. A helper two areas need moves to suites/shared/.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import { PROJECT_ROOT } from '../src/version.ts'
+
+const SUITES = join(PROJECT_ROOT, 'suites')
+
+/** Area files that still import a judging module of another area until it moves to src/judge/ (issue 20). */
+const UNTIL_JUDGE_MOVES: Record<string, string[]> = {
+  'bodies/checks.ts': ['../records/compare.ts'],
+  'bodies/meaning.ts': ['../records/compare.ts'],
+  'shared/record-diff.ts': ['../idempotency/meaning.ts'],
+}
+
+function specifiers(source: string): string[] {
+  return [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm)].map((m) => m[1]!)
+}
+
+test('no area folder imports another area folder, and suites/shared/ imports none', () => {
+  const crossings: string[] = []
+  for (const folder of readdirSync(SUITES, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    for (const file of readdirSync(join(SUITES, folder.name)).filter((f) => f.endsWith('.ts'))) {
+      const at = `${folder.name}/${file}`
+      for (const spec of specifiers(readFileSync(join(SUITES, folder.name, file), 'utf8'))) {
+        const sibling = /^\.\.\/([^/.][^/]*)\//.exec(spec)?.[1]
+        if (sibling === undefined) continue
+        const allowed = folder.name !== 'shared' && sibling === 'shared'
+        if (!allowed && !UNTIL_JUDGE_MOVES[at]?.includes(spec)) crossings.push(`${at} imports ${spec}`)
+      }
+    }
+  }
+  expect(crossings).toEqual([])
+})
