@@ -3,7 +3,7 @@
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import { itemPath, replaceRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
-import { invoiceReplaceBody, sharedDraftInvoice } from './drafts.ts'
+import { invoiceReplaceBody, sharedDraftInvoice } from '../shared/drafts.ts'
 import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
 import { expectRefusedWrite } from './refused-write.ts'
 

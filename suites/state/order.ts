@@ -1,66 +1,15 @@
 // §3.2: "An order is created from an accepted quotation (the create call takes the quotation id)". Orders
 // cannot be deleted (§4.2), so the successful creation needs the full profile; it happens once per run.
-import { randomUUID } from 'node:crypto'
 import { defineCheck } from '../../src/checks/define.ts'
-import { expectRecord, expectStatus } from '../../src/checks/assert.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { FIXTURE_VARIABLES } from '../../src/config/config.ts'
-import { itemPath, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
+import { expectStatus } from '../../src/checks/assert.ts'
+import type { CheckDefinition } from '../../src/checks/types.ts'
+import { trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
+import { ACCEPTED_QUOTATION_VARIABLE, ORDERS, orderFromAccepted, orderOf, ordersFor } from '../shared/accepted-order.ts'
 import { listCaughtUp } from '../shared/created-despite.ts'
-import { draftQuotationOrSkip } from './drafts.ts'
-import { listedOnce, recordsOf } from '../shared/fixtures.ts'
+import { draftQuotationOrSkip } from '../shared/drafts.ts'
 import { REFUSAL_EXPECTED, isStateRefusal, refusalOf } from '../shared/refusal.ts'
 
 const area = 'state'
-const ORDERS = RESOURCES.order.path
-const VARIABLE = FIXTURE_VARIABLES.acceptedQuotationId
-/** Listed accepted quotations tried when looking for one without an order. */
-const MAX_CANDIDATES = 3
-
-function ordersFor(ctx: CheckContext, quoteId: string): Promise<ApiResponse> {
-  return ctx.api.get(ORDERS, { quoteId, limit: 100 })
-}
-
-const orderOf = (page: ApiResponse, quoteId: string): AnyRecord | undefined => recordsOf(page).find((o) => o.quoteId === quoteId)
-
-/**
- * The accepted quotation: the fixture, or a listed one without an order. The accepted state's name is not
- * shown (§3), so listing can only try `status=accepted`.
- */
-async function acceptedQuotationId(ctx: CheckContext): Promise<string> {
-  const configured = ctx.config.fixtures.acceptedQuotationId
-  if (configured) return configured
-  const candidates = recordsOf(await listedOnce(ctx, 'quotation', { status: 'accepted' })).filter((q) => q.status === 'accepted')
-  for (const candidate of candidates.slice(0, MAX_CANDIDATES)) {
-    if (!orderOf(await ordersFor(ctx, candidate.id), candidate.id)) return candidate.id
-  }
-  return ctx.skip(`no accepted quotation without an order found by listing /quotations?status=accepted; set ${VARIABLE}`)
-}
-
-export interface OrderAttempt {
-  quote: ApiResponse
-  created: ApiResponse
-  /** The Idempotency-Key the create was sent with: the idempotency area replays it (§4.1). */
-  idempotencyKey: string
-  /** When the creation was refused: the orders already listed for the quotation. */
-  existing?: ApiResponse
-}
-
-/** One POST /orders per run, shared by the checks below and by idempotency.order.replays. */
-export function orderFromAccepted(ctx: CheckContext): Promise<OrderAttempt> {
-  return ctx.session.memo('state.order-from-accepted', async () => {
-    const quoteId = await acceptedQuotationId(ctx)
-    const quote = await ctx.api.get(itemPath('quotation', quoteId))
-    if (quote.status === 404) ctx.skip(`${VARIABLE}: GET /quotations/${quoteId} answered 404`)
-    expectRecord(quote, '§4.2')
-    const idempotencyKey = `crmconf-${ctx.runId}-${randomUUID()}`
-    const created = await ctx.api.post(ORDERS, { quoteId }, { idempotencyKey })
-    if (created.ok && typeof created.body?.id === 'string') trackCreated(ctx, 'order', created.body.id)
-    return { quote, created, idempotencyKey, existing: created.ok ? undefined : await ordersFor(ctx, quoteId) }
-  })
-}
 
 export const orderChecks: CheckDefinition[] = [
   defineCheck({
@@ -106,7 +55,7 @@ export const orderChecks: CheckDefinition[] = [
       ctx.observe('quotation.status', quote.body.status)
       if (!created.ok) {
         const order = existing && orderOf(existing, quoteId)
-        if (order) ctx.skip(`quotation ${quoteId} already has an order (${order.id}) and another was refused (${created.status}); set ${VARIABLE} to an accepted quotation without one`)
+        if (order) ctx.skip(`quotation ${quoteId} already has an order (${order.id}) and another was refused (${created.status}); set ${ACCEPTED_QUOTATION_VARIABLE} to an accepted quotation without one`)
         ctx.fail(`order from a quotation with status ${JSON.stringify(quote.body.status)}: status is ${created.status}, expected a 2xx (§3.2)`, {
           expected: 'an order is created from an accepted quotation',
           exchanges: [quote.exchange, created.exchange],

@@ -6,7 +6,7 @@ import { expectRecord } from '../../src/checks/assert.ts'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
 import { readUntil } from '../../src/engine/eventually.ts'
-import { dateIn } from './drafts.ts'
+import { dateIn } from '../shared/drafts.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
 

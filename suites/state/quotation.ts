@@ -2,7 +2,7 @@
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import { createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/engine/operations.ts'
-import { draftQuotationOrSkip, newQuotationBody, quotationReplaceBody, sharedDraftQuotation } from './drafts.ts'
+import { draftQuotationOrSkip, newQuotationBody, quotationReplaceBody, sharedDraftQuotation } from '../shared/drafts.ts'
 import { findSeeded, isNonDraft, type Found } from '../shared/fixtures.ts'
 import { expectRefusedWrite } from './refused-write.ts'
 
