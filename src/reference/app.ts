@@ -7,6 +7,7 @@ import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import { RESOURCE_LIST } from '../spec/resources.ts'
 import { ApiError } from './api-error.ts'
+import { switchedOn, type FaultId, type SwitchesOf } from './faults.ts'
 import { BASE_PATHS, type AppState, type Env } from './routes/context.ts'
 import { gate } from './routes/gate.ts'
 import { readRoutes } from './routes/reads.ts'
@@ -15,10 +16,18 @@ import { responses } from './routes/responses.ts'
 import { faultOnlyRoutes, meRoute } from './routes/special.ts'
 import { writeRoutes } from './routes/writes.ts'
 
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const ROUTING_FAULTS = [
+  'read-only.create-everywhere', 'read-only.delete-everywhere', 'read-only.delete-stub-204', 'read-only.user-writes-unscoped',
+  'read-only.update-everywhere', 'invariants.framework-default-errors',
+] as const satisfies readonly FaultId[]
+
 export { BASE_PATHS, HTTP_DEFAULTS, type AppState } from './routes/context.ts'
 
 export function createApp(state: AppState): Hono<Env> {
-  const { variant, faults } = state
+  const { variant } = state
+  const faults: SwitchesOf<typeof ROUTING_FAULTS> = state.faults
+  const injected = switchedOn(state.faults).length > 0
   const out = responses(state)
   const { errorResponse } = out
   const req = requestReader(state)
@@ -33,19 +42,19 @@ export function createApp(state: AppState): Hono<Env> {
     const item = `${spec.path}/:id`
     if (spec.ops.list) api.get(spec.path, list(spec))
     if (spec.ops.create) api.post(spec.path, create(spec))
-    else if (faults.has('read-only.create-everywhere')) api.post(spec.path, createAnything(spec))
+    else if (faults['read-only.create-everywhere']) api.post(spec.path, createAnything(spec))
     if (spec.ops.get) api.get(item, get(spec))
     if (spec.ops.update) api.on(variant.updateMethod, item, change(spec, 'update'))
     if (spec.ops.replace) api.put(item, change(spec, 'replace'))
-    if (spec.ops.delete || faults.has('read-only.delete-everywhere')) api.delete(item, remove(spec))
+    if (spec.ops.delete || faults['read-only.delete-everywhere']) api.delete(item, remove(spec))
     // The fault: the read-only collections got a DELETE stub that answers 204 without looking anything up.
-    else if (faults.has('read-only.delete-stub-204')) api.delete(item, deleteStub)
+    else if (faults['read-only.delete-stub-204']) api.delete(item, deleteStub)
     // The fault: user writes are routed to the generic handlers, whose scope check was left out for users.
-    if (spec.name === 'user' && faults.has('read-only.user-writes-unscoped')) {
+    if (spec.name === 'user' && faults['read-only.user-writes-unscoped']) {
       api.post(spec.path, unscopedCreate)
       api.on(['PATCH', 'PUT'], item, unscopedUpdate(spec))
     }
-    if (!spec.ops.update && !spec.ops.replace && faults.has('read-only.update-everywhere')) api.on(['PATCH', 'PUT'], item, acceptAnyUpdate(spec))
+    if (!spec.ops.update && !spec.ops.replace && faults['read-only.update-everywhere']) api.on(['PATCH', 'PUT'], item, acceptAnyUpdate(spec))
   }
 
   const app = new Hono<Env>()
@@ -56,7 +65,7 @@ export function createApp(state: AppState): Hono<Env> {
       onMethodNotAllowed: (c, methods) =>
         variant.unroutedUpdate === 'not-found-404' && (c.req.method === 'PATCH' || c.req.method === 'PUT')
           ? errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))
-          : faults.has('invariants.framework-default-errors')
+          : faults['invariants.framework-default-errors']
             ? c.text('405 Method Not Allowed', 405, { Allow: methods.join(', ') })
             : errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') })),
     }),
@@ -64,14 +73,14 @@ export function createApp(state: AppState): Hono<Env> {
   for (const base of BASE_PATHS) app.route(base, api)
 
   // The fault: the framework's defaults answer unknown paths and wrong methods, as plain text.
-  app.notFound((c) => (faults.has('invariants.framework-default-errors') ? c.text('404 Not Found', 404) : errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))))
+  app.notFound((c) => (faults['invariants.framework-default-errors'] ? c.text('404 Not Found', 404) : errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))))
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err)
     if (err instanceof HTTPException && err.status < 500) {
       return errorResponse(c, new ApiError(err.status, err.status === 413 ? 'payload_too_large' : 'invalid_request', err.message || 'Bad request.'))
     }
     // A bug of ours: say so, never blame the caller. Under an injected fault the 500 is the fault's, on purpose.
-    if (faults.size === 0) console.error('[reference] internal error:', err)
+    if (!injected) console.error('[reference] internal error:', err)
     return errorResponse(c, new ApiError(500, 'internal_error', 'Internal error.'))
   })
   return app

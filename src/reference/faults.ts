@@ -1,6 +1,7 @@
 // Named faults: each one a realistic implementer mistake, switched on by name to prove that some check fails.
-// Adding a fault: one line at the end of FAULTS, one `if (faults.has('<id>'))` where the mistake would be made,
-// and the checks it must trip in src/selfcheck/fault-catches.ts (the server does not know the suite).
+// Adding a fault: one line at the end of FAULTS; its id in the `*_FAULTS` list of the module where the mistake
+// would be made, and one `if (faults['<id>'])` there; the checks it must trip in src/selfcheck/fault-catches.ts
+// (the server does not know the suite).
 
 export interface FaultInfo {
   id: string
@@ -143,15 +144,28 @@ export const FAULTS = [
 
 export type FaultId = (typeof FAULTS)[number]['id']
 
-/** The faults switched on for one server; `has` is typed, so a misspelt id is a compile error. */
-export type FaultSet = ReadonlySet<FaultId>
+/**
+ * The faults switched on for one server: one boolean per fault of the catalogue. A module reads the switches
+ * of the mistakes it can make, `faults['<id>']`, where the mistake would be made; a misspelt id is a compile error.
+ */
+export type FaultSwitches = Readonly<Record<FaultId, boolean>>
+
+/** The switches one module reads: the ids it declares (its `*_FAULTS` list), so its code can read no other. */
+export type SwitchesOf<Ids extends readonly FaultId[]> = Readonly<Record<Ids[number], boolean>>
 
 const KNOWN: ReadonlySet<string> = new Set(FAULTS.map((f) => f.id))
 
 /** Throws on an unknown id, naming the known ones: a typo must not silently test nothing. */
-export function faultSet(ids: readonly string[] = []): FaultSet {
+export function faultSwitches(ids: readonly string[] = []): FaultSwitches {
   const unknown = ids.filter((id) => !KNOWN.has(id))
   if (unknown.length > 0) throw new Error(`Unknown fault id(s): ${unknown.join(', ')}. Known: ${[...KNOWN].join(', ')}`)
-  return new Set(ids as FaultId[])
+  return Object.fromEntries(FAULTS.map((f) => [f.id, ids.includes(f.id)])) as Record<FaultId, boolean>
 }
 
+/** Every switch off: the conformant server. */
+export const NO_FAULTS: FaultSwitches = faultSwitches()
+
+/** The ids switched on, in catalogue order. */
+export function switchedOn(faults: FaultSwitches): FaultId[] {
+  return FAULTS.map((f) => f.id).filter((id) => faults[id])
+}

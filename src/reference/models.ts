@@ -5,9 +5,16 @@ import sanitizeHtml from 'sanitize-html'
 import { RESOURCES, parseFieldType, type BodySpec, type FieldType, type ResourceName, type ResourceSpec } from '../spec/resources.ts'
 import { ApiError, invalidField } from './api-error.ts'
 import { dateOf, isoOf, parseDate, parseDateTime } from './clock.ts'
-import type { FaultSet } from './faults.ts'
+import type { FaultId, SwitchesOf } from './faults.ts'
 import type { Json, Kind, Store, StoredRecord } from './store.ts'
 import type { Variant } from './variants.ts'
+
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const MODEL_FAULTS = [
+  'side-effects.contact-account-ignored', 'side-effects.comment-unsanitised', 'side-effects.lead-not-routed',
+  'side-effects.opportunity-fixed-fields-updatable', 'state.created-not-draft', 'state.order-accepted-refused', 'state.order-from-any-quotation',
+  'state.second-order-accepted', 'state.order-total-before-tax', 'state.payment-not-applied', 'side-effects.activity-body-uncut',
+] as const satisfies readonly FaultId[]
 
 /** Workspace settings the API cannot show but its behaviour depends on (routing, default pipeline). */
 export interface Workspace {
@@ -51,7 +58,7 @@ export interface WriteCtx {
   /** A webhook event, sent after the call succeeds (§6). */
   emit(event: { type: string; entityType: string; object: Json; changes: Json }): void
   /** The faults switched on, for the mistakes a model makes (self-validation). */
-  faults: FaultSet
+  faults: SwitchesOf<typeof MODEL_FAULTS>
   /** The legal choices of this server (workspace rules a model applies). */
   variant: Variant
 }
@@ -361,7 +368,7 @@ export const MODELS: Record<ResourceName, Model> = {
       d.hidden.fullNameGiven = str(body.fullName) !== null
       if (composesFullName(w, body, d.hidden.fullNameGiven === true)) d.record.fullName = contactFullName(d.record)
       // §2: accountId "sets the primary account".
-      d.record.primaryAccountId = w.faults.has('side-effects.contact-account-ignored') ? null : (d.hidden.accountId ?? null)
+      d.record.primaryAccountId = w.faults['side-effects.contact-account-ignored'] ? null : (d.hidden.accountId ?? null)
       return d
     },
     update(w, current, body) {
@@ -404,7 +411,7 @@ export const MODELS: Record<ResourceName, Model> = {
         authorType: 'user',
         authorId: w.actor.userId,
         authorName: w.actor.displayName,
-        body: w.faults.has('side-effects.comment-unsanitised') ? String(body.html) : sanitizeComment(String(body.html)),
+        body: w.faults['side-effects.comment-unsanitised'] ? String(body.html) : sanitizeComment(String(body.html)),
         via: 'api',
       })
       return d
@@ -418,7 +425,7 @@ export const MODELS: Record<ResourceName, Model> = {
       refuseDuplicateEmail(w, 'lead', body.email)
       const d = createOf('lead', body, { number, source: 'api', status: 'new', fields: {} })
       // §1.6: "New leads are routed to a sales rep" when the caller names no owner.
-      if (!has(body, 'ownerId') && !w.faults.has('side-effects.lead-not-routed')) {
+      if (!has(body, 'ownerId') && !w.faults['side-effects.lead-not-routed']) {
         d.record.ownerId = roundRobin(w.workspace.salesUserIds, numberOf(number))
         if (!has(body, 'teamId')) d.record.teamId = w.workspace.salesTeamId
       }
@@ -446,7 +453,7 @@ export const MODELS: Record<ResourceName, Model> = {
     // §4.4: pipeline, stage and currency are not in the update body, so they are never changed here.
     update(w, current, body) {
       const d = mergeOf('opportunity', 'update', current, body)
-      if (w.faults.has('side-effects.opportunity-fixed-fields-updatable')) {
+      if (w.faults['side-effects.opportunity-fixed-fields-updatable']) {
         for (const f of ['pipelineId', 'stageKey', 'currency']) if (has(body, f)) d.record[f] = body[f]
       }
       return d
@@ -458,7 +465,7 @@ export const MODELS: Record<ResourceName, Model> = {
     numberPrefix: 'QUO',
     create(w, body, number) {
       // §3: created as a draft.
-      const status = w.faults.has('state.created-not-draft') ? 'open' : 'draft'
+      const status = w.faults['state.created-not-draft'] ? 'open' : 'draft'
       const d = createOf('quotation', body, { number, version: 1, ownerId: keyUserDefault(w), status, currency: DEFAULT_CURRENCY, language: 'en' })
       quotationDerived(w, d.record, d.hidden)
       return d
@@ -479,10 +486,10 @@ export const MODELS: Record<ResourceName, Model> = {
     create(w, body, number) {
       // §3.2: an order is created from an accepted quotation, at most once.
       const quote = w.store.get(w.workspace.id, 'quotation', normalizeUuid(String(body.quoteId)))!
-      const accepted = w.faults.has('state.order-accepted-refused') ? 'approved' : 'accepted'
-      if (quote.record.status !== accepted && !w.faults.has('state.order-from-any-quotation')) throw w.refuse(`Quotation ${quote.record.number} is ${quote.record.status}, not accepted.`)
+      const accepted = w.faults['state.order-accepted-refused'] ? 'approved' : 'accepted'
+      if (quote.record.status !== accepted && !w.faults['state.order-from-any-quotation']) throw w.refuse(`Quotation ${quote.record.number} is ${quote.record.status}, not accepted.`)
       // The fault: the one-order rule is left to the client; a quotation takes any number of orders.
-      if (!w.faults.has('state.second-order-accepted') && w.store.sorted(w.workspace.id, 'order', 'createdAt').some((o) => o.record.quoteId === quote.id)) {
+      if (!w.faults['state.second-order-accepted'] && w.store.sorted(w.workspace.id, 'order', 'createdAt').some((o) => o.record.quoteId === quote.id)) {
         throw w.refuse(`Quotation ${quote.record.number} already has an order.`)
       }
       const q = quote.record
@@ -496,7 +503,7 @@ export const MODELS: Record<ResourceName, Model> = {
         title: q.title,
         status: 'open',
         currency: q.currency,
-        totalSen: w.faults.has('state.order-total-before-tax') ? q.grossSen : q.totalSen,
+        totalSen: w.faults['state.order-total-before-tax'] ? q.grossSen : q.totalSen,
         taxSen: q.taxSen,
       }
       return { record, hidden: {} }
@@ -508,7 +515,7 @@ export const MODELS: Record<ResourceName, Model> = {
     numberPrefix: 'INV',
     create(w, body, number) {
       // §3: created as a draft.
-      const status = w.faults.has('state.created-not-draft') ? 'open' : 'draft'
+      const status = w.faults['state.created-not-draft'] ? 'open' : 'draft'
       const d = createOf('invoice', body, { number, ownerId: keyUserDefault(w), status, currency: DEFAULT_CURRENCY, language: 'en', paidSen: 0 })
       invoiceDerived(d.record, d.hidden, w.at)
       return d
@@ -541,7 +548,7 @@ export const MODELS: Record<ResourceName, Model> = {
       const invoice = w.store.get(w.workspace.id, 'invoice', String(payment.record.invoiceId))!
       const at = w.stamp()
       const before = invoice.record
-      const paidSen = Number(before.paidSen) + (w.faults.has('state.payment-not-applied') ? 0 : Number(payment.record.amountSen))
+      const paidSen = Number(before.paidSen) + (w.faults['state.payment-not-applied'] ? 0 : Number(payment.record.amountSen))
       const paid = paidSen >= Number(before.totalSen)
       const record: Json = { ...before, paidSen, status: paid ? 'paid' : 'partially_paid', paidAt: paid ? isoOf(at) : before.paidAt, updatedAt: isoOf(at) }
       w.store.put(w.workspace.id, 'invoice', { ...invoice, record, updatedAtMs: at })
@@ -589,7 +596,7 @@ export const MODELS: Record<ResourceName, Model> = {
         : d.record.accountId
           ? ['account', d.record.accountId]
           : ['user', w.actor.userId]
-      Object.assign(d.record, { subjectType, subjectId, body: w.faults.has('side-effects.activity-body-uncut') ? (d.record.body ?? null) : preview(d.record.body) })
+      Object.assign(d.record, { subjectType, subjectId, body: w.faults['side-effects.activity-body-uncut'] ? (d.record.body ?? null) : preview(d.record.body) })
       d.hidden.fullBody = body.body ?? null
       d.record.occurredAt ??= isoOf(w.at)
       return d

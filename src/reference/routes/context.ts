@@ -4,7 +4,7 @@ import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import type { ApiKey, KeyTable } from '../auth.ts'
 import type { Clock } from '../clock.ts'
-import type { FaultSet } from '../faults.ts'
+import type { FaultSwitches } from '../faults.ts'
 import type { IdempotencyStore } from '../idempotency.ts'
 import type { Workspace } from '../models.ts'
 import type { RateLimiter } from '../rate-limit.ts'
@@ -30,7 +30,8 @@ export interface AppState {
   lists: ListSource
   clock: Clock
   variant: Variant
-  faults: FaultSet
+  /** The faults switched on; each room reads only its own (SwitchesOf its `*_FAULTS` list). */
+  faults: FaultSwitches
   keys: KeyTable
   workspaces: ReadonlyMap<string, Workspace>
   limiter: RateLimiter

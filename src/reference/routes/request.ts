@@ -6,11 +6,19 @@ import { parseFieldType, scopeFor, type OpName, type ResourceSpec, type WriteOp 
 import type { SchemaIssue } from '../../schemas/registry.ts'
 import { ApiError, invalidRequest, notFound, type ErrorDetail } from '../api-error.ts'
 import { requireScope, type ApiKey } from '../auth.ts'
+import type { FaultId, SwitchesOf } from '../faults.ts'
 import { MODELS, normalizeUuid, own } from '../models.ts'
 import { UUID_PATTERN } from '../pagination.ts'
 import type { Json, Kind, StoredRecord } from '../store.ts'
 import { bodyProblems } from '../validation.ts'
 import { HTTP_DEFAULTS, type AppState, type Ctx } from './context.ts'
+
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const REQUEST_FAULTS = [
+  'read-only.non-uuid-500', 'auth.item-any-workspace', 'auth.unknown-id-500', 'auth.foreign-record-403', 'auth.comments-own-scope',
+  'validation.body-unguarded-500', 'validation.required-unchecked', 'validation.enums-unchecked', 'validation.reference-uuid-unchecked',
+  'validation.types-coerced', 'bodies.types-unchecked', 'validation.empty-email-refused',
+] as const satisfies readonly FaultId[]
 
 /** The parent a child record names (§4.4): looked up first by the variants that do so. */
 const PARENT_FIELD: Partial<Record<Kind, string>> = { comment: 'caseId', payment: 'invoiceId', message: 'conversationId' }
@@ -33,12 +41,13 @@ export interface RequestReader {
 }
 
 export function requestReader(state: AppState): RequestReader {
-  const { store, variant, faults } = state
+  const { store, variant } = state
+  const faults: SwitchesOf<typeof REQUEST_FAULTS> = state.faults
 
   const parseId = (spec: ResourceSpec, raw: string): string => {
     if (UUID_PATTERN.test(raw)) return raw.toLowerCase()
     // The fault: the id goes to the database unchecked, whose uuid cast throws.
-    if (faults.has('read-only.non-uuid-500')) throw new Error(`invalid input syntax for type uuid: "${raw}"`)
+    if (faults['read-only.non-uuid-500']) throw new Error(`invalid input syntax for type uuid: "${raw}"`)
     if (variant.nonUuidId === 'invalid-400') throw invalidRequest([{ segments: ['id'], in: 'path', message: 'id must be a uuid' }])
     throw notFound(spec.name)
   }
@@ -50,13 +59,13 @@ export function requestReader(state: AppState): RequestReader {
     const id = parseId(spec, c.req.param('id') ?? '')
     let rec = store.get(c.get('key').workspace, spec.name, id)
     // The fault: the id is looked up in every workspace, not only the key's; writes then act on the owner's copy.
-    if (!rec && faults.has('auth.item-any-workspace')) {
+    if (!rec && faults['auth.item-any-workspace']) {
       for (const ws of state.workspaces.keys()) if (!rec && (rec = store.get(ws, spec.name, id))) foundIn.set(rec, ws)
     }
     // The fault: the missing record is dereferenced.
-    if (!rec && faults.has('auth.unknown-id-500')) throw new TypeError("Cannot read properties of undefined (reading 'record')")
+    if (!rec && faults['auth.unknown-id-500']) throw new TypeError("Cannot read properties of undefined (reading 'record')")
     // The fault: another workspace's record is refused as forbidden, which tells the caller it exists.
-    if (!rec && faults.has('auth.foreign-record-403') && [...state.workspaces.keys()].some((ws) => store.get(ws, spec.name, id))) {
+    if (!rec && faults['auth.foreign-record-403'] && [...state.workspaces.keys()].some((ws) => store.get(ws, spec.name, id))) {
       throw new ApiError(403, 'forbidden', 'This record belongs to another workspace.')
     }
     if (!rec) throw notFound(spec.name)
@@ -67,7 +76,7 @@ export function requestReader(state: AppState): RequestReader {
     const key = c.get('key')
     const scope = scopeFor(spec.name, op)
     // The fault: comments guarded by comments:* scopes of their own, which §5.4 does not have.
-    requireScope(key, faults.has('auth.comments-own-scope') && spec.name === 'comment' ? scope.replace(/^cases:/, 'comments:') : scope, faults, role)
+    requireScope(key, faults['auth.comments-own-scope'] && spec.name === 'comment' ? scope.replace(/^cases:/, 'comments:') : scope, state.faults, role)
     return key
   }
 
@@ -79,7 +88,7 @@ export function requestReader(state: AppState): RequestReader {
     const text = await c.req.text()
     if (text.length > HTTP_DEFAULTS.maxBodyBytes && Buffer.byteLength(text) > HTTP_DEFAULTS.maxBodyBytes) throw tooLarge()
     // The fault: the body is parsed unguarded and used as an object whatever it is, so a bad body ends in a 500.
-    if (faults.has('validation.body-unguarded-500')) {
+    if (faults['validation.body-unguarded-500']) {
       const value = JSON.parse(text) as unknown
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`Cannot use 'in' operator to search for 'id' in ${String(value)}`)
       return value as Json
@@ -102,20 +111,20 @@ export function requestReader(state: AppState): RequestReader {
 
   /** Schema issues that a faulty validator overlooks (faults of the validation area). */
   const overlooked = (spec: ResourceSpec, op: WriteOp, issue: SchemaIssue): boolean => {
-    if (issue.keyword === 'required') return faults.has('validation.required-unchecked')
-    if (issue.keyword === 'enum') return faults.has('validation.enums-unchecked')
+    if (issue.keyword === 'required') return faults['validation.required-unchecked']
+    if (issue.keyword === 'enum') return faults['validation.enums-unchecked']
     const type = spec[op]!.fields[issue.path]
-    return issue.keyword === 'format' && type !== undefined && parseFieldType(type).base === 'uuid' && faults.has('validation.reference-uuid-unchecked')
+    return issue.keyword === 'format' && type !== undefined && parseFieldType(type).base === 'uuid' && faults['validation.reference-uuid-unchecked']
   }
 
   const checkBody = (spec: ResourceSpec, op: WriteOp, body: Json, workspace: string): void => {
     // The fault: wrong JSON types are coerced as a form parser would, before validation.
-    if (faults.has('validation.types-coerced')) coerceTypes(spec[op]!.fields, body)
+    if (faults['validation.types-coerced']) coerceTypes(spec[op]!.fields, body)
     let details: ErrorDetail[] = bodyProblems(spec.name, op, body, (issue) => overlooked(spec, op, issue))
     // The fault: only missing required fields are looked for.
-    if (faults.has('bodies.types-unchecked')) details = details.filter((d) => d.segments.length === 1 && own(body, d.segments[0]) === undefined)
+    if (faults['bodies.types-unchecked']) details = details.filter((d) => d.segments.length === 1 && own(body, d.segments[0]) === undefined)
     // The fault: the address format is checked without allowing the empty string of §4.1.
-    if (faults.has('validation.empty-email-refused')) {
+    if (faults['validation.empty-email-refused']) {
       for (const [f, t] of Object.entries(spec[op]!.fields)) if (t === 'email' && body[f] === '') details.push({ segments: [f], message: `${f} must be an email address` })
     }
     const fields = spec[op]!.fields
@@ -123,7 +132,7 @@ export function requestReader(state: AppState): RequestReader {
       const v = body[field]
       if (own(fields, field) === undefined || typeof v !== 'string' || details.some((d) => d.segments[0] === field)) continue
       // The fault: a reference that is not a uuid reaches the database, whose uuid cast throws.
-      if (faults.has('validation.reference-uuid-unchecked') && !UUID_PATTERN.test(v)) throw new Error(`invalid input syntax for type uuid: "${v}"`)
+      if (faults['validation.reference-uuid-unchecked'] && !UUID_PATTERN.test(v)) throw new Error(`invalid input syntax for type uuid: "${v}"`)
       if (!store.get(workspace, kind, normalizeUuid(v))) details.push({ segments: [field], message: `${field} names no ${kind} of this workspace` })
     }
     if (details.length > 0) throw invalidRequest(details)

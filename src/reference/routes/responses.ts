@@ -4,9 +4,17 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { RESOURCE_LIST, parseFieldType, type ResourceSpec } from '../../spec/resources.ts'
 import { ApiError } from '../api-error.ts'
+import type { FaultId, SwitchesOf } from '../faults.ts'
 import type { RateDecision } from '../rate-limit.ts'
 import type { Json } from '../store.ts'
 import type { AppState, Ctx } from './context.ts'
+
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const RESPONSE_FAULTS = [
+  'validation.no-details', 'ratelimit.no-headers-on-errors', 'rate-limits.remaining-stuck', 'rate-limits.headers-swapped',
+  'rate-limits.reset-iso-date', 'rate-limits.429-without-retry-after', 'rate-limits.retry-after-fixed-1s', 'rate-limits.retry-after-milliseconds',
+  'records.missing-updatedAt', 'records.datetime-without-zone', 'records.null-as-empty-string',
+] as const satisfies readonly FaultId[]
 
 export interface Responses {
   errorResponse(c: Ctx, err: ApiError): Response
@@ -23,10 +31,12 @@ const nullableTextFields = new Map(
   RESOURCE_LIST.map((spec) => [spec, Object.entries(spec.record).filter(([, t]) => parseFieldType(t).nullable && ['string', 'uuid'].includes(parseFieldType(t).base)).map(([f]) => f)]),
 )
 
-export function responses({ clock, variant, faults }: AppState): Responses {
+export function responses(state: AppState): Responses {
+  const { clock, variant } = state
+  const faults: SwitchesOf<typeof RESPONSE_FAULTS> = state.faults
   const errorBody = (err: ApiError): Json => {
     const error: Json = { code: err.code, message: err.message }
-    if (err.details && !(faults.has('validation.no-details') && err.status === 400)) {
+    if (err.details && !(faults['validation.no-details'] && err.status === 400)) {
       error.details = err.details.map((d) => ({
         path: d.in === undefined || d.in === 'body' ? variant.detailPath(d.segments) : d.segments.join('.'),
         message: d.message,
@@ -38,16 +48,16 @@ export function responses({ clock, variant, faults }: AppState): Responses {
   const errorResponse = (c: Ctx, err: ApiError): Response => c.json(errorBody(err), err.status as ContentfulStatusCode, err.headers)
 
   const rateHeaders = (res: Response, d: RateDecision): void => {
-    if (faults.has('ratelimit.no-headers-on-errors') && res.status >= 400 && res.status < 500) return
+    if (faults['ratelimit.no-headers-on-errors'] && res.status >= 400 && res.status < 500) return
     const reset = variant.rateLimitReset === 'unix-time' ? Math.ceil(clock.now() / 1000) + d.resetSeconds : d.resetSeconds
     // Faults: Remaining never decremented; Limit and Remaining swapped; the reset as an ISO timestamp.
-    const remaining = faults.has('rate-limits.remaining-stuck') ? d.limit : d.remaining
-    const [limitValue, remainingValue] = faults.has('rate-limits.headers-swapped') ? [remaining, d.limit] : [d.limit, remaining]
+    const remaining = faults['rate-limits.remaining-stuck'] ? d.limit : d.remaining
+    const [limitValue, remainingValue] = faults['rate-limits.headers-swapped'] ? [remaining, d.limit] : [d.limit, remaining]
     res.headers.set('RateLimit-Limit', variant.rateLimitLimit === 'with-window' ? `${limitValue}, ${limitValue};w=60` : String(limitValue))
     res.headers.set('RateLimit-Remaining', String(remainingValue))
-    res.headers.set('RateLimit-Reset', faults.has('rate-limits.reset-iso-date') ? new Date(clock.now() + d.resetSeconds * 1000).toISOString() : String(reset))
+    res.headers.set('RateLimit-Reset', faults['rate-limits.reset-iso-date'] ? new Date(clock.now() + d.resetSeconds * 1000).toISOString() : String(reset))
     // The fault: the 429 leaves clients to guess how long to wait.
-    if (d.retryAfterSeconds !== undefined && !faults.has('rate-limits.429-without-retry-after')) res.headers.set('Retry-After', retryAfterValue(res, retryAfterOf(d.retryAfterSeconds)))
+    if (d.retryAfterSeconds !== undefined && !faults['rate-limits.429-without-retry-after']) res.headers.set('Retry-After', retryAfterValue(res, retryAfterOf(d.retryAfterSeconds)))
   }
 
   /** Seconds, or the HTTP date they end at (rounded up to the whole second a date can show), with a Date to count from. */
@@ -60,22 +70,22 @@ export function responses({ clock, variant, faults }: AppState): Responses {
 
   /** Retry-After from the limiter's whole seconds (rounded up), or as a fault makes it. */
   const retryAfterOf = (seconds: number): number => {
-    if (faults.has('rate-limits.retry-after-fixed-1s')) return 1
-    if (faults.has('rate-limits.retry-after-milliseconds')) return seconds * 1000
+    if (faults['rate-limits.retry-after-fixed-1s']) return 1
+    if (faults['rate-limits.retry-after-milliseconds']) return seconds * 1000
     return seconds
   }
 
-  const recordFaults = faults.has('records.missing-updatedAt') || faults.has('records.datetime-without-zone') || faults.has('records.null-as-empty-string')
+  const recordFaults = faults['records.missing-updatedAt'] || faults['records.datetime-without-zone'] || faults['records.null-as-empty-string']
 
   const present = (spec: ResourceSpec, record: Json): Json => {
     if (!recordFaults) return record
     const out = { ...record }
-    if (faults.has('records.missing-updatedAt')) delete out.updatedAt
-    if (faults.has('records.datetime-without-zone')) {
+    if (faults['records.missing-updatedAt']) delete out.updatedAt
+    if (faults['records.datetime-without-zone']) {
       for (const f of dateTimeFields.get(spec) ?? []) if (typeof out[f] === 'string') out[f] = String(out[f]).replace(/Z$/, '')
     }
     // The fault: a nullable string or uuid that is null is sent as "" (a zero value serialised as is).
-    if (faults.has('records.null-as-empty-string')) for (const f of nullableTextFields.get(spec) ?? []) if (out[f] === null) out[f] = ''
+    if (faults['records.null-as-empty-string']) for (const f of nullableTextFields.get(spec) ?? []) if (out[f] === null) out[f] = ''
     return out
   }
 

@@ -2,13 +2,20 @@
 // router's create, update and delete on the read-only collections).
 
 import type { ResourceSpec } from '../../spec/resources.ts'
+import type { FaultId, SwitchesOf } from '../faults.ts'
 import type { AppState, Ctx } from './context.ts'
 import type { RequestReader } from './request.ts'
 import type { Responses } from './responses.ts'
 import type { writeRoutes } from './writes.ts'
 
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const SPECIAL_FAULTS = [
+  'discovery.me-without-scopes', 'discovery.me-double-encoded',
+] as const satisfies readonly FaultId[]
+
 export function meRoute(state: AppState) {
-  const { store, variant, faults } = state
+  const { store, variant } = state
+  const faults: SwitchesOf<typeof SPECIAL_FAULTS> = state.faults
   return (c: Ctx) => {
     const key = c.get('key')
     const user = store.get(key.workspace, 'user', key.userId)?.record
@@ -23,9 +30,9 @@ export function meRoute(state: AppState) {
       return c.json({ workspace: { id: workspace.id, name: workspace.name }, apiKey: { label: key.name, permissions }, actingUser: actor })
     }
     // The fault: the key is serialised with its name only, so /me shows no scopes.
-    const body = { workspace: { id: workspace.id, name: workspace.name }, key: faults.has('discovery.me-without-scopes') ? { name: key.name } : { name: key.name, scopes: [...key.scopes] }, user: actor }
+    const body = { workspace: { id: workspace.id, name: workspace.name }, key: faults['discovery.me-without-scopes'] ? { name: key.name } : { name: key.name, scopes: [...key.scopes] }, user: actor }
     // The fault: the body is stringified before c.json, which encodes it again: a JSON string, not an object.
-    return c.json(faults.has('discovery.me-double-encoded') ? JSON.stringify(body) : body)
+    return c.json(faults['discovery.me-double-encoded'] ? JSON.stringify(body) : body)
   }
 }
 
