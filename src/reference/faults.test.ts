@@ -3,7 +3,7 @@ import { AUTH_FAULTS } from './auth.ts'
 import { ROUTING_FAULTS } from './app.ts'
 import { FAULTS, NO_FAULTS, faultSwitches, switchedOn, type FaultId } from './faults.ts'
 import { SERVER_FAULTS } from './index.ts'
-import { MODEL_FAULTS } from './models.ts'
+import { MODEL_FAULTS } from './model-kit.ts'
 import { LIST_FAULTS } from './pagination.ts'
 import { GATE_FAULTS } from './routes/gate.ts'
 import { READ_FAULTS } from './routes/reads.ts'
@@ -18,7 +18,7 @@ const PLAYED: Record<string, readonly FaultId[]> = {
   'app.ts': ROUTING_FAULTS,
   'auth.ts': AUTH_FAULTS,
   'index.ts': SERVER_FAULTS,
-  'models.ts': MODEL_FAULTS,
+  'models.ts (model-kit.ts)': MODEL_FAULTS,
   'pagination.ts': LIST_FAULTS,
   'routes/gate.ts': GATE_FAULTS,
   'routes/reads.ts': READ_FAULTS,

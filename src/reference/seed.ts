@@ -6,7 +6,7 @@
 import type { FixtureName, KeyRole } from '../config/config.ts'
 import { ALL_SCOPES } from '../spec/resources.ts'
 import type { ApiKey, OwnerRole } from './auth.ts'
-import type { Workspace } from './models.ts'
+import type { Workspace } from './model-kit.ts'
 import { Prng } from './prng.ts'
 import { seedArticles, seedCases, seedConversations } from './seed/helpdesk.ts'
 import { seedPeople } from './seed/people.ts'

@@ -2,7 +2,7 @@
 // sent, accepted and declined quotations, an order, sent, paid and void invoices with a payment).
 
 import { dateOf, isoOf } from '../clock.ts'
-import { STAGES, totalsOf } from '../models.ts'
+import { STAGES, totalsOf } from '../model-kit.ts'
 import type { Json } from '../store.ts'
 import { SEED_EPOCH, item, type SeedContext } from './seeder.ts'
 

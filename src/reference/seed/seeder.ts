@@ -5,7 +5,7 @@
 import { RESOURCES, type ResourceName } from '../../spec/resources.ts'
 import type { OwnerRole } from '../auth.ts'
 import { isoOf } from '../clock.ts'
-import { shape } from '../models.ts'
+import { shape } from '../model-kit.ts'
 import type { Prng } from '../prng.ts'
 import type { Json, Kind, Store, StoredRecord } from '../store.ts'
 
