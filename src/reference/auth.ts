@@ -3,8 +3,14 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net'
 import type { KeyRole } from '../vocabulary.ts'
 import { ApiError } from './api-error.ts'
-import type { FaultSet } from './faults.ts'
+import { NO_FAULTS, type FaultId, type SwitchesOf } from './faults.ts'
 import { ALL_SCOPES } from '../spec/resources.ts'
+
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const AUTH_FAULTS = [
+  'auth.scopes-split-on-commas', 'auth.prefix-not-checked', 'auth.garbage-key-500', 'auth.secret-not-compared', 'auth.revocation-ignored',
+  'auth.missing-key-403', 'auth.malformed-header-400', 'auth.scopes-ignored', 'auth.owner-role-ignored', 'auth.role-overreach-read-only',
+] as const satisfies readonly FaultId[]
 
 export const KEY_PREFIX = 'crm'
 
@@ -44,10 +50,10 @@ export interface KeyTable {
   resolve(bearer: string | undefined): { key: ApiKey } | { problem: 'missing' | 'malformed' | 'unknown' | 'revoked' }
 }
 
-export function keyTable(keys: readonly ApiKey[], faults: FaultSet = new Set()): KeyTable {
+export function keyTable(keys: readonly ApiKey[], faults: SwitchesOf<typeof AUTH_FAULTS> = NO_FAULTS): KeyTable {
   // The fault: a custom scope list is stored space-separated and read back split on commas, so a key with
   // chosen scopes holds one unusable scope (full-access keys are stored as such and are unaffected).
-  if (faults.has('auth.scopes-split-on-commas')) {
+  if (faults['auth.scopes-split-on-commas']) {
     keys = keys.map((k) => (k.scopes.length < ALL_SCOPES.length ? { ...k, scopes: k.scopes.join(' ').split(',') } : k))
   }
   const bySecret = new Map(keys.map((k) => [k.secret, k]))
@@ -55,19 +61,19 @@ export function keyTable(keys: readonly ApiKey[], faults: FaultSet = new Set()):
     resolve(bearer) {
       if (bearer === undefined || bearer === '') return { problem: 'missing' }
       // The fault: the prefix is never compared; the key is looked up as if it had the right one.
-      const token = faults.has('auth.prefix-not-checked') ? bearer.replace(/^[^_]*_/, `${KEY_PREFIX}_`) : bearer
+      const token = faults['auth.prefix-not-checked'] ? bearer.replace(/^[^_]*_/, `${KEY_PREFIX}_`) : bearer
       const form = KEY_PATTERN.exec(token)
       if (!form) {
         // The fault: a bearer token that is not key-shaped breaks the parser.
-        if (faults.has('auth.garbage-key-500') && token !== NOT_BEARER) throw new TypeError("Cannot read properties of undefined (reading 'split')")
+        if (faults['auth.garbage-key-500'] && token !== NOT_BEARER) throw new TypeError("Cannot read properties of undefined (reading 'split')")
         return { problem: 'malformed' }
       }
       let key = bySecret.get(token)
       // The fault: a key of the right form and a known workspace is taken without comparing its secret.
-      if (!key && faults.has('auth.secret-not-compared')) key = keys.find((k) => k.workspace === form[1] && !k.revoked)
+      if (!key && faults['auth.secret-not-compared']) key = keys.find((k) => k.workspace === form[1] && !k.revoked)
       if (!key) return { problem: 'unknown' }
       // The fault: revocation is never checked.
-      if (key.revoked && !faults.has('auth.revocation-ignored')) return { problem: 'revoked' }
+      if (key.revoked && !faults['auth.revocation-ignored']) return { problem: 'revoked' }
       return { key }
     },
   }
@@ -83,10 +89,10 @@ export function bearerOf(header: string | undefined): string | undefined {
   return m ? m[1] : NOT_BEARER
 }
 
-export function unauthorized(problem: 'missing' | 'malformed' | 'unknown' | 'revoked', faults: FaultSet, header?: string): ApiError {
-  if (problem === 'missing' && faults.has('auth.missing-key-403')) return new ApiError(403, 'forbidden', 'No API key.')
+export function unauthorized(problem: 'missing' | 'malformed' | 'unknown' | 'revoked', faults: SwitchesOf<typeof AUTH_FAULTS>, header?: string): ApiError {
+  if (problem === 'missing' && faults['auth.missing-key-403']) return new ApiError(403, 'forbidden', 'No API key.')
   // The fault: a header that is not `Bearer <token>` is taken for a bad request.
-  if (faults.has('auth.malformed-header-400') && bearerOf(header) === NOT_BEARER) return new ApiError(400, 'invalid_request', 'The Authorization header is malformed.')
+  if (faults['auth.malformed-header-400'] && bearerOf(header) === NOT_BEARER) return new ApiError(400, 'invalid_request', 'The Authorization header is malformed.')
   const message = {
     missing: 'An API key is required: send Authorization: Bearer <API_KEY>.',
     malformed: 'The API key is not valid.',
@@ -97,16 +103,16 @@ export function unauthorized(problem: 'missing' | 'malformed' | 'unknown' | 'rev
 }
 
 /** §5.3, §5.6: the key's scopes and its owner's role must both allow the call, else 403. `role: false` leaves the role for later. */
-export function requireScope(key: ApiKey, scope: string, faults: FaultSet, role = true): void {
-  if (faults.has('auth.scopes-ignored')) return
+export function requireScope(key: ApiKey, scope: string, faults: SwitchesOf<typeof AUTH_FAULTS>, role = true): void {
+  if (faults['auth.scopes-ignored']) return
   if (!key.scopes.includes(scope)) throw new ApiError(403, 'forbidden', `This key lacks the scope ${scope}.`)
   const denies = ROLE_DENIES[key.ownerRole]
   // The fault: the owner's role is never consulted, only the key's scopes.
-  if (role && !faults.has('auth.owner-role-ignored') && denies.includes(scope)) {
+  if (role && !faults['auth.owner-role-ignored'] && denies.includes(scope)) {
     throw new ApiError(403, 'forbidden', `The key's owner (role ${key.ownerRole}) may not use ${scope}.`)
   }
   // The fault: a key whose scopes exceed its owner's role is made read-only as a whole, instead of refusing only what the role may not do.
-  if (faults.has('auth.role-overreach-read-only') && scope.endsWith(':write') && key.scopes.some((s) => denies.includes(s))) {
+  if (faults['auth.role-overreach-read-only'] && scope.endsWith(':write') && key.scopes.some((s) => denies.includes(s))) {
     throw new ApiError(403, 'forbidden', `The key's scopes exceed its owner's role (${key.ownerRole}); it may only read.`)
   }
 }

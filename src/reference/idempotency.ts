@@ -1,6 +1,10 @@
 // §4.1, §8: a create retried with the same Idempotency-Key and body within 24 hours returns the first response.
 // Entries are kept per API key, so one caller's keys never answer another's.
-import type { FaultSet } from './faults.ts'
+import type { FaultId, SwitchesOf } from './faults.ts'
+
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const IDEMPOTENCY_FAULTS = ['idempotency.ignored', 'idempotency.ignored-on-payments', 'idempotency.replay-returns-current'] as const satisfies readonly FaultId[]
+type Switches = SwitchesOf<typeof IDEMPOTENCY_FAULTS>
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000
 /** Longest accepted Idempotency-Key (not shown in the spec). */
@@ -52,17 +56,17 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Whether a create of this resource looks at its Idempotency-Key; the faults: ignored everywhere, or on payments only. */
-export function keyHonoured(resource: string, faults: FaultSet): boolean {
-  if (faults.has('idempotency.ignored')) return false
-  return !(faults.has('idempotency.ignored-on-payments') && resource === 'payment')
+export function keyHonoured(resource: string, faults: Switches): boolean {
+  if (faults['idempotency.ignored']) return false
+  return !(faults['idempotency.ignored-on-payments'] && resource === 'payment')
 }
 
 /**
  * The body a replay sends: the first response's (§4.1). The fault: the record is read again by its id, so a record
  * changed since the first create comes back as it is now.
  */
-export function replayedBody(first: StoredResponse, faults: FaultSet, current: (id: string) => unknown): unknown {
+export function replayedBody(first: StoredResponse, faults: Switches, current: (id: string) => unknown): unknown {
   const id = (first.body as { id?: unknown } | null)?.id
-  if (!faults.has('idempotency.replay-returns-current') || typeof id !== 'string') return first.body
+  if (!faults['idempotency.replay-returns-current'] || typeof id !== 'string') return first.body
   return current(id) ?? first.body
 }

@@ -9,13 +9,18 @@ import { createApp } from './app.ts'
 import { keyTable } from './auth.ts'
 import { Clock, type NowFn } from './clock.ts'
 import { closeIdleConnections, delayed, startRelay, type Relay, type ServerConditions } from './conditions.ts'
-import { faultSet } from './faults.ts'
+import { faultSwitches, switchedOn, type FaultId, type SwitchesOf } from './faults.ts'
 import { IdempotencyStore } from './idempotency.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { MAIN_WORKSPACE, RESTRICTED_SCOPES, roleLimitedDenied, seedExtraUsers, seedStore } from './seed.ts'
 import { MemoryStore, withListLag, type Store } from './store.ts'
 import { variantOf, type BasePath, type VariantName } from './variants.ts'
 import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
+
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const SERVER_FAULTS = [
+  'pagination.limit-uncapped',
+] as const satisfies readonly FaultId[]
 
 export type { VariantName, BasePath } from './variants.ts'
 export type { ServerConditions } from './conditions.ts'
@@ -79,13 +84,14 @@ export interface ReferenceServer {
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const variant = variantOf(options.variant ?? 'default')
-  const faults = faultSet(options.faults)
+  const faults = faultSwitches(options.faults)
+  const serverFaults: SwitchesOf<typeof SERVER_FAULTS> = faults
   const clock = new Clock(options.clock)
   const seed = options.seed ?? REFERENCE_DEFAULTS.seed
   const store = options.store ?? new MemoryStore()
   const seeded = seedStore(store, { seed, mainLimitPerMinute: options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute })
   // The fault's workspace imported a staff directory: more users than a page of 100, so an uncapped limit shows.
-  if (faults.has('pagination.limit-uncapped')) seedExtraUsers(store, MAIN_WORKSPACE, 120)
+  if (serverFaults['pagination.limit-uncapped']) seedExtraUsers(store, MAIN_WORKSPACE, 120)
   const webhooks = new WebhookDispatcher({
     secret: seeded.webhookSecret,
     url: options.webhook?.url,
@@ -130,7 +136,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const keys = Object.fromEntries(seeded.keys.map((k) => [k.role, k.secret])) as Record<KeyRole, string>
   const envBlock = (): string => {
     const lines = [
-      `# crm-conformance reference server: variant ${variant.name}, seed ${seed}${faults.size ? `, faults ${[...faults].join(' ')}` : ''}`,
+      `# crm-conformance reference server: variant ${variant.name}, seed ${seed}${switchedOn(faults).length ? `, faults ${switchedOn(faults).join(' ')}` : ''}`,
       `CRM_BASE_URL=${baseUrl}`,
       ...(Object.entries(KEY_VARIABLES) as [KeyRole, string][]).map(([role, name]) => `${name}=${keys[role]}`),
       `CRM_API_KEY_RESTRICTED_SCOPES="${RESTRICTED_SCOPES.join(' ')}"`,

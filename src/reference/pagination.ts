@@ -4,9 +4,21 @@
 import { LIMITS, type FilterSpec, type ResourceSpec } from '../spec/resources.ts'
 import { ApiError, INVALID_MESSAGE, invalidRequest, type ErrorDetail } from './api-error.ts'
 import { parseDateTime } from './clock.ts'
-import type { FaultSet } from './faults.ts'
+import type { FaultId, SwitchesOf } from './faults.ts'
 import type { Kind, ListSource, SortField, StoredRecord } from './store.ts'
 import type { Variant } from './variants.ts'
+
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const LIST_FAULTS = [
+  'pagination.default-limit-20', 'pagination.limit-uncapped', 'pagination.limit-clamped', 'pagination.limit-ignored', 'pagination.bad-sort-ignored',
+  'pagination.order-case-sensitive', 'pagination.bad-cursor-restarts', 'pagination.bad-since-ignored', 'pagination.createdSince-ignored',
+  'filters.email-ignored', 'filters.unimplemented-ignored', 'filters.mobile-plus-as-space', 'filters.direction-system-refused',
+  'filters.enum-last-value-refused', 'filters.enum-unvalidated', 'pagination.param-error-code', 'pagination.sort-ignored', 'pagination.order-ignored',
+  'pagination.default-order-asc', 'pagination.since-includes-bound', 'pagination.updatedSince-reads-createdAt', 'filters.email-case-sensitive',
+  'filters.sku-lowercased', 'filters.unknown-uuid-unfiltered', 'pagination.repeat-boundary-record', 'pagination.skip-boundary-record',
+  'filters.first-match-dropped', 'pagination.last-page-cursor-null', 'pagination.last-page-cursor-absent',
+  'filters.exact-substring', 'filters.exact-case-insensitive',
+] as const satisfies readonly FaultId[]
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -50,34 +62,34 @@ function decodeCursor(cursor: string): Position | undefined {
 const UNIMPLEMENTED_FILTERS: ReadonlySet<string> = new Set(['account.parentId', 'case.teamId', 'article.categoryId'])
 
 /** Parses the common parameters and the resource's filters; every bad parameter is one detail of one 400. */
-export function parseListQuery(params: Record<string, string>, spec: ResourceSpec, faults: FaultSet): ListQuery {
+export function parseListQuery(params: Record<string, string>, spec: ResourceSpec, faults: SwitchesOf<typeof LIST_FAULTS>): ListQuery {
   const details: ErrorDetail[] = []
   const bad = (param: string, message: string) => details.push({ segments: [param], in: 'query', message })
 
-  let limit: number = faults.has('pagination.default-limit-20') ? 20 : LIMITS.pageSizeDefault
+  let limit: number = faults['pagination.default-limit-20'] ? 20 : LIMITS.pageSizeDefault
   if (params.limit !== undefined) {
     const n = /^\d{1,4}$/.test(params.limit) ? Number(params.limit) : NaN
     // The fault: a size outside 1–100 is clamped into it, and one that does not parse keeps the default.
     // The fault: only the lower bound is checked, so limit=101 and above are served in full.
-    if (faults.has('pagination.limit-uncapped') && n > LIMITS.pageSizeMax) limit = n
-    else if (faults.has('pagination.limit-clamped') && !(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) {
+    if (faults['pagination.limit-uncapped'] && n > LIMITS.pageSizeMax) limit = n
+    else if (faults['pagination.limit-clamped'] && !(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) {
       if (!Number.isNaN(n)) limit = Math.min(Math.max(n, LIMITS.pageSizeMin), LIMITS.pageSizeMax)
     } else if (!(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) bad('limit', `limit must be an integer from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}`)
     // The fault: limit is validated, then never applied.
-    else if (!faults.has('pagination.limit-ignored')) limit = n
+    else if (!faults['pagination.limit-ignored']) limit = n
   }
 
   let sort: SortField | undefined
   if (params.sort !== undefined) {
     if (params.sort === 'createdAt' || params.sort === 'updatedAt') sort = params.sort
-    else if (!faults.has('pagination.bad-sort-ignored')) bad('sort', 'sort must be createdAt or updatedAt')
+    else if (!faults['pagination.bad-sort-ignored']) bad('sort', 'sort must be createdAt or updatedAt')
   }
   let order: 'asc' | 'desc' | undefined
   if (params.order !== undefined) {
     // The fault: the direction compared with the ORM's upper-case constant, so an explicit desc sorts ascending.
-    if (faults.has('pagination.order-case-sensitive') && /^(asc|desc)$/.test(params.order)) order = params.order === 'DESC' ? 'desc' : 'asc'
+    if (faults['pagination.order-case-sensitive'] && /^(asc|desc)$/.test(params.order)) order = params.order === 'DESC' ? 'desc' : 'asc'
     else if (params.order === 'asc' || params.order === 'desc') order = params.order
-    else if (!faults.has('pagination.bad-sort-ignored')) bad('order', 'order must be asc or desc')
+    else if (!faults['pagination.bad-sort-ignored']) bad('order', 'order must be asc or desc')
   }
 
   let after: Position | undefined
@@ -85,7 +97,7 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     after = decodeCursor(params.cursor)
     // The fault: a cursor that does not decode starts the list again from the top.
     if (!after) {
-      if (!faults.has('pagination.bad-cursor-restarts')) bad('cursor', 'cursor is not a nextCursor of this API')
+      if (!faults['pagination.bad-cursor-restarts']) bad('cursor', 'cursor is not a nextCursor of this API')
     }
     // A cursor belongs to one sort and order; the parameters may be repeated or left out, not changed.
     else if ((sort !== undefined && sort !== after.sort) || (order !== undefined && order !== after.order)) {
@@ -97,38 +109,38 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     const raw = params[param]
     if (raw === undefined) return undefined
     const ms = parseDateTime(raw)
-    if (ms === undefined && !faults.has('pagination.bad-since-ignored')) bad(param, `${param} must be an ISO 8601 date-time with a zone`)
+    if (ms === undefined && !faults['pagination.bad-since-ignored']) bad(param, `${param} must be an ISO 8601 date-time with a zone`)
     return ms
   }
   // The fault: createdSince is validated, then never passed on to the query.
-  const createdSince = faults.has('pagination.createdSince-ignored') ? (since('createdSince'), undefined) : since('createdSince')
+  const createdSince = faults['pagination.createdSince-ignored'] ? (since('createdSince'), undefined) : since('createdSince')
   const updatedSince = since('updatedSince')
 
   const filters: ListQuery['filters'] = []
   for (const f of spec.filters) {
     let value = params[f.param]
     if (value === undefined) continue
-    if (f.param === 'email' && faults.has('filters.email-ignored')) continue
-    if (faults.has('filters.unimplemented-ignored') && UNIMPLEMENTED_FILTERS.has(`${spec.name}.${f.param}`)) continue
+    if (f.param === 'email' && faults['filters.email-ignored']) continue
+    if (faults['filters.unimplemented-ignored'] && UNIMPLEMENTED_FILTERS.has(`${spec.name}.${f.param}`)) continue
     // The fault: '+' read as a form-encoded space, then trimmed away.
-    if (f.match === 'e164' && faults.has('filters.mobile-plus-as-space')) value = value.replace(/\+/g, ' ').trim()
+    if (f.match === 'e164' && faults['filters.mobile-plus-as-space']) value = value.replace(/\+/g, ' ').trim()
     // The faults: direction's system refused; every enum's allow-list sliced with an off-by-one end, losing its last value.
-    const listed = faults.has('filters.direction-system-refused') && f.param === 'direction' ? f.values?.filter((v) => v !== 'system') : faults.has('filters.enum-last-value-refused') ? f.values?.slice(0, -1) : f.values
+    const listed = faults['filters.direction-system-refused'] && f.param === 'direction' ? f.values?.filter((v) => v !== 'system') : faults['filters.enum-last-value-refused'] ? f.values?.slice(0, -1) : f.values
     if (f.kind === 'uuid' && !UUID_PATTERN.test(value)) bad(f.param, `${f.param} must be a uuid`)
-    else if (f.kind === 'enum' && !faults.has('filters.enum-unvalidated') && !listed?.includes(value)) bad(f.param, `${f.param} must be one of ${listed?.join(', ')}`)
+    else if (f.kind === 'enum' && !faults['filters.enum-unvalidated'] && !listed?.includes(value)) bad(f.param, `${f.param} must be one of ${listed?.join(', ')}`)
     else filters.push({ spec: f, value })
   }
 
   if (details.length > 0) {
     // The fault: list parameters get their own error code.
-    if (faults.has('pagination.param-error-code')) throw new ApiError(400, 'bad_parameter', INVALID_MESSAGE, details)
+    if (faults['pagination.param-error-code']) throw new ApiError(400, 'bad_parameter', INVALID_MESSAGE, details)
     throw invalidRequest(details)
   }
   return {
     limit,
     // The faults: sort or order validated but not applied; no order means oldest first.
-    sort: faults.has('pagination.sort-ignored') ? 'createdAt' : (sort ?? after?.sort ?? 'createdAt'),
-    order: faults.has('pagination.order-ignored') ? 'desc' : (order ?? after?.order ?? (faults.has('pagination.default-order-asc') ? 'asc' : 'desc')),
+    sort: faults['pagination.sort-ignored'] ? 'createdAt' : (sort ?? after?.sort ?? 'createdAt'),
+    order: faults['pagination.order-ignored'] ? 'desc' : (order ?? after?.order ?? (faults['pagination.default-order-asc'] ? 'asc' : 'desc')),
     after,
     createdSince,
     updatedSince,
@@ -146,22 +158,22 @@ function e164Of(value: string): string | undefined {
  * The faults of exact string filters (§4.3), undefined when none applies: matched as a substring of the field in
  * the filter's folded form (a `LIKE '%v%'`), or an exact key compared ignoring case (an `ILIKE` without wildcards).
  */
-function looseMatch(spec: FilterSpec, field: string, value: string, faults: FaultSet): boolean | undefined {
+function looseMatch(spec: FilterSpec, field: string, value: string, faults: SwitchesOf<typeof LIST_FAULTS>): boolean | undefined {
   if (spec.kind !== 'string') return undefined
-  if (faults.has('filters.exact-substring')) {
+  if (faults['filters.exact-substring']) {
     const fold = (s: string) => (spec.match === 'e164' ? (e164Of(s) ?? s) : spec.match === 'exact' ? s : s.toLowerCase())
     return fold(field).includes(fold(value))
   }
-  if (faults.has('filters.exact-case-insensitive') && spec.match === 'exact') return field.toLowerCase() === value.toLowerCase()
+  if (faults['filters.exact-case-insensitive'] && spec.match === 'exact') return field.toLowerCase() === value.toLowerCase()
   return undefined
 }
 
-function matches(rec: StoredRecord, q: ListQuery, faults: FaultSet): boolean {
+function matches(rec: StoredRecord, q: ListQuery, faults: SwitchesOf<typeof LIST_FAULTS>): boolean {
   // The fault: the since-filters compare with >=, so the record at the bound itself is listed.
-  const after = (ms: number, bound: number) => (faults.has('pagination.since-includes-bound') ? ms >= bound : ms > bound)
+  const after = (ms: number, bound: number) => (faults['pagination.since-includes-bound'] ? ms >= bound : ms > bound)
   if (q.createdSince !== undefined && !after(rec.createdAtMs, q.createdSince)) return false
   // The fault: updatedSince read against createdAt.
-  if (q.updatedSince !== undefined && !after(faults.has('pagination.updatedSince-reads-createdAt') ? rec.createdAtMs : rec.updatedAtMs, q.updatedSince)) return false
+  if (q.updatedSince !== undefined && !after(faults['pagination.updatedSince-reads-createdAt'] ? rec.createdAtMs : rec.updatedAtMs, q.updatedSince)) return false
   for (const { spec, value } of q.filters) {
     const field = rec.record[spec.field]
     if (typeof field !== 'string') return false
@@ -173,11 +185,11 @@ function matches(rec: StoredRecord, q: ListQuery, faults: FaultSet): boolean {
     switch (spec.match) {
       case 'lowercase':
         // The fault: the address compared as stored.
-        if (faults.has('filters.email-case-sensitive') ? field !== value : field.toLowerCase() !== value.toLowerCase()) return false
+        if (faults['filters.email-case-sensitive'] ? field !== value : field.toLowerCase() !== value.toLowerCase()) return false
         break
       case 'uppercase':
         // The fault: the SKU lower-cased like an email address, then compared as stored.
-        if (faults.has('filters.sku-lowercased') ? field !== value.toLowerCase() : field.toUpperCase() !== value.toUpperCase()) return false
+        if (faults['filters.sku-lowercased'] ? field !== value.toLowerCase() : field.toUpperCase() !== value.toUpperCase()) return false
         break
       case 'e164':
         if (e164Of(field) === undefined || e164Of(field) !== e164Of(value)) return false
@@ -214,9 +226,9 @@ function unknownUuidsDropped(records: readonly StoredRecord[], q: ListQuery): Li
   return { ...q, filters: q.filters.filter(found) }
 }
 
-export function listPage(lists: ListSource, workspace: string, kind: Kind, query: ListQuery, variant: Variant, faults: FaultSet): Page {
+export function listPage(lists: ListSource, workspace: string, kind: Kind, query: ListQuery, variant: Variant, faults: SwitchesOf<typeof LIST_FAULTS>): Page {
   const records = lists.sorted(workspace, kind, query.sort)
-  const q = faults.has('filters.unknown-uuid-unfiltered') ? unknownUuidsDropped(records, query) : query
+  const q = faults['filters.unknown-uuid-unfiltered'] ? unknownUuidsDropped(records, query) : query
   const key = q.sort === 'createdAt' ? 'createdAtMs' : 'updatedAtMs'
   const asc = q.order === 'asc'
   let i: number
@@ -226,13 +238,13 @@ export function listPage(lists: ListSource, workspace: string, kind: Kind, query
     // Descending: the first record strictly before the position. The fault restarts on the boundary record.
     const boundary = next > 0 && records[next - 1].id === q.after.id && records[next - 1][key] === q.after.at
     // The skip fault steps one record too far past the boundary.
-    const repeat = (faults.has('pagination.repeat-boundary-record') && boundary ? 1 : 0) - (faults.has('pagination.skip-boundary-record') ? 1 : 0)
+    const repeat = (faults['pagination.repeat-boundary-record'] && boundary ? 1 : 0) - (faults['pagination.skip-boundary-record'] ? 1 : 0)
     i = asc ? next - repeat : (boundary ? next - 2 : next - 1) + repeat
   }
   const data: StoredRecord[] = []
   let more = false
   // The fault: the filtered query's offset is counted from 1, so the first page of a filtered list drops its first match.
-  let dropped = faults.has('filters.first-match-dropped') && q.filters.length > 0 && !q.after ? 1 : 0
+  let dropped = faults['filters.first-match-dropped'] && q.filters.length > 0 && !q.after ? 1 : 0
   for (; asc ? i < records.length : i >= 0; asc ? i++ : i--) {
     const r = records[i]
     if (!matches(r, q, faults)) continue
@@ -254,8 +266,8 @@ export function listPage(lists: ListSource, workspace: string, kind: Kind, query
   // An empty page ends the walk; 'cursor-kept-on-empty-page' hands back the position it was asked for, to poll later.
   else nextCursor = cursor ?? (variant.lastPage === 'cursor-kept-on-empty-page' && q.after ? encodeCursor(q.after) : '')
   // The faults: the last page's cursor sent as null, or left out (§2, §4.1: a string on every page).
-  if (!more && faults.has('pagination.last-page-cursor-null')) nextCursor = null
-  if (!more && faults.has('pagination.last-page-cursor-absent')) nextCursor = undefined
+  if (!more && faults['pagination.last-page-cursor-null']) nextCursor = null
+  if (!more && faults['pagination.last-page-cursor-absent']) nextCursor = undefined
   return { data, nextCursor }
 }
 

@@ -3,8 +3,15 @@
 
 import { createHmac, randomBytes } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
-import type { FaultSet } from './faults.ts'
+import type { FaultId, SwitchesOf } from './faults.ts'
 import type { Json } from './store.ts'
+
+/** The faults this module plays (faults.ts): the only switches its code can read. */
+export const WEBHOOK_FAULTS = [
+  'webhooks.no-case-created', 'webhooks.no-invoice-paid', 'webhooks.id-per-entity', 'webhooks.entity-type-plural', 'webhooks.flat-body',
+  'webhooks.timestamp-ms', 'webhooks.raw-secret-key', 'webhooks.hex-signature', 'webhooks.svix-headers', 'webhooks.retry-new-id',
+  'webhooks.never-retries',
+] as const satisfies readonly FaultId[]
 
 /** Named defaults (§6.7 retries "for about 3½ days" on the real service; short here so tests can watch them). */
 export const WEBHOOK_DEFAULTS = {
@@ -25,7 +32,7 @@ export interface WebhookOptions {
   url?: string
   retrySchedule?: readonly number[]
   timeoutMs?: number
-  faults: FaultSet
+  faults: SwitchesOf<typeof WEBHOOK_FAULTS>
   now: () => number
 }
 
@@ -56,11 +63,11 @@ export class WebhookDispatcher {
   emit(event: WebhookEvent): void {
     if (this.closed || this.url === undefined) return
     const faults = this.options.faults
-    if (faults.has('webhooks.no-case-created') && event.type === 'case.created') return
-    if (faults.has('webhooks.no-invoice-paid') && event.type === 'invoice.paid') return
-    const id = faults.has('webhooks.id-per-entity') ? `msg_${String(event.object.id)}` : newMessageId()
-    const entityType = faults.has('webhooks.entity-type-plural') ? `${event.entityType}s` : event.entityType
-    const data = faults.has('webhooks.flat-body') ? event.object : { id: event.object.id, entityType, object: event.object, changes: event.changes }
+    if (faults['webhooks.no-case-created'] && event.type === 'case.created') return
+    if (faults['webhooks.no-invoice-paid'] && event.type === 'invoice.paid') return
+    const id = faults['webhooks.id-per-entity'] ? `msg_${String(event.object.id)}` : newMessageId()
+    const entityType = faults['webhooks.entity-type-plural'] ? `${event.entityType}s` : event.entityType
+    const data = faults['webhooks.flat-body'] ? event.object : { id: event.object.id, entityType, object: event.object, changes: event.changes }
     const payload = JSON.stringify({ type: event.type, timestamp: new Date(this.options.now()).toISOString(), data })
     this.schedule(this.url, id, payload, 0, 0)
   }
@@ -77,22 +84,22 @@ export class WebhookDispatcher {
 
   /** The webhook-timestamp text: Unix seconds (§6.4). */
   private timestampOf(at: Date): string {
-    return this.options.faults.has('webhooks.timestamp-ms') ? String(at.getTime()) : String(Math.floor(at.getTime() / 1000))
+    return this.options.faults['webhooks.timestamp-ms'] ? String(at.getTime()) : String(Math.floor(at.getTime() / 1000))
   }
 
   private sign(id: string, at: Date, timestamp: string, payload: string): string {
     const faults = this.options.faults
     const content = `${id}.${timestamp}.${payload}`
-    if (faults.has('webhooks.raw-secret-key')) return `v1,${createHmac('sha256', this.options.secret).update(content).digest('base64')}`
-    if (faults.has('webhooks.hex-signature')) return `v1,${createHmac('sha256', this.key).update(content).digest('hex')}`
-    if (faults.has('webhooks.timestamp-ms')) return `v1,${createHmac('sha256', this.key).update(content).digest('base64')}`
+    if (faults['webhooks.raw-secret-key']) return `v1,${createHmac('sha256', this.options.secret).update(content).digest('base64')}`
+    if (faults['webhooks.hex-signature']) return `v1,${createHmac('sha256', this.key).update(content).digest('hex')}`
+    if (faults['webhooks.timestamp-ms']) return `v1,${createHmac('sha256', this.key).update(content).digest('base64')}`
     return this.signer.sign(id, at, payload)
   }
 
   private headersFor(id: string, at: Date, payload: string): Record<string, string> {
     const timestamp = this.timestampOf(at)
     const signature = this.sign(id, at, timestamp, payload)
-    if (this.options.faults.has('webhooks.svix-headers')) return { 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': signature }
+    if (this.options.faults['webhooks.svix-headers']) return { 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': signature }
     return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }
   }
 
@@ -101,7 +108,7 @@ export class WebhookDispatcher {
     // Each attempt is signed afresh: the same webhook-id, a current timestamp (receivers allow 300 s, §6.6).
     const at = new Date(this.options.now())
     // The fault: every attempt is sent as a new message, so a retry cannot be told from a new event (§6.4).
-    const sentId = attempt > 0 && this.options.faults.has('webhooks.retry-new-id') ? newMessageId() : id
+    const sentId = attempt > 0 && this.options.faults['webhooks.retry-new-id'] ? newMessageId() : id
     let ok = false
     try {
       const res = await fetch(url, {
@@ -116,7 +123,7 @@ export class WebhookDispatcher {
       ok = false
     }
     const schedule = this.options.retrySchedule ?? WEBHOOK_DEFAULTS.retrySchedule
-    if (this.options.faults.has('webhooks.never-retries')) return
+    if (this.options.faults['webhooks.never-retries']) return
     if (!ok && !this.closed && attempt < schedule.length) this.schedule(url, id, payload, attempt + 1, schedule[attempt]!)
   }
 

@@ -2,7 +2,8 @@
 // to fail) and against every legal variant (no conformant choice may fail a check).
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { runInProcess } from '../engine/in-process.ts'
-import { FAULTS, VARIANT_NAMES, type FaultInfo, type VariantName } from '../reference/index.ts'
+import { VARIANT_NAMES, type VariantName } from '../reference/index.ts'
+import { FAULT_CASES, type FaultCase } from './fault-catches.ts'
 
 /**
  * The embedded server delivers webhooks within milliseconds and retries within seconds, so a missing event
@@ -41,18 +42,18 @@ export interface VariantRow {
  * The checks a fault is judged by: the areas of the checks it names, or the whole catalogue when one of
  * them judges the whole run (phase `last`: the invariants, the webhook rules) or when asked for.
  */
-export function checksForFault(fault: FaultInfo, checks: CheckDefinition[], scope: 'areas' | 'catalogue'): CheckDefinition[] {
-  const named = checks.filter((c) => fault.catches?.includes(c.id))
+export function checksForFault(fault: FaultCase, checks: CheckDefinition[], scope: 'areas' | 'catalogue'): CheckDefinition[] {
+  const named = checks.filter((c) => fault.catches.includes(c.id))
   if (scope === 'catalogue' || named.length === 0 || named.some((c) => c.phase === 'last')) return checks
   const areas = new Set(named.map((c) => c.area))
   return checks.filter((c) => areas.has(c.area))
 }
 
-export async function judgeFault(fault: FaultInfo, checks: CheckDefinition[], scope: 'areas' | 'catalogue' = 'areas'): Promise<FaultRow> {
+export async function judgeFault(fault: FaultCase, checks: CheckDefinition[], scope: 'areas' | 'catalogue' = 'areas'): Promise<FaultRow> {
   const judged = checksForFault(fault, checks, scope)
   const run = await runInProcess({ checks: judged, embedded: { faults: [fault.id] }, runId: `fault-${fault.id}`, config: SELFCHECK_CONFIG })
   const failed = run.results.filter((r) => r.status === 'failed').map((r) => r.id)
-  const expected = [...(fault.catches ?? [])]
+  const expected = [...fault.catches]
   const byId = new Map(run.results.map((r) => [r.id, r]))
   const missed = expected.filter((id) => byId.get(id)?.status !== 'failed').map((id) => ({ id, status: byId.get(id)?.status ?? 'not in the catalogue' }))
   let outcome: FaultOutcome
@@ -87,7 +88,7 @@ export async function judgeVariant(variant: VariantName, checks: CheckDefinition
   }
 }
 
-export const ALL_FAULTS: readonly FaultInfo[] = FAULTS
+export const ALL_FAULTS: readonly FaultCase[] = FAULT_CASES
 export const ALL_VARIANTS: readonly VariantName[] = VARIANT_NAMES
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')

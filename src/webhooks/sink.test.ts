@@ -1,3 +1,6 @@
+// The sink from the outside, over real sockets: deliveries over HTTP (accepted, duplicate, replayed, refused),
+// the published Standard Webhooks vectors, HTTPS, the bounds, configuration errors. One file past ~400 lines on
+// purpose: every part sends through the signing and raw-socket helpers below.
 import { execFile, execFileSync } from 'node:child_process'
 import { createHmac, randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'

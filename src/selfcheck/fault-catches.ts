@@ -1,0 +1,264 @@
+// What each fault of the reference server must trip: the check ids that fail with it switched on (and pass
+// without it). Self-validation's knowledge, kept here so the server does not know the suite; keyed by fault id,
+// so a fault without an entry (or an entry naming no fault) is a compile error. test/self-validation proves
+// every MUST and SHOULD check is named here and every id named is a check.
+import { FAULTS, type FaultId, type FaultInfo } from '../reference/faults.ts'
+import { RESTRICTED_SCOPES } from '../reference/seed.ts'
+import { RESOURCE_LIST, parseFieldType, scopeFor, writeBodies, type FilterSpec, type ResourceSpec } from '../spec/resources.ts'
+
+/** A fault with the checks it must trip. */
+export interface FaultCase extends FaultInfo {
+  /** Check ids that must fail with this fault switched on (and pass without it). */
+  catches: readonly string[]
+}
+
+// Families of check ids, generated from the spec's tables (suites/ is not imported: the ids are the contract
+// between the fault and its checks). The coverage test proves every generated id exists in the catalogue.
+const byResource = (fn: (r: ResourceSpec) => string[]): string[] => RESOURCE_LIST.flatMap(fn)
+const filterIds = (property: string, which: (r: ResourceSpec, f: FilterSpec) => boolean = () => true): string[] =>
+  byResource((r) => r.filters.filter((f) => which(r, f)).map((f) => `filters.${r.name}.${f.param}.${property}`))
+/** The collections the filters area creates records in (suites/filters/made.ts), and the filters a new record cannot match. */
+const FILTER_MADE = new Set(['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task', 'comment', 'activity', 'product', 'invoice'])
+const FILTER_UNREACHABLE = new Set(['invoice.orderId'])
+const madeFilter = (r: ResourceSpec, f: FilterSpec) => FILTER_MADE.has(r.name) && !FILTER_UNREACHABLE.has(`${r.name}.${f.param}`)
+/** §5.4 scope checks: reads of every collection, creates of every writable one; in or out of the restricted key's scopes. */
+const scopeIds = (inRestricted: boolean): string[] =>
+  byResource((r) => [
+    ...(RESTRICTED_SCOPES.includes(scopeFor(r.name, 'list')) === inRestricted ? [`auth.scope.${r.name}.read`] : []),
+    ...(r.ops.create && RESTRICTED_SCOPES.includes(scopeFor(r.name, 'create')) === inRestricted ? [`auth.scope.${r.name}.write`] : []),
+  ])
+/** The collections the bodies area writes with generated bodies (suites/bodies), each with its one change operation. */
+const BODIES_WRITES = (['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task'] as const).map((r) => ({ r, change: r === 'quotation' ? 'replace' : 'update' }))
+const bodiesIds = (suffix: 'roundtrip' | 'invalid', ops: ('create' | 'change')[]): string[] =>
+  BODIES_WRITES.flatMap(({ r, change }) => ops.map((op) => `bodies.${r}.${op === 'create' ? 'create' : change}-${suffix}`))
+/** The validation area's per-body checks: required (a body with required fields), types (every body), enums (a body with an enum field). */
+const validationIds = (property: 'required' | 'types' | 'enums'): string[] =>
+  writeBodies()
+    .filter(({ body }) => (property === 'required' ? body.required.length > 0 : property === 'enums' ? Object.values(body.fields).some((t) => parseFieldType(t).base === 'enum') : true))
+    .map(({ resource, op }) => `validation.${resource}.${op}.${property}`)
+/** The collections whose records the records area writes with null text or uuid fields (their roundtrip checks). */
+const NULLABLE_WRITTEN = new Set(['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task', 'product', 'invoice', 'activity'])
+/** The idempotency area's replay of every create but the accounts' (suites/idempotency/every-create.ts). */
+const replayIds = byResource((r) => (r.ops.create && r.name !== 'account' ? [`idempotency.${r.name}.replays`] : []))
+const unknownIdIds = byResource((r) => (r.ops.get ? [`read-only.${r.name}.unknown-id`] : []))
+
+export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
+  'records.missing-updatedAt': [
+    'records.account.list-page', 'records.account.get-one', 'records.contact.list-page', 'records.contact.get-one', 'records.case.list-page',
+    'records.case.get-one', 'records.lead.list-page', 'records.lead.get-one', 'records.opportunity.list-page', 'records.opportunity.get-one',
+    'records.quotation.list-page', 'records.quotation.get-one', 'records.order.list-page', 'records.order.get-one', 'records.invoice.list-page',
+    'records.invoice.get-one', 'records.product.list-page', 'records.product.get-one', 'records.task.list-page', 'records.task.get-one',
+    'records.article.list-page', 'records.article.get-one', 'records.account.schema', 'records.contact.schema', 'records.case.schema',
+    'records.lead.schema', 'records.opportunity.schema', 'records.quotation.schema', 'records.task.schema', 'records.product.schema',
+    'records.invoice.schema',
+  ],
+  'records.datetime-without-zone': [
+    'records.account.list-page', 'records.account.get-one', 'records.contact.list-page', 'records.contact.get-one', 'records.case.list-page',
+    'records.case.get-one', 'records.comment.list-page', 'records.comment.get-one', 'records.lead.list-page', 'records.lead.get-one',
+    'records.opportunity.list-page', 'records.opportunity.get-one', 'records.quotation.list-page', 'records.quotation.get-one',
+    'records.order.list-page', 'records.order.get-one', 'records.invoice.list-page', 'records.invoice.get-one', 'records.payment.list-page',
+    'records.payment.get-one', 'records.product.list-page', 'records.product.get-one', 'records.task.list-page', 'records.task.get-one',
+    'records.activity.list-page', 'records.activity.get-one', 'records.article.list-page', 'records.article.get-one',
+    'records.message.list-page', 'records.message.get-one', 'records.user.list-page', 'records.user.get-one', 'records.account.schema',
+    'records.contact.schema', 'records.case.schema', 'records.lead.schema', 'records.opportunity.schema', 'records.quotation.schema',
+    'records.task.schema', 'records.product.schema', 'records.invoice.schema', 'records.comment.schema', 'records.activity.schema',
+  ],
+  'records.null-as-empty-string': byResource((r) =>
+      NULLABLE_WRITTEN.has(r.name)
+        ? [`records.${r.name}.roundtrip`, `records.${r.name}.schema`, `records.${r.name}.listed`, ...(r.ops.update ? [`records.${r.name}.update`] : r.ops.replace ? [`records.${r.name}.replace`] : [])]
+        : [],
+    ),
+  'records.comment-html-escaped': ['records.comment.roundtrip', 'records.comment.listed'],
+  'records.list-index-lag': [
+    'records.account.listed', 'records.contact.listed', 'records.case.listed', 'records.lead.listed', 'records.opportunity.listed',
+    'records.quotation.listed', 'records.task.listed', 'records.product.listed', 'records.invoice.listed', 'records.comment.listed',
+    'records.activity.listed',
+  ],
+  'records.change-not-persisted': [
+      ...byResource((r) => (r.ops.update || r.ops.replace ? [`records.${r.name}.timestamps`] : [])),
+      'records.account.update',
+      'records.contact.update',
+      'records.case.update',
+      'records.lead.update',
+      'records.opportunity.update',
+      'records.quotation.replace',
+      'records.task.update',
+      'records.product.replace',
+      'records.invoice.replace',
+    ],
+  'records.updatedAt-not-bumped': [
+    'records.account.timestamps', 'records.contact.timestamps', 'records.case.timestamps', 'records.lead.timestamps',
+    'records.opportunity.timestamps', 'records.quotation.timestamps', 'records.task.timestamps', 'records.product.timestamps',
+    'records.invoice.timestamps',
+  ],
+  'records.write-only-echoed': [
+    'records.account.write-only-hidden', 'records.contact.write-only-hidden', 'records.quotation.write-only-hidden',
+    'records.task.write-only-hidden', 'records.invoice.write-only-hidden',
+  ],
+  'records.deleted-still-readable': [
+    'records.account.delete', 'records.contact.delete', 'records.case.delete', 'records.lead.delete', 'records.opportunity.delete',
+    'records.quotation.delete', 'records.task.delete',
+  ],
+  'bodies.create-drops-optional-fields': bodiesIds('roundtrip', ['create']),
+  'bodies.update-resets-unsent-fields': ['bodies.account.update-roundtrip', 'bodies.contact.update-roundtrip', 'bodies.task.update-roundtrip'],
+  'bodies.replace-skips-nulls': ['bodies.quotation.replace-roundtrip'],
+  'bodies.write-answers-old-record': bodiesIds('roundtrip', ['change']),
+  'bodies.types-unchecked': bodiesIds('invalid', ['create', 'change']),
+  'pagination.default-limit-20': ['pagination.limit.default'],
+  'pagination.repeat-boundary-record': ['pagination.cursor.walk-complete', 'pagination.limit.one'],
+  'pagination.skip-boundary-record': ['pagination.cursor.walk-complete'],
+  'pagination.limit-ignored': ['pagination.limit.one', 'pagination.cursor.walk-complete'],
+  'pagination.limit-clamped': [
+    'pagination.limit.rejects-zero', 'pagination.limit.rejects-101', 'pagination.limit.rejects-negative',
+    'pagination.limit.rejects-non-integer',
+  ],
+  'pagination.bad-cursor-restarts': ['pagination.cursor.rejects-garbage'],
+  'pagination.bad-sort-ignored': ['pagination.sort.rejects-unknown', 'pagination.order.rejects-unknown'],
+  'pagination.bad-since-ignored': ['pagination.createdSince.rejects-non-date', 'pagination.updatedSince.rejects-non-date'],
+  'pagination.param-error-code': ['pagination.params.invalid-request-code'],
+  'pagination.sort-ignored': ['pagination.sort.updatedAt-asc', 'pagination.sort.updatedAt-desc'],
+  'pagination.order-ignored': ['pagination.sort.createdAt-asc', 'pagination.sort.updatedAt-asc'],
+  'pagination.default-order-asc': ['pagination.sort.default'],
+  'pagination.updatedSince-reads-createdAt': ['pagination.updatedSince.incremental-sync'],
+  'filters.email-ignored': ['filters.account.email.sound', 'filters.contact.email.sound', 'filters.lead.email.sound', 'filters.user.email.sound'],
+  'filters.email-case-sensitive': [
+    'filters.account.email.complete', 'filters.account.email.complete-new', 'filters.contact.email.complete-new', 'filters.lead.email.complete',
+    'filters.lead.email.complete-new',
+  ],
+  'filters.sku-lowercased': ['filters.product.sku.complete', 'filters.product.sku.complete-new'],
+  'filters.mobile-plus-as-space': ['filters.contact.mobile.complete', 'filters.contact.mobile.complete-new'],
+  'filters.unimplemented-ignored': ['filters.account.parentId.sound', 'filters.case.teamId.sound', 'filters.article.categoryId.sound'],
+  // A uuid naming no record may rightly be answered 404 (a server that loads the record first): string filters only.
+  'filters.empty-result-404': filterIds('sound', (_, f) => f.kind === 'string'),
+  'filters.unknown-uuid-unfiltered': filterIds('sound', (_, f) => f.kind === 'uuid'),
+  'filters.enum-unvalidated': [
+    'filters.opportunity.status.rejects-unlisted', 'filters.task.status.rejects-unlisted', 'filters.product.status.rejects-unlisted',
+    'filters.article.visibility.rejects-unlisted', 'filters.message.direction.rejects-unlisted', 'filters.comment.kind.rejects-unlisted',
+  ],
+  'filters.direction-system-refused': ['filters.message.direction.values'],
+  'read-only.unknown-id-200-null': unknownIdIds,
+  'read-only.non-uuid-500': byResource((r) => (r.ops.get ? [`read-only.${r.name}.non-uuid-id`] : [])),
+  // users:write exists in no key's scopes (§5.4), so POST /users still ends in 403: only articles are caught.
+  'read-only.create-everywhere': ['read-only.article.create-refused'],
+  // users:write exists in no key's scopes (§5.4), so PATCH and PUT /users still end in 403: users are not caught.
+  'read-only.update-everywhere': byResource((r) => (r.ops.update || r.ops.replace || r.name === 'user' ? [] : [`read-only.${r.name}.patch-refused`, `read-only.${r.name}.put-refused`])),
+  'read-only.delete-everywhere': [
+    'read-only.comment.delete-refused', 'read-only.activity.delete-refused', 'read-only.product.delete-refused',
+    'read-only.invoice.delete-refused',
+  ],
+  'validation.no-details': [...validationIds('required'), ...validationIds('types'), ...validationIds('enums')],
+  'validation.required-unchecked': validationIds('required'),
+  'validation.enums-unchecked': validationIds('enums'),
+  'validation.types-coerced': [
+    'validation.account.create.types', 'validation.account.update.types', 'validation.contact.create.types', 'validation.contact.update.types',
+    'validation.case.create.types', 'validation.case.update.types', 'validation.comment.create.types', 'validation.lead.create.types',
+    'validation.lead.update.types', 'validation.opportunity.create.types', 'validation.opportunity.update.types',
+    'validation.quotation.create.types', 'validation.quotation.replace.types', 'validation.invoice.create.types',
+    'validation.invoice.replace.types', 'validation.payment.create.types', 'validation.product.create.types',
+    'validation.product.replace.types', 'validation.task.create.types', 'validation.task.update.types', 'validation.activity.create.types',
+    'validation.message.create.types',
+  ],
+  'validation.reference-uuid-unchecked': [
+    'validation.account.create.types', 'validation.account.update.types', 'validation.contact.create.types', 'validation.contact.update.types',
+    'validation.case.create.types', 'validation.case.update.types', 'validation.comment.create.types', 'validation.lead.create.types',
+    'validation.opportunity.create.types', 'validation.opportunity.update.types', 'validation.quotation.create.types',
+    'validation.quotation.replace.types', 'validation.order.create.types', 'validation.invoice.create.types',
+    'validation.invoice.replace.types', 'validation.payment.create.types', 'validation.product.create.types',
+    'validation.product.replace.types', 'validation.task.create.types', 'validation.task.update.types', 'validation.activity.create.types',
+    'validation.message.create.types',
+  ],
+  'validation.empty-email-refused': ['validation.account.email-values', 'validation.contact.email-values', 'validation.lead.email-values'],
+  'validation.body-unguarded-500': ['validation.body.malformed-json', 'validation.body.not-an-object'],
+  'auth.missing-key-403': ['auth.missing-key.read', 'auth.missing-key.write'],
+  'auth.malformed-header-400': [
+    'auth.bearer-without-key.read', 'auth.bearer-without-key.write', 'auth.basic-scheme.read', 'auth.basic-scheme.write',
+    'auth.key-under-basic-scheme.read', 'auth.key-under-basic-scheme.write',
+  ],
+  'auth.prefix-not-checked': ['auth.wrong-prefix.read', 'auth.wrong-prefix.write'],
+  'auth.secret-not-compared': ['auth.unknown-secret.read', 'auth.unknown-secret.write'],
+  'auth.garbage-key-500': [
+    'auth.garbage-key.read', 'auth.garbage-key.write', 'auth.wrong-prefix.read', 'auth.wrong-prefix.write', 'invariants.no-server-errors',
+    'invariants.ratelimit-headers',
+  ],
+  'auth.revocation-ignored': ['auth.revoked-key.read', 'auth.revoked-key.write'],
+  'auth.any-scheme': ['auth.key-under-basic-scheme.read', 'auth.key-under-basic-scheme.write'],
+  'auth.scopes-ignored': scopeIds(false),
+  'auth.comments-own-scope': ['auth.scope.comment.read'],
+  'auth.scope-checked-after-write': scopeIds(false).filter((id) => id.endsWith('.write')),
+  'auth.ip-allowlist-ignored': ['auth.ip-blocked.refused'],
+  'auth.item-any-workspace': ['auth.foreign.get', 'auth.foreign.update', 'auth.foreign.delete'],
+  'auth.foreign-record-403': ['auth.foreign.get', 'auth.foreign.update', 'auth.foreign.delete'],
+  'auth.list-any-workspace': ['auth.foreign.list'],
+  'auth.filtered-list-any-workspace': ['auth.foreign.filter'],
+  'auth.unknown-id-500': unknownIdIds,
+  'idempotency.ignored': ['idempotency.same-key.replays', 'idempotency.same-key.no-duplicate', ...replayIds],
+  'idempotency.replay-status-200': ['idempotency.same-key.replays'],
+  'idempotency.replay-also-creates': ['idempotency.same-key.no-duplicate', ...replayIds.filter((id) => id !== 'idempotency.payment.replays')],
+  'idempotency.keyed-by-body': ['idempotency.other-key.creates'],
+  'idempotency.shared-across-keys': ['idempotency.foreign-key.isolated'],
+  'ratelimit.no-headers-on-errors': ['invariants.ratelimit-headers', 'rate-limits.429.headers'],
+  'rate-limits.remaining-stuck': ['rate-limits.remaining.decreases'],
+  'rate-limits.headers-swapped': ['rate-limits.limit.constant', 'rate-limits.remaining.decreases', 'rate-limits.429.headers'],
+  'rate-limits.reset-iso-date': ['rate-limits.reset.number'],
+  'rate-limits.no-429': ['rate-limits.429.reached'],
+  'rate-limits.429-without-retry-after': ['rate-limits.429.retry-after'],
+  'rate-limits.429-plain-text': ['rate-limits.429.envelope'],
+  'rate-limits.429-without-ratelimit-headers': ['rate-limits.429.headers'],
+  'rate-limits.retry-after-fixed-1s': ['rate-limits.retry-after.honoured'],
+  'rate-limits.retry-after-milliseconds': ['rate-limits.429.retry-after-within-minute'],
+  'rate-limits.hidden-burst-limit': ['rate-limits.main-key.never-limited'],
+  'state.replace-non-draft': ['state.quotation.replace-non-draft', 'state.invoice.replace-non-draft'],
+  'state.created-not-draft': ['state.quotation.created-draft', 'state.invoice.created-draft'],
+  'state.delete-non-draft': ['state.quotation.delete-non-draft'],
+  'state.refused-write-saved': ['state.quotation.replace-non-draft', 'state.invoice.replace-non-draft'],
+  'state.drafts-locked': ['state.quotation.replace-draft', 'state.invoice.replace-draft', 'state.quotation.delete-draft'],
+  'state.order-from-any-quotation': ['state.order.non-accepted-refused'],
+  'state.order-accepted-refused': ['state.order.from-accepted'],
+  'state.order-total-before-tax': ['state.order.follows-quotation'],
+  'state.payment-not-applied': ['state.payment.raises-paid'],
+  'side-effects.recycle-bin-still-visible': ['side-effects.recycle-bin.account', 'side-effects.recycle-bin.contact'],
+  'side-effects.contact-account-ignored': ['side-effects.contact.primary-account'],
+  'side-effects.lead-not-routed': ['side-effects.lead.routed'],
+  'side-effects.comment-unsanitised': ['side-effects.comment.sanitised'],
+  'side-effects.activity-body-uncut': ['side-effects.activity.body-preview'],
+  'side-effects.opportunity-fixed-fields-updatable': ['side-effects.opportunity.fixed-fields'],
+  'webhooks.hex-signature': ['webhooks.delivery.signature'],
+  'webhooks.raw-secret-key': ['webhooks.delivery.signature'],
+  'webhooks.timestamp-ms': ['webhooks.delivery.timestamp'],
+  'webhooks.svix-headers': ['webhooks.delivery.headers'],
+  'webhooks.flat-body': ['webhooks.delivery.body-shape'],
+  'webhooks.entity-type-plural': ['webhooks.case-events.entity-type'],
+  'webhooks.id-per-entity': ['webhooks.delivery.unique-id'],
+  'webhooks.retry-new-id': ['webhooks.retry.same-id'],
+  'webhooks.never-retries': ['webhooks.retry.arrives'],
+  'webhooks.no-case-created': ['webhooks.case.created'],
+  'webhooks.no-invoice-paid': ['webhooks.invoice.paid'],
+  'discovery.me-double-encoded': ['discovery.me.answers'],
+  'pagination.limit-uncapped': ['pagination.limit.max-100', 'pagination.limit.rejects-101'],
+  'pagination.order-case-sensitive': ['pagination.sort.createdAt-desc', 'pagination.sort.updatedAt-desc'],
+  'pagination.createdSince-ignored': ['pagination.createdSince.strictly-after'],
+  // The newest match is the one dropped: the record the run just created (a seeded sample may not be first).
+  'filters.first-match-dropped': filterIds('complete-new', madeFilter),
+  'filters.index-not-backfilled': filterIds('complete'),
+  'filters.enum-last-value-refused': filterIds('values', (_, f) => f.kind === 'enum'),
+  'read-only.delete-stub-204': byResource((r) => (r.ops.delete ? [] : [`read-only.${r.name}.delete-refused`])),
+  'read-only.user-writes-unscoped': ['read-only.user.create-refused', 'read-only.user.patch-refused', 'read-only.user.put-refused'],
+  'auth.scopes-split-on-commas': scopeIds(true),
+  'invariants.framework-default-errors': ['invariants.error-envelope', 'invariants.json-bodies'],
+  'invariants.json-as-text': ['invariants.json-bodies'],
+  'pagination.last-page-cursor-null': ['pagination.cursor.string-on-every-page'],
+  'pagination.last-page-cursor-absent': ['pagination.cursor.string-on-every-page'],
+  'discovery.me-without-scopes': ['discovery.me.shows-scopes'],
+  'pagination.since-includes-bound': ['pagination.createdSince.excludes-bound', 'pagination.updatedSince.excludes-bound'],
+  'state.second-order-accepted': ['state.order.second-refused'],
+  'auth.owner-role-ignored': ['auth.role.denied-refused'],
+  'auth.owner-role-checked-after-write': ['auth.role.denied-changes-nothing'],
+  'auth.role-overreach-read-only': ['auth.role.allowed-served'],
+  'filters.exact-substring': ['filters.account.email.near-miss', 'filters.account.tier.near-miss', 'filters.contact.email.near-miss', 'filters.contact.mobile.near-miss', 'filters.lead.email.near-miss', 'filters.product.sku.near-miss'],
+  'filters.exact-case-insensitive': ['filters.account.tier.near-miss'],
+  'idempotency.ignored-on-payments': ['idempotency.payment.replays'],
+  'idempotency.replay-returns-current': ['idempotency.replay.after-update'],
+}
+
+/** Every fault of the catalogue, in its order, with the checks it must trip. */
+export const FAULT_CASES: readonly FaultCase[] = FAULTS.map((f) => ({ ...f, catches: FAULT_CATCHES[f.id] }))
