@@ -94,7 +94,7 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
 export async function* readHar(input: string | Readable, options: { label?: string; firstSeq?: number } = {}): AsyncGenerator<TrafficExchange> {
   const label = options.label ?? (typeof input === 'string' ? input : 'har')
   const source = typeof input === 'string' ? createReadStream(input) : input
-  const pipeline = chain([source, parser(), pick({ filter: 'log.entries' }), streamArray()]) as unknown as Readable
+  const pipeline = chain([source, parser({ streamValues: false }), pick({ filter: 'log.entries' }), streamArray()]) as unknown as Readable
   let seq = options.firstSeq ?? 1
   try {
     for await (const item of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
