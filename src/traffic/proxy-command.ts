@@ -74,7 +74,7 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
     },
   })
   write(`proxy listening on ${proxy.url}\n`)
-  const tally = () => `proxy: ${session.exchanges} exchanges judged, ${session.tally.server} server and ${session.tally.client} client violations (${session.tally.must} MUST)\n`
+  const tally = () => `proxy: ${session.exchanges} exchange${session.exchanges === 1 ? '' : 's'} judged, ${session.tally.server} server and ${session.tally.client} client violations (${session.tally.must} MUST)\n`
   let last = -1
   const timer = setInterval(() => {
     // A tally only when something happened since the last one.

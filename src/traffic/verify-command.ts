@@ -1,7 +1,8 @@
 // `crm-conformance verify-traffic <file>...`: judges recorded traffic (HAR 1.2, or the NDJSON `proxy --record`
 // writes) with the traffic rules, streaming each file, and writes the report files of a suite run.
 // Exit 0: no rule at the --fail-on level broken; 1: one was; 2: a file could not be read (or usage).
-import { open } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, open } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { readHar } from './har.ts'
@@ -72,6 +73,7 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   const formats: TrafficFormat[] = []
   for (const file of options.files) {
     try {
+      await access(file, constants.R_OK)
       formats.push(await detectFormat(file))
     } catch (error) {
       write(`verify-traffic: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`)
