@@ -24,7 +24,8 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T/
 function normal(value: unknown): unknown {
   if (typeof value === 'string') {
     if (UUID.test(value)) return '<uuid>'
-    if (DATE_TIME.test(value)) return '<time>'
+    // The form of a time is kept (zone or none, precision): only its value changes from run to run.
+    if (DATE_TIME.test(value)) return `<time ${value.replace(/\d/g, '9')}>`
     if (/^[A-Za-z0-9_-]{24,}={0,2}$/.test(value)) return '<opaque>'
     return value.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
   }
@@ -33,10 +34,19 @@ function normal(value: unknown): unknown {
   return value
 }
 const VOLATILE_HEADERS = new Set(['date', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'location', 'etag', 'content-length', 'keep-alive', 'connection'])
+/** The form of a volatile header value: digits count (seconds vs milliseconds), an HTTP date, an ISO time. */
+function shapeOf(value: string): string {
+  if (/^\d+$/.test(value)) return `<int ${value.length} digits>`
+  if (Number.isFinite(Date.parse(value))) return DATE_TIME.test(value) ? '<iso time>' : '<http date>'
+  return '<text>'
+}
 function signature(exchange: TrafficExchange): string {
   const response = exchange.response
-  const headers = response ? Object.entries(response.headers).map(([k, v]) => (VOLATILE_HEADERS.has(k) ? `${k}:*` : `${k}:${v}`)).sort() : []
-  return JSON.stringify([exchange.request.method, normal(exchange.request.url.replace(/^https?:\/\/[^/]+/, '')), response?.status, headers, normal(response?.body)])
+  const headers = response ? Object.entries(response.headers).map(([k, v]) => (VOLATILE_HEADERS.has(k) ? `${k}:${shapeOf(v)}` : `${k}:${v}`)).sort() : []
+  // A page's records as a set: records created in the same millisecond come in either order from run to run.
+  let body = normal(response?.body) as { data?: unknown } | undefined
+  if (body && typeof body === 'object' && Array.isArray(body.data)) body = { ...body, data: body.data.map((r) => JSON.stringify(r)).sort() }
+  return JSON.stringify([exchange.request.method, normal(exchange.request.url.replace(/^https?:\/\/[^/]+/, '')), response?.status, headers, body])
 }
 const signatures = (exchanges: TrafficExchange[]) => exchanges.map(signature)
 

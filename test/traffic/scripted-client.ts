@@ -8,7 +8,9 @@ import { RESOURCE_LIST } from '../../src/spec/resources.ts'
 export interface ScriptedClientOptions {
   /** The API's base URL (through the proxy or not), `/v1` included. */
   baseUrl: string
-  keys: { main: string; rateLimited?: string; restricted?: string }
+  keys: { main: string; rateLimited?: string; restricted?: string; revoked?: string; foreign?: string }
+  /** Records in states the API cannot reach on its own (the reference server's fixtures), for the §3 state rules. */
+  fixtures?: { sentQuotationId?: string; sentInvoiceId?: string; acceptedQuotationId?: string }
   /** Requests the rate-limited key sends in a row (enough to pass its per-minute limit). Default 24. */
   burst?: number
 }
@@ -54,13 +56,17 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
   // case-insensitive ones), both sorts and orders, the since bounds.
   for (const resource of RESOURCE_LIST) {
     if (!resource.ops.list) continue
-    const page = await call('GET', `${resource.path}?limit=5`)
-    const records = dataOf(page)
+    // A whole page, its records in id order: the values picked do not depend on the order of records created
+    // in the same millisecond.
+    const page = await call('GET', `${resource.path}?limit=100`)
+    const records = dataOf(page).sort((a, b) => String(a.id).localeCompare(String(b.id)))
     for (const filter of resource.filters) {
       const seen = records.map((r) => r[filter.field]).find((v): v is string => typeof v === 'string' && v !== '')
       const value = filter.kind === 'enum' ? (filter.values?.[0] ?? seen) : (seen ?? (filter.kind === 'uuid' ? UNKNOWN_ID : 'no-such-value'))
       if (value === undefined) continue
       await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: value, limit: '10' })}`)
+      if (filter.kind === 'uuid' && seen) await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: UNKNOWN_ID, limit: '10' })}`)
+      if (filter.kind === 'enum') await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: 'no_such_value', limit: '10' })}`)
       if (filter.match === 'lowercase' && seen) await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: seen.toUpperCase(), limit: '10' })}`)
       if (filter.match === 'uppercase' && seen) await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: seen.toLowerCase(), limit: '10' })}`)
     }
@@ -120,6 +126,42 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
   await call('GET', '/accounts', { key: null })
   await call('GET', '/me', { key: null })
   await call('GET', '/accounts', { key: 'crm_ws_main_notakeyatall0000' })
+  // Keys that are not valid the way the header carries them: another scheme, a malformed key, a key whose
+  // prefix was changed, a revoked key; and another workspace's key reading this workspace's record.
+  await call('GET', '/me', { key: null, headers: { authorization: 'Basic dXNlcjpwYXNz' } })
+  await call('GET', '/me', { key: 'garbage' })
+  await call('GET', '/me', { key: options.keys.main.replace(/^[^_]+_/, 'xyz_') })
+  if (options.keys.revoked) await call('GET', '/accounts?limit=1', { key: options.keys.revoked })
+  if (options.keys.foreign) {
+    await call('GET', '/accounts?limit=3', { key: options.keys.foreign })
+    if (typeof id === 'string') await call('GET', `/accounts/${id}`, { key: options.keys.foreign })
+  }
+  // Writes the record's state does not allow (§3): a sent quotation or invoice replaced or deleted, an order
+  // from a quotation that is not accepted; then an order from the accepted one.
+  const fixtures = options.fixtures ?? {}
+  if (fixtures.sentQuotationId) {
+    await call('GET', `/quotations/${fixtures.sentQuotationId}`)
+    await call('PUT', `/quotations/${fixtures.sentQuotationId}`, { body: { title: 'Replaced while sent', items: [] } })
+    await call('DELETE', `/quotations/${fixtures.sentQuotationId}`)
+    await call('GET', `/quotations/${fixtures.sentQuotationId}`)
+    await call('POST', '/orders', { body: { quoteId: fixtures.sentQuotationId } })
+  }
+  if (fixtures.sentInvoiceId) {
+    await call('GET', `/invoices/${fixtures.sentInvoiceId}`)
+    await call('PUT', `/invoices/${fixtures.sentInvoiceId}`, { body: { title: 'Replaced while sent', items: [] } })
+    await call('GET', `/invoices/${fixtures.sentInvoiceId}`)
+  }
+  const draft = await call('POST', '/quotations', { body: { title: 'Traffic draft', items: [{ name: 'Widget', quantity: 2, unitPriceSen: 1500, taxRatePct: 6 }] } })
+  const draftId = (draft.body as { id?: unknown })?.id
+  if (typeof draftId === 'string') {
+    await call('PUT', `/quotations/${draftId}`, { body: { title: 'Traffic draft v2', items: [{ name: 'Widget', quantity: 3, unitPriceSen: 1500, taxRatePct: 6 }] } })
+    await call('GET', `/quotations/${draftId}`)
+    await call('POST', '/orders', { body: { quoteId: draftId } })
+  }
+  if (fixtures.acceptedQuotationId) {
+    await call('GET', `/quotations/${fixtures.acceptedQuotationId}`)
+    await call('POST', '/orders', { body: { quoteId: fixtures.acceptedQuotationId } })
+  }
   if (options.keys.restricted) {
     await call('GET', '/me', { key: options.keys.restricted })
     await call('POST', '/products', { key: options.keys.restricted, body: { name: 'Nope', sku: 'NOPE-1' } })
