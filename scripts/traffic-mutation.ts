@@ -35,14 +35,15 @@ function normal(value: unknown): unknown {
 }
 const VOLATILE_HEADERS = new Set(['date', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'location', 'etag', 'content-length', 'keep-alive', 'connection'])
 /** The form of a volatile header value: digits count (seconds vs milliseconds), an HTTP date, an ISO time. */
-function shapeOf(value: string): string {
-  if (/^\d+$/.test(value)) return `<int ${value.length} digits>`
+function shapeOf(name: string, value: string): string {
+  // Remaining and reset follow the clock; Retry-After's size tells seconds from milliseconds.
+  if (/^\d+$/.test(value)) return name === 'retry-after' ? `<int ${value.length} digits>` : '<int>'
   if (Number.isFinite(Date.parse(value))) return DATE_TIME.test(value) ? '<iso time>' : '<http date>'
   return '<text>'
 }
 function signature(exchange: TrafficExchange): string {
   const response = exchange.response
-  const headers = response ? Object.entries(response.headers).map(([k, v]) => (VOLATILE_HEADERS.has(k) ? `${k}:${shapeOf(v)}` : `${k}:${v}`)).sort() : []
+  const headers = response ? Object.entries(response.headers).map(([k, v]) => (VOLATILE_HEADERS.has(k) ? `${k}:${shapeOf(k, v)}` : `${k}:${v}`)).sort() : []
   // A page's records as a set: records created in the same millisecond come in either order from run to run.
   let body = normal(response?.body) as { data?: unknown } | undefined
   if (body && typeof body === 'object' && Array.isArray(body.data)) body = { ...body, data: body.data.map((r) => JSON.stringify(r)).sort() }
