@@ -1,7 +1,7 @@
 // `crm-conformance proxy --target <base URL>`: the validating proxy as a command. Prints one line
 // `proxy listening on http://HOST:PORT<base path>` once it accepts, a tally every ~10 s and each MUST violation
 // as it is seen; on SIGINT or SIGTERM writes the report (and closes the --record file) and ends with 0, or 1
-// when a rule at the --fail-on level was broken.
+// when a rule at the --fail-on level was broken (2 when the traffic exercised no rule: nothing was verified).
 import { loadConfig } from '../config/config.ts'
 import { CrmConfError } from '../errors.ts'
 import { NdjsonWriter } from './ndjson.ts'
@@ -53,7 +53,7 @@ function untilSignal(): Promise<string> {
   })
 }
 
-export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exitCode: 0 | 1; reportDir: string }> {
+export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exitCode: 0 | 1 | 2; reportDir: string }> {
   const write = options.write ?? ((text: string) => void process.stdout.write(text))
   const target = parseTarget(options.target)
   const basePath = target.pathname.replace(/\/+$/, '')

@@ -29,10 +29,15 @@ export interface TrafficReportInput {
 
 const gatingLevels = (failOn: FailOn): Level[] => (failOn === 'should' ? ['MUST', 'SHOULD'] : ['MUST'])
 
-/** 1 when a rule at the --fail-on level (MUST, or MUST and SHOULD) was broken by either side; else 0. */
-export function trafficExitCode(rows: readonly TrafficRow[], failOn: FailOn): 0 | 1 {
+/**
+ * 1 when a rule at the --fail-on level (MUST, or MUST and SHOULD) was broken by either side; 2 when no rule was
+ * exercised at all (no exchange of the API, or a wrong --base-path): traffic that judged nothing never passes,
+ * as a suite run that tested nothing does not (src/report/build.ts exitCodeFor); else 0.
+ */
+export function trafficExitCode(rows: readonly TrafficRow[], failOn: FailOn): 0 | 1 | 2 {
   const gating = gatingLevels(failOn)
-  return rows.some((r) => r.status === 'failed' && gating.includes(r.level)) ? 1 : 0
+  if (rows.some((r) => r.status === 'failed' && gating.includes(r.level))) return 1
+  return rows.some((r) => r.status !== 'skipped') ? 0 : 2
 }
 
 const count = (n: number) => n.toLocaleString('en-US')

@@ -74,7 +74,7 @@ export class TrafficSession {
   }
 
   /** Builds and writes the report; returns it, where it went, and the exit code for --fail-on. */
-  async writeReport(rows: TrafficRow[], target: ReportTarget): Promise<{ report: RunReport; reportDir: string; exitCode: 0 | 1 }> {
+  async writeReport(rows: TrafficRow[], target: ReportTarget): Promise<{ report: RunReport; reportDir: string; exitCode: 0 | 1 | 2 }> {
     const reportDir = resolve(target.reportDir ?? join('reports', this.runId))
     const config = this.options.config.baseUrl !== undefined || 'profile' in this.options.config ? redactedConfig(this.options.config as ResolvedConfig) : {}
     const report = buildTrafficReport({

@@ -1,6 +1,7 @@
 // `crm-conformance verify-traffic <file>...`: judges recorded traffic (HAR 1.2, or the NDJSON `proxy --record`
 // writes) with the traffic rules, streaming each file, and writes the report files of a suite run.
-// Exit 0: no rule at the --fail-on level broken; 1: one was; 2: a file could not be read (or usage).
+// Exit 0: no rule at the --fail-on level broken; 1: one was; 2: a file could not be read, or the traffic
+// exercised no rule (nothing of the API in it, or a wrong --base-path): nothing was verified.
 import { constants } from 'node:fs'
 import { access, open } from 'node:fs/promises'
 import { basename } from 'node:path'

@@ -9,7 +9,7 @@ import { readHar } from '../../src/traffic/har.ts'
 import { readNdjson, TrafficFileError, ndjsonLine } from '../../src/traffic/ndjson.ts'
 import { TrafficRedactor } from '../../src/traffic/redaction.ts'
 import type { TrafficExchange } from '../../src/traffic/types.ts'
-import { basePathOf, detectFormat } from '../../src/traffic/verify-command.ts'
+import { basePathOf, detectFormat, verifyTrafficCommand } from '../../src/traffic/verify-command.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'crmconf-readers-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -97,6 +97,15 @@ describe('detectFormat and basePathOf', () => {
     expect(basePathOf('https://h/api/v1/accounts?x=1')).toBe('/api/v1')
     expect(basePathOf('https://h/v1')).toBe('/v1')
     expect(basePathOf('https://h/health')).toBeUndefined()
+  })
+})
+
+describe('verifyTrafficCommand', () => {
+  it('exits 2 when the traffic exercised no rule (nothing of the API under the base path)', async () => {
+    const file = join(dir, 'elsewhere.ndjson')
+    writeFileSync(file, '{"request":{"method":"GET","url":"http://h/health","headers":{}},"response":{"status":200,"headers":{}},"startedAt":"","endedAt":""}\n')
+    const outcome = await verifyTrafficCommand({ files: [file], reportDir: join(dir, 'r-elsewhere'), write: () => {}, env: {} })
+    expect(outcome).toMatchObject({ exitCode: 2, exchanges: 1 })
   })
 })
 
