@@ -215,6 +215,36 @@ export function buildProgram(setExit: (code: number) => void): Command {
       }
     })
 
+  // The contract verifier on real traffic (src/traffic/).
+  program
+    .command('proxy')
+    .description('a validating proxy: forwards every request to --target unchanged and judges the traffic; on SIGINT/SIGTERM writes the report')
+    .option('--target <url>', 'required: the target\'s base URL, /v1 included (e.g. https://crm.example.com/v1)')
+    .option('--port <n>', 'port (0: any free port)', integer('--port', 0, 65535), 8080)
+    .option('--host <host>', 'host', '127.0.0.1')
+    .option('--report-dir <dir>', 'where to write the reports (default reports/<run id>/, copied to reports/latest/)')
+    .option('--record <file>', 'also write every exchange (secrets masked) to this NDJSON file, for verify-traffic')
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a rule of this level (or above) was broken').choices(['must', 'should']).default('must'))
+    .action(async (opts) => {
+      if (!opts.target) throw new CrmConfError('CRMCONF_USAGE', 'proxy: --target <url> is required: the base URL of the API to forward to, /v1 included')
+      const { proxyCommand } = await import('../traffic/proxy-command.ts')
+      const outcome = await proxyCommand({ target: opts.target, host: opts.host, port: opts.port, reportDir: opts.reportDir, record: opts.record, failOn: opts.failOn })
+      setExit(outcome.exitCode)
+    })
+
+  program
+    .command('verify-traffic')
+    .description('judge recorded traffic: HAR 1.2 files (devtools, Playwright, mitmproxy, Charles) and NDJSON exchanges (proxy --record)')
+    .argument('<file...>', 'HAR or NDJSON files, judged as one stream in the order given')
+    .option('--report-dir <dir>', 'where to write the reports (default reports/<run id>/, copied to reports/latest/)')
+    .option('--base-path <path>', 'the API\'s base path in the URLs (default: read from the traffic, else /v1)')
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a rule of this level (or above) was broken').choices(['must', 'should']).default('must'))
+    .action(async (files: string[], opts) => {
+      const { verifyTrafficCommand } = await import('../traffic/verify-command.ts')
+      const outcome = await verifyTrafficCommand({ files, reportDir: opts.reportDir, basePath: opts.basePath, failOn: opts.failOn })
+      setExit(outcome.exitCode)
+    })
+
   program
     .command('openapi')
     .description('write an OpenAPI 3.1 document assembled from schemas/')

@@ -20,7 +20,8 @@ const SCOPED_COMPLIANT_COLOR = 'green'
  * verdict (a certification) gets a label that matches it.
  */
 export function renderBadge(report: RunReport): ShieldsEndpointBadge {
-  const label = verdictLabel(report.verdict, report.scope, report.profile, report.checks)
+  // A traffic report's label is its own (what was observed), not a profile's.
+  const label = report.traffic ? report.verdictLabel : verdictLabel(report.verdict, report.scope, report.profile, report.checks)
   const scoped = label !== report.verdict
   return {
     schemaVersion: 1,

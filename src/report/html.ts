@@ -150,7 +150,7 @@ function scopeParagraph(report: RunReport): string {
   const label = report.verdictLabel ?? report.verdict
   if (label === report.verdict) return ''
   const out = report.scope?.outOfScope.length ? ` ${report.scope.outOfScope.length} selected checks are out of scope for the ${report.profile} profile and were not judged.` : ''
-  return `<p class="scope" data-testid="verdict-scope">${esc(label.slice(report.verdict.length).trim())}${esc(out)}</p>\n`
+  return `<p class="scope" data-testid="verdict-scope">${esc(label.startsWith(report.verdict) ? label.slice(report.verdict.length).trim() : label)}${esc(out)}</p>\n`
 }
 
 function renderHeader(report: RunReport): string {
@@ -317,7 +317,7 @@ export function renderHtml(report: RunReport, options: RenderHtmlOptions = {}): 
   const failures = byOutcome('failed')
   const errored = byOutcome('errored')
   const waived = byOutcome('waived')
-  const title = `CRM API conformance: ${VERDICT_LABEL[report.verdict] ?? report.verdict}${report.verdictLabel && report.verdictLabel !== report.verdict ? ` ${report.verdictLabel.slice(report.verdict.length).trim()}` : ''} — ${report.target.baseUrl}`
+  const title = `CRM API conformance: ${VERDICT_LABEL[report.verdict] ?? report.verdict}${report.verdictLabel && report.verdictLabel !== report.verdict ? ` ${report.verdictLabel.startsWith(report.verdict) ? report.verdictLabel.slice(report.verdict.length).trim() : `(${report.verdictLabel})`}` : ''} — ${report.target.baseUrl}`
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -97,6 +97,11 @@ function headline(report: RunReport): string {
 /** What the run left out, so a reader knows what the verdict does not cover. */
 function scopeLines(report: RunReport): string[] {
   const scope = report.scope
+  const traffic = report.traffic
+  if (traffic) {
+    const files = traffic.files.length ? ` (${traffic.files.map((f) => mdCode(f, 200)).join(', ')})` : ''
+    return [`Scope: observed traffic${traffic.source === 'proxy' ? ' through the proxy' : ''}${files}, ${traffic.exchanges} exchanges, ${traffic.rules.exercised} of ${traffic.rules.total} rules exercised (${traffic.rules.mustExercised} of ${traffic.rules.must} MUST); violations: ${traffic.violations.server} server, ${traffic.violations.client} client. A rule nothing exercised is skipped.`, '']
+  }
   if (!scope || scope.complete) return []
   const lines: string[] = []
   if (scope.only.length || scope.skip.length) {

@@ -54,6 +54,21 @@ export interface RunReport {
    * redaction did not know): which, in what form, how many times. Never the value.
    */
   secretsMasked?: { secret: string; encoding: string; count: number }[]
+  /** Set on the report of observed traffic (`proxy`, `verify-traffic`): its rows are traffic rules, not checks. */
+  traffic?: TrafficReportSection
+}
+
+/** What a traffic report judged: where the exchanges came from, how many, and who broke the contract. */
+export interface TrafficReportSection {
+  source: 'proxy' | 'files'
+  /** The files read (verify-traffic), or the recording the proxy wrote. */
+  files: string[]
+  basePath: string
+  exchanges: number
+  rules: { total: number; exercised: number; must: number; mustExercised: number }
+  /** Rules failed, by the side that broke them (all levels), and the MUST ones among them. */
+  violations: { server: number; client: number; must: number }
+  failOn: 'must' | 'should'
 }
 
 /** The checks a run judged, out of this suite version's catalogue (src/engine/scope.ts). */

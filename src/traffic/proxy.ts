@@ -1,0 +1,213 @@
+// The validating proxy: forwards every request to the target unchanged and streams the answer back unchanged
+// (status, headers, body), keeping a copy of both bodies up to a cap. The copy is judged only after the
+// response has been handed back (setImmediate), so the forwarding path does no parsing, validation or I/O of
+// its own: what it adds is one hop on loopback.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Readable } from 'node:stream'
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { Agent } from 'undici'
+import { DEFAULTS } from '../config/config.ts'
+import { bodyOfText } from './har.ts'
+import type { TrafficExchange } from './types.ts'
+
+/** RFC 9110 §7.6.1 connection-specific fields: a proxy never forwards them (undici refuses some of them). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'host'])
+
+export interface ProxyOptions {
+  /** The target's base URL, `/v1` or `/api/v1` included. */
+  target: string
+  host: string
+  port: number
+  /** Called once per exchange, after its response was handed back to the client (raw: secrets not yet masked). */
+  onExchange(exchange: TrafficExchange): void
+  /** Bytes of each body kept for judging; past it the copy is cut and flagged `truncated`. */
+  captureBytes?: number
+}
+
+export interface RunningProxy {
+  /** `http://HOST:PORT<base path>`: what clients use as their base URL. */
+  url: string
+  port: number
+  /** Requests forwarded and not yet answered. */
+  readonly inFlight: number
+  /** Stops accepting, lets answers in flight finish (up to `graceMs`), then closes every connection. */
+  close(graceMs?: number): Promise<void>
+}
+
+class Capture {
+  private chunks: Buffer[] = []
+  private size = 0
+  truncated = false
+
+  constructor(private readonly cap: number) {}
+
+  add(chunk: Buffer): void {
+    if (this.truncated) return
+    if (this.size + chunk.length > this.cap) {
+      this.chunks.push(chunk.subarray(0, this.cap - this.size))
+      this.size = this.cap
+      this.truncated = true
+      return
+    }
+    this.chunks.push(chunk)
+    this.size += chunk.length
+  }
+
+  get bytes(): number {
+    return this.size
+  }
+
+  buffer(): Buffer {
+    return Buffer.concat(this.chunks, this.size)
+  }
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return out
+}
+
+function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  // Fields the Connection header names are hop-by-hop too.
+  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()).filter(Boolean))
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase()
+    if (value === undefined || HOP_BY_HOP.has(lower) || named.has(lower)) continue
+    out[lower] = value
+  }
+  return out
+}
+
+/** The captured body as a rule sees it: decoded from its content-encoding, JSON parsed when it is JSON. */
+function bodyOf(capture: Capture, encoding: string | undefined): { body?: unknown; truncated?: boolean } {
+  if (capture.bytes === 0) return capture.truncated ? { truncated: true } : {}
+  if (capture.truncated) return { body: capture.buffer().toString('utf8'), truncated: true }
+  let raw = capture.buffer()
+  try {
+    const coding = (encoding ?? '').trim().toLowerCase()
+    if (coding === 'gzip' || coding === 'x-gzip') raw = gunzipSync(raw)
+    else if (coding === 'br') raw = brotliDecompressSync(raw)
+    else if (coding === 'deflate') raw = inflateSync(raw)
+  } catch {
+    return { body: raw.toString('utf8'), truncated: true }
+  }
+  return bodyOfText(raw.toString('utf8'))
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const target = new URL(options.target)
+  const basePath = target.pathname.replace(/\/+$/, '')
+  const origin = target.origin
+  const cap = options.captureBytes ?? DEFAULTS.maxResponseBytes
+  const agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 })
+  let inFlight = 0
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const startedAt = new Date().toISOString()
+    const path = req.url ?? '/'
+    const method = req.method ?? 'GET'
+    const requestCapture = new Capture(cap)
+    const responseCapture = new Capture(cap)
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined
+    const abort = new AbortController()
+    let status: number | undefined
+    let responseHeaders: Record<string, string> = {}
+    let done = false
+    inFlight++
+
+    const finish = () => {
+      if (done) return
+      done = true
+      inFlight--
+      const endedAt = new Date().toISOString()
+      // Judged after the answer is out: parsing and rules never delay the client.
+      setImmediate(() => {
+        const requestBody = bodyOf(requestCapture, req.headers['content-encoding'] as string | undefined)
+        const exchange: TrafficExchange = {
+          seq: 0,
+          source: 'proxy',
+          request: { method, url: `${origin}${path}`, headers: flatHeaders(req.headers), ...(requestBody.body !== undefined ? { body: requestBody.body } : {}) },
+          startedAt,
+          endedAt,
+        }
+        if (status !== undefined) {
+          const body = bodyOf(responseCapture, responseHeaders['content-encoding'])
+          exchange.response = { status, headers: responseHeaders, ...(body.body !== undefined ? { body: body.body } : {}), ...(body.truncated ? { truncated: true } : {}) }
+        }
+        options.onExchange(exchange)
+      })
+    }
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort()
+      finish()
+    })
+
+    async function* requestBody() {
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        requestCapture.add(chunk)
+        yield chunk
+      }
+    }
+
+    agent
+      .request({ origin, path, method: method as 'GET', headers: forwardable(req.headers), body: hasBody ? Readable.from(requestBody(), { objectMode: false }) : null, signal: abort.signal })
+      .then((upstream) => {
+        status = upstream.statusCode
+        const headers = forwardable(upstream.headers as Record<string, string | string[] | undefined>)
+        responseHeaders = flatHeaders(headers)
+        res.writeHead(upstream.statusCode, headers)
+        upstream.body.on('data', (chunk: Buffer) => {
+          responseCapture.add(chunk)
+          if (!res.write(chunk)) {
+            upstream.body.pause()
+            res.once('drain', () => upstream.body.resume())
+          }
+        })
+        upstream.body.on('end', () => res.end())
+        upstream.body.on('error', () => res.destroy())
+      })
+      .catch((error: Error) => {
+        if (res.headersSent) return void res.destroy()
+        if (abort.signal.aborted) return
+        // No answer from the target: the client is told so by the proxy, and nothing is judged of the server.
+        res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', 'x-crm-conformance-proxy': 'target-unreachable' })
+        res.end(`crm-conformance proxy: the target did not answer (${error.message})\n`)
+        status = undefined
+      })
+  }
+
+  const server: Server = createServer({ keepAlive: true }, handle)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address
+  return {
+    url: `http://${host}:${address.port}${basePath}`,
+    port: address.port,
+    get inFlight() {
+      return inFlight
+    },
+    async close(graceMs = 2_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      const deadline = Date.now() + graceMs
+      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      server.closeAllConnections()
+      await closed
+      await agent.close()
+      // Exchanges that ended just now are handed over on the next turn.
+      await new Promise((r) => setImmediate(r))
+    },
+  }
+}

@@ -1,0 +1,131 @@
+// `crm-conformance verify-traffic <file>...`: judges recorded traffic (HAR 1.2, or the NDJSON `proxy --record`
+// writes) with the traffic rules, streaming each file, and writes the report files of a suite run.
+// Exit 0: no rule at the --fail-on level broken; 1: one was; 2: a file could not be read, or the traffic
+// exercised no rule (nothing of the API in it, or a wrong --base-path): nothing was verified.
+import { constants } from 'node:fs'
+import { access, open } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { loadConfig, type ResolvedConfig } from '../config/config.ts'
+import { readHar } from './har.ts'
+import { readNdjson, TrafficFileError } from './ndjson.ts'
+import type { FailOn } from './report.ts'
+import { TrafficSession } from './session.ts'
+import type { TrafficExchange, TrafficRule } from './types.ts'
+
+export interface VerifyTrafficOptions {
+  files: string[]
+  reportDir?: string
+  /** Default: read from the first exchange's URL (the path up to `/v1`), else `/v1`. */
+  basePath?: string
+  failOn?: FailOn
+  write?: (text: string) => void
+  env?: NodeJS.ProcessEnv
+  rules?: readonly TrafficRule[]
+}
+
+export interface VerifyTrafficOutcome {
+  exitCode: 0 | 1 | 2
+  reportDir?: string
+  exchanges: number
+}
+
+export type TrafficFormat = 'har' | 'ndjson'
+
+/** By extension, else by content: an NDJSON file's first line is a whole exchange object; a HAR is one document. */
+export async function detectFormat(file: string): Promise<TrafficFormat> {
+  const lower = file.toLowerCase()
+  if (lower.endsWith('.har')) return 'har'
+  if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'ndjson'
+  const handle = await open(file, 'r')
+  try {
+    const buffer = Buffer.alloc(64 * 1024)
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    const head = buffer.subarray(0, bytesRead).toString('utf8').trimStart()
+    const firstLine = head.split('\n', 1)[0] ?? ''
+    try {
+      const value = JSON.parse(firstLine) as { request?: unknown; log?: unknown }
+      if (value && typeof value === 'object' && 'request' in value) return 'ndjson'
+    } catch {
+      // Not one object per line.
+    }
+    return 'har'
+  } finally {
+    await handle.close()
+  }
+}
+
+/** The base path of the API in a URL: the path up to and including its `/v1` segment. */
+export function basePathOf(url: string): string | undefined {
+  try {
+    return /^(.*?\/v1)(?:\/|$)/.exec(new URL(url).pathname)?.[1]
+  } catch {
+    return undefined
+  }
+}
+
+async function* exchangesOf(file: string, format: TrafficFormat, firstSeq: number): AsyncGenerator<TrafficExchange> {
+  const label = basename(file)
+  yield* format === 'har' ? readHar(file, { label, firstSeq }) : readNdjson(file, { label, firstSeq })
+}
+
+export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promise<VerifyTrafficOutcome> {
+  const write = options.write ?? ((text: string) => process.stdout.write(text))
+  const failOn = options.failOn ?? 'must'
+  const formats: TrafficFormat[] = []
+  for (const file of options.files) {
+    try {
+      await access(file, constants.R_OK)
+      formats.push(await detectFormat(file))
+    } catch (error) {
+      write(`verify-traffic: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`)
+      return { exitCode: 2, exchanges: 0 }
+    }
+  }
+  const config: ResolvedConfig = loadConfig(options.env ?? process.env, {})
+  // The base path is read from the first exchange when not given, so the verifier needs it before it starts.
+  let basePath = options.basePath
+  basePath ??= await firstBasePath(options.files, formats)
+  const session = new TrafficSession({ basePath, failOn, config, ...(options.rules ? { rules: options.rules } : {}) })
+  let unreadable: string | undefined
+  for (const [i, file] of options.files.entries()) {
+    try {
+      for await (const raw of exchangesOf(file, formats[i]!, 1)) session.judge(session.redact(raw))
+    } catch (error) {
+      unreadable = error instanceof TrafficFileError ? error.message : `${file}: ${(error as Error).message}`
+      write(`verify-traffic: cannot read ${unreadable}\n`)
+      break
+    }
+  }
+  const rows = session.finish()
+  const replay = `crm-conformance verify-traffic ${options.files.join(' ')} --base-path ${basePath}${failOn === 'should' ? ' --fail-on should' : ''}`
+  const { report, reportDir, exitCode } = await session.writeReport(rows, {
+    source: 'files',
+    files: options.files,
+    targetUrl: `(recorded traffic) ${basePath}`,
+    replay,
+    ...(options.reportDir ? { reportDir: options.reportDir } : {}),
+    ...(unreadable ? { interrupted: { reason: `a file could not be read: ${unreadable}`, at: new Date().toISOString() } } : {}),
+  })
+  for (const row of report.checks) if (row.status === 'failed') write(`${row.level} ${row.id} (${row.clause}) ${(row as { side?: string }).side ?? ''}: ${row.message}\n`)
+  write(`${report.verdictLabel}\nreports: ${reportDir}\n`)
+  return { exitCode: unreadable ? 2 : exitCode, reportDir, exchanges: session.exchanges }
+}
+
+/** Exchanges looked at to find the base path: traffic of another API before the first call of this one is rare. */
+const BASE_PATH_PROBE = 100
+
+async function firstBasePath(files: string[], formats: TrafficFormat[]): Promise<string> {
+  for (const [i, file] of files.entries()) {
+    try {
+      let seen = 0
+      for await (const exchange of exchangesOf(file, formats[i]!, 1)) {
+        const found = basePathOf(exchange.request.url)
+        if (found !== undefined) return found
+        if (++seen >= BASE_PATH_PROBE) break
+      }
+    } catch {
+      // An unreadable file is reported by the verification itself.
+    }
+  }
+  return '/v1'
+}
