@@ -3,7 +3,7 @@
 // record") and nulls where the record may not hold null (a derived fullName) are not compared.
 import { bodyFields, isKeyedField } from '../../src/generators/index.ts'
 import { RESOURCES, parseFieldType, type ResourceName, type WriteOp } from '../../src/spec/resources.ts'
-import { deepEqual, holdsWritten, type Mismatch } from '../records/compare.ts'
+import { deepEqual, holdsWritten, type Mismatch } from '../../src/judge/written.ts'
 
 /** The fields whose read-back value does not mean what the `op` body sent. */
 export function differences(resource: ResourceName, op: WriteOp, sent: Record<string, unknown>, record: Record<string, unknown>): Mismatch[] {

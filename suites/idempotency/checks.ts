@@ -10,7 +10,7 @@ import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
 import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
 import { restrictedScopes } from '../auth/scopes.ts'
-import { differingFields } from './meaning.ts'
+import { differingFields } from '../../src/judge/same-response.ts'
 
 const area = 'idempotency'
 const PATH = RESOURCES.account.path

@@ -3,7 +3,7 @@
 // address or an enumerated value in another case, a date-time in another equivalent ISO 8601 form, a date-time
 // sent for a date cut to the date, uuids in another case, string arrays in another order, tags and object keys
 // of its own beside those written, and a contact's fullName composed from the names written with it.
-import { RESOURCES, parseFieldType, type FieldType, type ResourceName } from '../../src/spec/resources.ts'
+import { RESOURCES, parseFieldType, type FieldType, type ResourceName } from '../spec/resources.ts'
 
 export type AnyRecord = Record<string, any>
 

@@ -1,0 +1,7 @@
+// Every traffic rule, server side then client side: what `proxy` and `verify-traffic` judge (issue 20).
+import type { TrafficRule } from '../types.ts'
+import { CLIENT_RULES } from './client.ts'
+import { LIST_RULES } from './lists.ts'
+import { RESPONSE_RULES } from './responses.ts'
+
+export const TRAFFIC_RULES: TrafficRule[] = [...RESPONSE_RULES, ...LIST_RULES, ...CLIENT_RULES]
