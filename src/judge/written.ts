@@ -122,3 +122,31 @@ export function describeMismatches(mismatches: Mismatch[], limit = 3): string {
   const shown = mismatches.slice(0, limit).map((m) => `${m.field} sent ${JSON.stringify(m.sent)}, read ${JSON.stringify(m.got)}`)
   return `${shown.join('; ')}${mismatches.length > limit ? `; and ${mismatches.length - limit} more` : ''}`
 }
+
+/**
+ * §1.6 "New cases are routed like any other case", "New leads are routed to a sales rep": on create, routing may
+ * fill these when the body left them null.
+ */
+const ROUTED_ON_CREATE: Partial<Record<ResourceName, readonly string[]>> = {
+  case: ['assigneeId', 'teamId'],
+  lead: ['ownerId', 'teamId'],
+}
+
+/**
+ * The fields of a write body that a record read afterwards does not hold, compared with holdsWritten (the records
+ * area's rule). Beyond what the records checks ever write: a null sent on create to a field the record never
+ * holds null (a case's priority, an opportunity's stageKey) is the server's default to fill, and the fields
+ * routing fills on create (above) are not judged when sent null.
+ */
+export function writtenMismatches(resource: ResourceName, op: 'create' | 'update' | 'replace', sent: AnyRecord, record: AnyRecord): Mismatch[] {
+  const spec = RESOURCES[resource]
+  const bodyFields = spec[op]?.fields ?? {}
+  const out: Mismatch[] = []
+  for (const [field, value] of Object.entries(sent)) {
+    const recordType = spec.record[field]
+    if (recordType === undefined) continue
+    if (op === 'create' && value === null && (!parseFieldType(recordType).nullable || ROUTED_ON_CREATE[resource]?.includes(field))) continue
+    if (!holdsWritten(resource, field, sent, record[field], bodyFields[field])) out.push({ field, sent: value, got: record[field] })
+  }
+  return out
+}
