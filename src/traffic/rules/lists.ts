@@ -14,8 +14,19 @@ interface Page {
   next?: string
 }
 
+/** Pages already read, per exchange: six rules read the same page. */
+const pages = new WeakMap<TrafficExchange, Page | null>()
+
 /** A list answered 200 with a data array, seen whole. */
 function pageOf(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
+  const known = pages.get(exchange)
+  if (known !== undefined) return known ?? undefined
+  const page = readPage(exchange, operation)
+  pages.set(exchange, page ?? null)
+  return page
+}
+
+function readPage(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
   const resource = resourceOf(operation)
   if (!resource || operation?.op !== 'list' || exchange.response?.status !== 200) return undefined
   const body = wholeBody(exchange)
