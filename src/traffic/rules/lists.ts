@@ -49,8 +49,9 @@ interface Walked {
   ids: Map<string, unknown>
 }
 
-const MAX_WALK_IDS = 1_000
-const MAX_WALKS = 2_000
+/** Bounds of the walk state: ids remembered per walk, and walks (open cursors) remembered at once. */
+const MAX_WALK_IDS = 500
+const MAX_WALKS = 1_000
 
 export const pageSize: TrafficRule = acrossExchanges(
   {

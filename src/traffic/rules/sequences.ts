@@ -106,9 +106,15 @@ interface SeenState {
   exchange: TrafficExchange
 }
 
-function noteStates(states: BoundedMap<string, SeenState>, exchange: TrafficExchange, resource: ResourceName | undefined, records: AnyRecord[]): void {
+function noteStates(states: BoundedMap<string, SeenState>, exchange: TrafficExchange, resource: ResourceName | undefined, records: AnyRecord[], listed: boolean): void {
   if (resource !== 'quotation' && resource !== 'invoice') return
-  for (const r of records) if (typeof r.id === 'string') states.set(`${resource}/${r.id}`, { status: r.status, exchange })
+  for (const r of records) if (typeof r.id === 'string') states.set(`${resource}/${r.id}`, { status: r.status, exchange: listed ? withOnly(exchange, r) : exchange })
+}
+
+/** A list exchange kept as evidence for one of its records: the page itself would hold up to 100 records per entry. */
+function withOnly(exchange: TrafficExchange, record: AnyRecord): TrafficExchange {
+  const response = exchange.response!
+  return { ...exchange, response: { ...response, body: { ...(response.body as AnyRecord), data: [record] } } }
 }
 
 function fresh(seen: SeenState, exchange: TrafficExchange): boolean {
@@ -138,7 +144,7 @@ export const draftOnly: TrafficRule = acrossExchanges(
             }
           }
         }
-        noteStates(states, exchange, resource, recordsOf(ctx.operation, exchange))
+        noteStates(states, exchange, resource, recordsOf(ctx.operation, exchange), op === 'list')
       },
     }
   },
@@ -171,7 +177,7 @@ export const orderFromAccepted: TrafficRule = acrossExchanges(
           return
         }
         // A list may lag behind a change (a search index): only reads and writes of the record itself say its state.
-        if (op !== 'list') noteStates(states, exchange, resource, recordsOf(ctx.operation, exchange))
+        if (op !== 'list') noteStates(states, exchange, resource, recordsOf(ctx.operation, exchange), false)
       },
     }
   },
