@@ -45,14 +45,15 @@ function normalisePath(p: string): string {
 
 /**
  * Why an answer to invalid input is not the §7.3 refusal naming `field` (undefined: it is). `field` undefined:
- * a defect of the body as a whole, only the 400 `invalid_request` is asked.
+ * a defect of the body as a whole, only the 400 `invalid_request` is asked. `anyCode`: a body that is no JSON
+ * object at all, whose parse error may carry another code (§7.8; suites/validation/not-an-object.ts).
  */
-export function refusalProblem(status: number, body: unknown, field: string | undefined): string | undefined {
+export function refusalProblem(status: number, body: unknown, field: string | undefined, options: { anyCode?: boolean } = {}): string | undefined {
   if (status >= 200 && status < 300) return `accepted with ${status}`
   if (status !== 400) return `status is ${status}, expected 400`
   if (validate('error', body).length > 0) return 'the 400 is not the §7.1 error envelope'
   const code = errorCode(body)
-  if (code !== 'invalid_request') return `error code is ${JSON.stringify(code)}, expected "invalid_request"`
+  if (code !== 'invalid_request' && !options.anyCode) return `error code is ${JSON.stringify(code)}, expected "invalid_request"`
   if (field === undefined) return undefined
   const verdict = detailsVerdict(body, field)
   if (verdict?.problem === 'no-details') return `no details naming ${field}`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { errorEnvelope, invalidRequest, jsonBodies, listSchema, meSchema, rateHeaders, recordSchema, tooManyRequests, writeOnlyHidden } from '../../src/traffic/rules/responses.ts'
+import { errorEnvelope, invalidRequest, jsonBodies, listSchema, meSchema, noServerErrors, rateHeaders, recordSchema, tooManyRequests, writeOnlyHidden } from '../../src/traffic/rules/responses.ts'
 import { account, errorBody, exchange, judge, page, quotation, uuid } from './helpers.ts'
 
 describe('traffic.record.schema', () => {
@@ -88,5 +88,21 @@ describe('traffic.record.write-only-hidden', () => {
     const row = judge(writeOnlyHidden, [exchange({ path: '/quotations', responseBody: page([quotation(1, 'draft', { notes: 'x' })]) })])
     expect(row.status).toBe('failed')
     expect(row.message).toContain('notes')
+  })
+})
+
+describe('traffic.error.invalid-request on a body that is no JSON object', () => {
+  it('accepts any code on the 400 (a parse error, §7.8), as validation.body.not-an-object does', () => {
+    const row = judge(invalidRequest, [exchange({ method: 'POST', path: '/accounts', body: '{"name": "x", "tags": [', status: 400, responseBody: errorBody('malformed_json') })])
+    expect(row.status).toBe('passed')
+    expect(judge(invalidRequest, [exchange({ method: 'POST', path: '/accounts', body: ['x'], status: 500, responseBody: errorBody('boom') })]).status).toBe('skipped')
+  })
+})
+
+describe('traffic.response.no-server-errors', () => {
+  it('passes a 4xx, fails a 500 (SHOULD)', () => {
+    expect(judge(noServerErrors, [exchange({ path: '/accounts?limit=0', status: 400, responseBody: errorBody('invalid_request') })]).status).toBe('passed')
+    const row = judge(noServerErrors, [exchange({ path: '/accounts', status: 500, responseBody: errorBody('boom') })])
+    expect([row.status, row.level, row.side]).toEqual(['failed', 'SHOULD', 'server'])
   })
 })

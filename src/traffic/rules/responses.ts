@@ -113,7 +113,8 @@ export const invalidRequest: TrafficRule = perExchange(
     const fields = [...new Set(issues.map((i) => i.path))]
     const named = fields.filter((f) => f !== '')
     // Any one of the fields at fault named is enough: §7.2 lists "each field to fix", and a server may stop at the first.
-    const problems = (named.length === 0 ? [undefined] : named).map((f) => refusalProblem(response.status, response.body, f))
+    const notAnObject = issues.some((i) => i.path === '')
+    const problems = (named.length === 0 ? [undefined] : named).map((f) => refusalProblem(response.status, response.body, f, { anyCode: notAnObject }))
     if (problems.some((p) => p === undefined)) return
     ctx.violation({
       message: `${exchange.request.method} ${ctx.operation!.path} with a body that breaks §4.4 (${issues.slice(0, 3).map((i) => `${i.path || '(root)'} ${i.message}`).join('; ')}): ${problems[0]}`,
@@ -201,4 +202,20 @@ export const writeOnlyHidden: TrafficRule = perExchange(
   },
 )
 
-export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, jsonBodies, writeOnlyHidden]
+export const noServerErrors: TrafficRule = perExchange(
+  {
+    id: 'traffic.response.no-server-errors',
+    clauses: ['§7.8'],
+    level: 'SHOULD',
+    side: 'server',
+    title: 'No request, valid or not, is answered with a 5xx (as invariants.no-server-errors)',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!ctx.operation || !response) return
+    ctx.exercised()
+    if (response.status >= 500) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} (§7.8)`, expected: 'a 4xx for bad input (§7.3) and a 2xx for good input; a 5xx is never a verdict on input' })
+  },
+)
+
+export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, jsonBodies, writeOnlyHidden, noServerErrors]
