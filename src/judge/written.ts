@@ -135,8 +135,9 @@ const ROUTED_ON_CREATE: Partial<Record<ResourceName, readonly string[]>> = {
 /**
  * The fields of a write body that a record read afterwards does not hold, compared with holdsWritten (the records
  * area's rule). Beyond what the records checks ever write: a null sent on create to a field the record never
- * holds null (a case's priority, an opportunity's stageKey) is the server's default to fill, and the fields
- * routing fills on create (above) are not judged when sent null.
+ * holds null (a case's priority, an opportunity's stageKey) is the server's default to fill, the fields
+ * routing fills on create (above) are not judged when sent null, and a preview field is never compared
+ * (side-effects.activity.body-preview judges its length).
  */
 export function writtenMismatches(resource: ResourceName, op: 'create' | 'update' | 'replace', sent: AnyRecord, record: AnyRecord): Mismatch[] {
   const spec = RESOURCES[resource]
@@ -144,8 +145,11 @@ export function writtenMismatches(resource: ResourceName, op: 'create' | 'update
   const out: Mismatch[] = []
   for (const [field, value] of Object.entries(sent)) {
     const recordType = spec.record[field]
-    if (recordType === undefined) continue
+    // A field the operation's §4.4 body does not list (an opportunity's stageKey on update) may be ignored.
+    if (recordType === undefined || bodyFields[field] === undefined) continue
     if (op === 'create' && value === null && (!parseFieldType(recordType).nullable || ROUTED_ON_CREATE[resource]?.includes(field))) continue
+    // §2, §8: a field the record shows as a preview (an activity's body, up to 500 characters) holds less than was written.
+    if (spec.recordMaxLength?.[field] !== undefined) continue
     if (!holdsWritten(resource, field, sent, record[field], bodyFields[field])) out.push({ field, sent: value, got: record[field] })
   }
   return out
