@@ -1,4 +1,4 @@
-// node bin/run-ts.mjs scripts/judge-suite-traffic.ts [--only AREA …] [--fault NAME] [--variant NAME] [--repeat N]
+// node bin/run-ts.mjs scripts/judge-suite-traffic.ts [--only AREA …] [--fault NAME] [--variant NAME] [--rate N --limiter SHAPE] [--repeat N]
 // A sanity run of the traffic rules on the suite's own traffic: runs the checks of the given areas in process
 // against the reference server, hands every exchange of the run to the verifier with TRAFFIC_RULES, and prints
 // each rule's row (server violations are bugs of ours against a legal variant; client violations are the suite's
@@ -19,6 +19,8 @@ const { values } = parseArgs({
     fault: { type: 'string', multiple: true, default: [] },
     variant: { type: 'string' },
     repeat: { type: 'string', default: '20' },
+    rate: { type: 'string' },
+    limiter: { type: 'string' },
   },
 })
 
@@ -37,7 +39,13 @@ function toTraffic(e: Exchange): TrafficExchange {
   }
 }
 
-const run = await runInProcess({ checks: catalogue, only: values.only, embedded: { faults: values.fault as never, ...(values.variant ? { variant: values.variant } : {}) } })
+const run = await runInProcess({ checks: catalogue, only: values.only, embedded: {
+    faults: values.fault as never,
+    ...(values.variant ? { variant: values.variant } : {}),
+    ...(values.rate ? { rateLimitPerMinute: Number(values.rate) } : {}),
+    ...(values.limiter ? { conditions: { limiter: values.limiter as never } } : {}),
+  },
+})
 const basePath = new URL(run.session.baseUrl).pathname
 const traffic = run.session.exchanges.map(toTraffic).sort((a, b) => Date.parse(a.endedAt) - Date.parse(b.endedAt))
 const verifier = createVerifier({ rules: TRAFFIC_RULES, basePath, resolve: resolveOperation })

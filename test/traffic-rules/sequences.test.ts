@@ -92,6 +92,11 @@ describe('traffic.ratelimit.remaining-never-rises', () => {
     expect(row.status).toBe('failed')
     expect(row.side).toBe('server')
   })
+  it('compares with the first response of the window when the last ones are too close to tell', () => {
+    const busy = Array.from({ length: 12 }, (_, i) => call(i * 50, 40 - i))
+    expect(judge(remainingNeverRises, [...busy, call(700, 90)]).status).toBe('skipped')
+    expect(judge(remainingNeverRises, [...busy, call(10_000, 90)]).status).toBe('failed')
+  })
   it('does not compare a sliding reset, overlapping requests, or two keys it cannot tell apart', () => {
     const sliding = (at: number, remaining: number) => call(at, remaining, { 'ratelimit-reset': '60' })
     expect(judge(remainingNeverRises, [sliding(0, 10), sliding(10_000, 60)]).status).toBe('skipped')

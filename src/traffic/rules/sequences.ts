@@ -212,7 +212,8 @@ export const remainingNeverRises: TrafficRule = acrossExchanges(
     title: 'RateLimit-Remaining never rises within one window of the same key (beyond what a refill explains)',
   },
   () => {
-    const recent = new BoundedMap<string, Quota[]>()
+    /** Per key: the last responses, and the first one seen announcing the current reset (the longest gap to compare). */
+    const keys = new BoundedMap<string, { recent: Quota[]; anchor?: Quota }>()
     return {
       observe(exchange, ctx) {
         const response = exchange.response
@@ -226,26 +227,36 @@ export const remainingNeverRises: TrafficRule = acrossExchanges(
         const resetAt = parseResetHeader(response.headers['ratelimit-reset'], end)
         if (resetAt === undefined) return
         const b: Quota = { exchange, remaining, limit, resetAt, start, end }
-        const list = recent.get(key) ?? []
-        let a: Quota | undefined
-        for (const q of list) if (q.end <= b.start && q.limit === b.limit && (a === undefined || q.end > a.end)) a = q
-        if (a) {
-          const tolerance = 1000 + (a.end - a.start) + (b.end - b.start)
-          const sameWindow = Math.abs(b.resetAt - a.resetAt) <= tolerance && b.start - a.end > 2 * tolerance && b.end < a.resetAt - tolerance
-          if (sameWindow) {
-            ctx.exercised()
-            const refill = Math.ceil(((b.end - a.start) * limit) / 60_000) + 1
-            if (b.remaining > a.remaining + refill) {
-              ctx.violation({ message: `RateLimit-Remaining rose from ${a.remaining} to ${b.remaining} within one window (both announce the reset at ${new Date(a.resetAt).toISOString()}; at most ${refill} could have been refilled) (§8)`, expected: 'RateLimit-Remaining counts down within a window until it resets (§8)', exchanges: [a.exchange, exchange] })
-            }
+        const seen = keys.get(key) ?? { recent: [] }
+        const candidates = seen.anchor ? [seen.anchor, ...seen.recent] : seen.recent
+        let judged = false
+        for (const a of candidates) {
+          if (a.end > b.start || a.limit !== b.limit || !sameWindow(a, b)) continue
+          if (!judged) ctx.exercised()
+          judged = true
+          const refill = Math.ceil(((b.end - a.start) * limit) / 60_000) + 1
+          if (b.remaining > a.remaining + refill) {
+            ctx.violation({ message: `RateLimit-Remaining rose from ${a.remaining} to ${b.remaining} within one window (both announce the reset at ${new Date(a.resetAt).toISOString()}; at most ${refill} could have been refilled) (§8)`, expected: 'RateLimit-Remaining counts down within a window until it resets (§8)', exchanges: [a.exchange, exchange] })
+            break
           }
         }
-        list.push(b)
-        if (list.length > RECENT_PER_KEY) list.shift()
-        recent.set(key, list)
+        seen.recent.push(b)
+        if (seen.recent.length > RECENT_PER_KEY) seen.recent.shift()
+        if (!seen.anchor || Math.abs(b.resetAt - seen.anchor.resetAt) > toleranceOf(seen.anchor, b)) seen.anchor = b
+        keys.set(key, seen)
       },
     }
   },
 )
+
+/** Whole seconds of RateLimit-Reset, and the time each response spent in flight, blur when the reset falls. */
+function toleranceOf(a: Quota, b: Quota): number {
+  return 1000 + (a.end - a.start) + (b.end - b.start)
+}
+
+function sameWindow(a: Quota, b: Quota): boolean {
+  const tolerance = toleranceOf(a, b)
+  return Math.abs(b.resetAt - a.resetAt) <= tolerance && b.start - a.end > 2 * tolerance && b.end < a.resetAt - tolerance
+}
 
 export const SEQUENCE_RULES: TrafficRule[] = [idempotentReplay, readAfterWrite, draftOnly, orderFromAccepted, remainingNeverRises]
