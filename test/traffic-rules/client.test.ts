@@ -56,3 +56,13 @@ describe('traffic.client.idempotency-key-reuse', () => {
     expect(row.level).toBe('SHOULD')
   })
 })
+
+describe('CORS preflights in browser HAR files', () => {
+  it('are no API calls: no key asked, no rate headers asked', async () => {
+    const { rateHeaders } = await import('../../src/traffic/rules/responses.ts')
+    const preflight = exchange({ method: 'OPTIONS', path: '/accounts', status: 204, responseHeaders: { 'ratelimit-limit': undefined as never } })
+    const bare = { ...preflight, request: { ...preflight.request, headers: {} } }
+    expect(judge(keySent, [bare]).status).toBe('skipped')
+    expect(judge(rateHeaders, [bare]).status).toBe('skipped')
+  })
+})

@@ -6,7 +6,7 @@ import { retryAfterMs } from '../../judge/rate-headers.ts'
 import { deepEqual } from '../../judge/written.ts'
 import type { WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, acrossExchanges, keyOf, perExchange, resourceOf, timeOf } from './kit.ts'
+import { BoundedMap, acrossExchanges, isApiCall, keyOf, perExchange, resourceOf, timeOf } from './kit.ts'
 
 export const keySent: TrafficRule = perExchange(
   {
@@ -17,7 +17,7 @@ export const keySent: TrafficRule = perExchange(
     title: 'Every call carries the bearer key: Authorization: Bearer <API_KEY>',
   },
   (exchange, ctx) => {
-    if (!ctx.operation) return
+    if (!isApiCall(exchange, ctx.operation)) return
     ctx.exercised()
     const auth = exchange.request.headers.authorization
     if (auth === undefined || !(/^bearer\s+\S/i.test(auth.trim()) || auth.includes('<redacted'))) {
@@ -84,7 +84,7 @@ export const retryAfterHonoured: TrafficRule = acrossExchanges(
     const waits = new BoundedMap<string, { until: number; refused: TrafficExchange }>()
     return {
       observe(exchange, ctx) {
-        if (!ctx.operation) return
+        if (!isApiCall(exchange, ctx.operation)) return
         const key = keyOf(exchange)
         if (key === undefined) return
         const call = `${key} ${exchange.request.method.toUpperCase()} ${ctx.operation.path}`

@@ -160,3 +160,11 @@ export class WriteClock {
     return (this.last.get(resource) ?? 0) < (timeOf(since.startedAt) || 0)
   }
 }
+
+/**
+ * A call of the API below the base path, not a CORS preflight: a browser sends OPTIONS without the key, and a
+ * gateway or framework answers it before the API does (browser HAR files hold many).
+ */
+export function isApiCall(exchange: TrafficExchange, operation: ResolvedOperation | undefined): operation is ResolvedOperation {
+  return operation !== undefined && exchange.request.method.toUpperCase() !== 'OPTIONS'
+}

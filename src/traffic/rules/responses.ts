@@ -9,7 +9,7 @@ import { bodyDefects } from '../../judge/bodies.ts'
 import { listKey, recordKey, type SchemaIssue } from '../../schemas/registry.ts'
 import { RESOURCES, type ResourceName, type WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { hasBody, isSuccess, perExchange, recordsOf, resourceOf, wholeBody } from './kit.ts'
+import { hasBody, isApiCall, isSuccess, perExchange, recordsOf, resourceOf, wholeBody } from './kit.ts'
 
 const WRITE_OPS: ReadonlySet<string> = new Set(['create', 'update', 'replace'])
 
@@ -81,7 +81,7 @@ export const errorEnvelope: TrafficRule = perExchange(
   },
   (exchange, ctx) => {
     const response = exchange.response
-    if (!ctx.operation || !response || response.status < 400 || !isBodyJudged(response.status, response.truncated)) return
+    if (!isApiCall(exchange, ctx.operation) || !response || response.status < 400 || !isBodyJudged(response.status, response.truncated)) return
     ctx.exercised()
     const problem = errorEnvelopeProblem(response.body)
     if (problem) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status}: ${problem}`, expected: '{ error: { code: string, message: string, details? } } on every error (§7.1)' })
@@ -133,7 +133,7 @@ export const rateHeaders: TrafficRule = perExchange(
   },
   (exchange, ctx) => {
     const response = exchange.response
-    if (!ctx.operation || !response || !isFromTheApi(response.status)) return
+    if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
     ctx.exercised()
     const missing = missingRateHeaders(response.headers)
     if (missing.length > 0) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} without ${missing.join(', ')} (§8)`, expected: 'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every response (§8 "Rate headers")' })
@@ -150,7 +150,7 @@ export const tooManyRequests: TrafficRule = perExchange(
   },
   (exchange, ctx) => {
     const response = exchange.response
-    if (!ctx.operation || response?.status !== 429) return
+    if (!isApiCall(exchange, ctx.operation) || response?.status !== 429) return
     ctx.exercised()
     const problem = retryAfterProblem(response.headers['retry-after']) ?? tooManyRequestsHeadersProblem((h) => response.headers[h])
     if (problem) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}: ${problem}`, expected: 'RateLimit-Limit, RateLimit-Remaining (0), RateLimit-Reset and Retry-After on a 429 (§7.7)' })
@@ -167,7 +167,7 @@ export const jsonBodies: TrafficRule = perExchange(
   },
   (exchange, ctx) => {
     const response = exchange.response
-    if (!ctx.operation || !response || !isBodyJudged(response.status, response.truncated) || !hasBody(response.body)) return
+    if (!isApiCall(exchange, ctx.operation) || !response || !isBodyJudged(response.status, response.truncated) || !hasBody(response.body)) return
     ctx.exercised()
     const type = response.headers['content-type']
     // A string body is the source's raw text when it did not parse as JSON (src/traffic/types.ts).
@@ -212,7 +212,7 @@ export const noServerErrors: TrafficRule = perExchange(
   },
   (exchange, ctx) => {
     const response = exchange.response
-    if (!ctx.operation || !response) return
+    if (!isApiCall(exchange, ctx.operation) || !response) return
     ctx.exercised()
     if (response.status >= 500) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} (§7.8)`, expected: 'a 4xx for bad input (§7.3) and a 2xx for good input; a 5xx is never a verdict on input' })
   },

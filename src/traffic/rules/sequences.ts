@@ -6,7 +6,7 @@ import { differingFields } from '../../judge/same-response.ts'
 import { deepEqual, describeMismatches, writtenMismatches } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, acrossExchanges, endedBefore, isObject, isSuccess, keyOf, recordsOf, resourceOf, timeOf, wholeBody, type AnyRecord } from './kit.ts'
+import { BoundedMap, acrossExchanges, endedBefore, isApiCall, isObject, isSuccess, keyOf, recordsOf, resourceOf, timeOf, wholeBody, type AnyRecord } from './kit.ts'
 
 /** §8 idempotency retention. */
 const RETENTION_MS = 24 * 3600 * 1000
@@ -218,7 +218,7 @@ export const remainingNeverRises: TrafficRule = acrossExchanges(
       observe(exchange, ctx) {
         const response = exchange.response
         const key = keyOf(exchange)
-        if (!ctx.operation || !response || key === undefined) return
+        if (!isApiCall(exchange, ctx.operation) || !response || key === undefined) return
         const remaining = headerInt(response.headers['ratelimit-remaining'])
         const limit = headerInt(response.headers['ratelimit-limit'])
         const start = timeOf(exchange.startedAt)
