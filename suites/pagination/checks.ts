@@ -10,9 +10,9 @@ import { observeWalkEnd, runLabel, updateRecord, walkAllPages, type AnyRecord } 
 import { readUntil } from '../../src/engine/eventually.ts'
 import { LIMITS, RESOURCES } from '../../src/spec/resources.ts'
 import { childSet, listSource, probeCollections } from './fixtures.ts'
+import { pageSizeProblem } from '../../src/judge/lists.ts'
 import { distinctInstants, firstMisordered, type Order, type SortKey } from '../../src/judge/order.ts'
 import { shownPrecision } from '../../src/judge/precision.ts'
-import { pageSizeProblem } from '../../src/judge/lists.ts'
 import { BAD_PARAMETERS, BAD_PARAMETER_PATH, badParameterResponse, type BadParameter } from './params.ts'
 
 const area = 'pagination'

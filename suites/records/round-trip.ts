@@ -4,10 +4,10 @@
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
-import { recordKey, validate } from '../../src/schemas/registry.ts'
-import { RESOURCES, type FieldType, type ResourceSpec } from '../../src/spec/resources.ts'
 import { writeOnlyShown } from '../../src/judge/records.ts'
 import { describeMismatches, holdsWritten, sameMeaning, textOfHtml, type AnyRecord, type Mismatch } from '../../src/judge/written.ts'
+import { recordKey, validate } from '../../src/schemas/registry.ts'
+import { RESOURCES, type FieldType, type ResourceSpec } from '../../src/spec/resources.ts'
 import type { RoundTripPlan } from './plans.ts'
 import { tripOf, type Trip } from './trip.ts'
 

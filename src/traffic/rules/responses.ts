@@ -1,11 +1,11 @@
 // Rules on each response by itself (server side): the schemas of §2, §4.1 and /me, the §7 error answers, the
 // §8 rate headers, JSON bodies, and §2's write-only fields.
+import { bodyDefects } from '../../judge/bodies.ts'
 import { errorEnvelopeProblem, refusalProblem } from '../../judge/errors.ts'
 import { tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-headers.ts'
 import { writeOnlyShown } from '../../judge/records.ts'
 import { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../judge/response.ts'
 import { schemaProblem } from '../../judge/schema.ts'
-import { bodyDefects } from '../../judge/bodies.ts'
 import { listKey, recordKey, type SchemaIssue } from '../../schemas/registry.ts'
 import { RESOURCES, type ResourceName, type WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
