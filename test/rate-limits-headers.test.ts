@@ -1,7 +1,7 @@
 // The rate-limit and idempotency areas read headers and compare replays leniently; these are the rules.
 import { describe, expect, it } from 'vitest'
-import { headerInt, resetForm, retryAfterForm, retryAfterMs } from '../suites/rate-limits/headers.ts'
-import { differingFields, sameMeaning } from '../suites/idempotency/meaning.ts'
+import { headerInt, resetForm, retryAfterForm, retryAfterMs } from '../src/judge/rate-headers.ts'
+import { differingFields, sameMeaning } from '../src/judge/same-response.ts'
 
 describe('rate headers', () => {
   it('reads RateLimit-Limit and -Remaining as a leading non-negative integer', () => {

@@ -7,13 +7,6 @@ import { PROJECT_ROOT } from '../src/version.ts'
 
 const SUITES = join(PROJECT_ROOT, 'suites')
 
-/** Area files that still import a judging module of another area until it moves to src/judge/ (issue 20). */
-const UNTIL_JUDGE_MOVES: Record<string, string[]> = {
-  'bodies/checks.ts': ['../records/compare.ts'],
-  'bodies/meaning.ts': ['../records/compare.ts'],
-  'shared/record-diff.ts': ['../idempotency/meaning.ts'],
-}
-
 function specifiers(source: string): string[] {
   return [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm)].map((m) => m[1]!)
 }
@@ -27,7 +20,7 @@ test('no area folder imports another area folder, and suites/shared/ imports non
         const sibling = /^\.\.\/([^/.][^/]*)\//.exec(spec)?.[1]
         if (sibling === undefined) continue
         const allowed = folder.name !== 'shared' && sibling === 'shared'
-        if (!allowed && !UNTIL_JUDGE_MOVES[at]?.includes(spec)) crossings.push(`${at} imports ${spec}`)
+        if (!allowed) crossings.push(`${at} imports ${spec}`)
       }
     }
   }

@@ -1,7 +1,9 @@
 // Assertions that end a check as failed with a short factual message, the clause, and the evidence.
 // Messages read like `status is 500, expected 404 (§5.7)`.
 import type { ApiResponse } from '../http/api-client.ts'
-import { validate, type SchemaKey } from '../schemas/registry.ts'
+import { detailsVerdict, errorCode, errorEnvelopeProblem } from '../judge/errors.ts'
+import { schemaProblem } from '../judge/schema.ts'
+import type { SchemaKey } from '../schemas/registry.ts'
 import { CheckFailed } from './define.ts'
 
 export function fail(message: string, response?: ApiResponse, expected?: string, data?: unknown): never {
@@ -30,22 +32,17 @@ export function expectSuccess(response: ApiResponse, clause: string, what: strin
 }
 
 export function expectSchema(response: ApiResponse, key: SchemaKey, clause: string, value: unknown = response.body): void {
-  const issues = validate(key, value)
-  if (issues.length > 0) {
-    const first = issues.slice(0, 5).map((i) => `${i.path || '(root)'} ${i.message}`).join('; ')
-    fail(`body does not match ${key} (${clause}): ${first}${issues.length > 5 ? `; and ${issues.length - 5} more` : ''}`, response, `a ${key} as §2 lists it`, issues)
-  }
+  const problem = schemaProblem(key, value)
+  if (problem) fail(`body does not match ${key} (${clause}): ${problem.summary}`, response, `a ${key} as §2 lists it`, problem.issues)
 }
 
 /** §7.1: `{ error: { code, message, details? } }`; optionally a given status and code. */
 export function expectErrorEnvelope(response: ApiResponse, clause: string, options: { status?: number | number[]; code?: string } = {}): void {
   if (options.status !== undefined) expectStatus(response, options.status, clause)
-  const issues = validate('error', response.body)
-  if (issues.length > 0) {
-    fail(`error body is not the §7.1 envelope: ${issues.map((i) => `${i.path || '(root)'} ${i.message}`).join('; ')}`, response, '{ error: { code, message, details? } } (§7.1)')
-  }
-  if (options.code !== undefined && response.body.error.code !== options.code) {
-    fail(`error code is ${JSON.stringify(response.body.error.code)}, expected ${JSON.stringify(options.code)} (${clause})`, response)
+  const problem = errorEnvelopeProblem(response.body)
+  if (problem) fail(problem, response, '{ error: { code, message, details? } } (§7.1)')
+  if (options.code !== undefined && errorCode(response.body) !== options.code) {
+    fail(`error code is ${JSON.stringify(errorCode(response.body))}, expected ${JSON.stringify(options.code)} (${clause})`, response)
   }
 }
 
@@ -56,26 +53,14 @@ export function expectErrorEnvelope(response: ApiResponse, clause: string, optio
 export function expectInvalidRequest(response: ApiResponse, field: string | undefined, clause = '§7.3'): void {
   expectErrorEnvelope(response, clause, { status: 400, code: 'invalid_request' })
   if (field === undefined) return
-  const details: { path: string }[] = response.body.error.details ?? []
-  if (!Array.isArray(details) || details.length === 0) fail(`400 without details, expected one naming ${field} (§7.2)`, response)
-  if (!details.some((d) => pathNames(d.path, field))) {
-    fail(`details do not name ${field}: paths are ${JSON.stringify(details.map((d) => d.path))} (§7.2)`, response, `a details entry whose path names ${field}`)
+  const verdict = detailsVerdict(response.body, field)
+  if (verdict?.problem === 'no-details') fail(`400 without details, expected one naming ${field} (§7.2)`, response)
+  if (verdict?.problem === 'unnamed') {
+    fail(`details do not name ${field}: paths are ${JSON.stringify(verdict.paths)} (§7.2)`, response, `a details entry whose path names ${field}`)
   }
 }
 
-/** True when a details path names the field, in any common notation. */
-export function pathNames(path: unknown, field: string): boolean {
-  if (typeof path !== 'string') return false
-  const normalise = (p: string) =>
-    p
-      .replace(/\[(\d+)\]/g, '.$1')
-      .replace(/\[["']?([^\]"']+)["']?\]/g, '.$1')
-      .replace(/\//g, '.')
-      .replace(/^\$\.?/, '')
-      .replace(/^\.+/, '')
-      .replace(/^(body|request\.body|data)\./, '')
-  return normalise(path) === normalise(field)
-}
+export { pathNames } from '../judge/errors.ts'
 
 function bodyPreview(response: ApiResponse): unknown {
   const body = response.body ?? response.exchange.response?.rawText

@@ -9,7 +9,7 @@ import { createRecord, itemPath, replaceRecord, tagged, trackCreated, updateReco
 import { invalidBody, validBody, type Defect } from '../../src/generators/index.ts'
 import { recordKey } from '../../src/schemas/registry.ts'
 import { RESOURCES, type ResourceName, type WriteOp } from '../../src/spec/resources.ts'
-import { composedFields } from '../records/compare.ts'
+import { composedFields } from '../../src/judge/written.ts'
 import { baseRecord } from './base.ts'
 import { changedUnsent, cleared, differences } from './meaning.ts'
 import { checkProperty } from './property.ts'

@@ -8,7 +8,7 @@ import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import { RESOURCE_LIST, type FilterSpec, type ResourceName, type ResourceSpec } from '../../src/spec/resources.ts'
 import { MAKERS } from './made.ts'
 import { NEAR_MISS_PLANS, NOT_PROBED, probeNearMisses, type NearMissPlan } from './near-miss.ts'
-import { mayRefuseUnknownKey, queryValueFor, unmatchedValue } from './match.ts'
+import { mayRefuseUnknownKey, queryValueFor, unmatchedValue } from '../../src/judge/filter-match.ts'
 import { describeQuery, expectFound, expectPage, expectSound, filterQuery } from './queries.ts'
 import { sampleFor } from './samples.ts'
 

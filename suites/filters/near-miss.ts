@@ -10,7 +10,7 @@ import { createRecord, runLabel, safePhone, type AnyRecord } from '../../src/eng
 import { readUntil } from '../../src/engine/eventually.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import type { FilterSpec, ResourceName } from '../../src/spec/resources.ts'
-import { recordMatches } from './match.ts'
+import { recordMatches } from '../../src/judge/filter-match.ts'
 import { describeQuery, expectPage, filterQuery } from './queries.ts'
 
 export interface NearMissValue {

@@ -5,7 +5,7 @@ import type { ApiResponse } from '../../src/http/api-client.ts'
 import { itemPath, walkAllPages, type AnyRecord } from '../../src/engine/operations.ts'
 import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES, type FilterSpec, type ResourceName } from '../../src/spec/resources.ts'
-import { recordMatches } from './match.ts'
+import { recordMatches } from '../../src/judge/filter-match.ts'
 
 export const PAGE = 100
 /** Pages a completeness walk may follow before giving up as "could not verify". */

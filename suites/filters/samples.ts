@@ -3,7 +3,7 @@
 import type { CheckContext } from '../../src/checks/types.ts'
 import { recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
 import { RESOURCES, type FilterSpec, type ResourceName } from '../../src/spec/resources.ts'
-import { comparable, queryValueFor, revealsCase } from './match.ts'
+import { comparable, queryValueFor, revealsCase } from '../../src/judge/filter-match.ts'
 import { PAGE } from './queries.ts'
 
 export interface Sample {

@@ -11,7 +11,7 @@ import { readUntil } from '../../src/engine/eventually.ts'
 import { RESOURCES } from '../../src/spec/resources.ts'
 import { restrictedScopes } from '../shared/restricted-scopes.ts'
 import { everyCreateChecks } from './every-create.ts'
-import { differingFields } from './meaning.ts'
+import { differingFields } from '../../src/judge/same-response.ts'
 
 const area = 'idempotency'
 const PATH = RESOURCES.account.path

@@ -16,7 +16,7 @@ import { dateIn } from '../shared/drafts.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
 import { orderFromAccepted } from '../shared/accepted-order.ts'
-import { differingFields } from './meaning.ts'
+import { differingFields } from '../../src/judge/same-response.ts'
 
 const area = 'idempotency'
 

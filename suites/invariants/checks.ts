@@ -3,7 +3,8 @@
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition, Level } from '../../src/checks/types.ts'
 import type { Exchange } from '../../src/http/exchange.ts'
-import { validate } from '../../src/schemas/registry.ts'
+import { errorEnvelopeProblem } from '../../src/judge/errors.ts'
+import { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../src/judge/response.ts'
 
 const area = 'invariants'
 const SHOWN = 3
@@ -26,17 +27,9 @@ function judge(ctx: CheckContext, judged: Judged, violates: Judged, what: string
 
 const hasBody = (e: Exchange) => e.response!.body !== undefined || (e.response!.rawText ?? '').length > 0
 
-/**
- * A body cut at the size cap is not the server's whole answer, so its JSON cannot be judged; and 5xx are left to
- * invariants.no-server-errors: a crash's body, or a gateway's, says nothing about the API's error format.
- */
-const bodyJudged: Judged = (e) => !e.response!.truncated && e.response!.status < 500
+const bodyJudged: Judged = (e) => isBodyJudged(e.response!.status, e.response!.truncated)
 
-/**
- * §8 puts the headers on every response, a 5xx included; but a 502, 503 or 504 is usually a gateway's page in front
- * of the API (a shared staging server), not the API's answer.
- */
-const fromTheApi: Judged = (e) => ![502, 503, 504].includes(e.response!.status)
+const fromTheApi: Judged = (e) => isFromTheApi(e.response!.status)
 
 const everyResponse: Judged = () => true
 
@@ -54,7 +47,7 @@ export const checks: CheckDefinition[] = [
     'Every response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, errors included',
     'lack a RateLimit-* header',
     'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every response (§8 "Rate headers")',
-    (e) => ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].some((h) => e.response!.headers[h] === undefined),
+    (e) => missingRateHeaders(e.response!.headers).length > 0,
     fromTheApi,
   ),
   invariant(
@@ -64,7 +57,7 @@ export const checks: CheckDefinition[] = [
     'Every 4xx response has the error envelope { error: { code, message } } (5xx aside: see invariants.no-server-errors)',
     'are errors without the §7.1 envelope',
     '{ error: { code: string, message: string, details? } } on every error (§7.1)',
-    (e) => e.response!.status >= 400 && validate('error', e.response!.body).length > 0,
+    (e) => e.response!.status >= 400 && errorEnvelopeProblem(e.response!.body) !== undefined,
     bodyJudged,
   ),
   invariant(
@@ -74,7 +67,7 @@ export const checks: CheckDefinition[] = [
     'Every response body is JSON with a JSON content type (5xx aside: see invariants.no-server-errors)',
     'have a body that is not JSON or not labelled application/json',
     'bodies are JSON with Content-Type: application/json (§4)',
-    (e) => hasBody(e) && (e.response!.body === undefined || !/^application\/([\w.+-]*\+)?json\b/i.test(e.response!.headers['content-type'] ?? '')),
+    (e) => hasBody(e) && (e.response!.body === undefined || !isJsonContentType(e.response!.headers['content-type'])),
     bodyJudged,
   ),
   invariant(

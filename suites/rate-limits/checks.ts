@@ -4,7 +4,7 @@ import { expectErrorEnvelope } from '../../src/checks/assert.ts'
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import type { Exchange } from '../../src/http/exchange.ts'
-import { headerInt, resetForm, retryAfterForm, retryAfterMs } from './headers.ts'
+import { headerInt, resetForm, retryAfterForm, retryAfterMs, retryAfterProblem, tooManyRequestsHeadersProblem } from '../../src/judge/rate-headers.ts'
 import { mainSeries, probe, recovery, type Call, type Probe } from './series.ts'
 
 const area = 'rate-limits'
@@ -184,8 +184,9 @@ const probeChecks: CheckDefinition[] = [
       const { refused } = await refusal(ctx)
       const value = refused.response.header('retry-after')
       const form = retryAfterForm(value)
-      if (!form) {
-        ctx.fail(`Retry-After is ${JSON.stringify(value ?? null)} on the 429, expected seconds to wait (§8)`, {
+      const problem = retryAfterProblem(value)
+      if (problem) {
+        ctx.fail(problem, {
           expected: 'Retry-After: a non-negative integer of seconds (§8), or an HTTP date (RFC 9110)',
           exchanges: [refused.response.exchange],
         })
@@ -225,14 +226,8 @@ const probeChecks: CheckDefinition[] = [
     async run(ctx: CheckContext) {
       const { refused } = await refusal(ctx)
       const res = refused.response
-      const missing = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].filter((h) => res.header(h) === undefined)
-      if (missing.length > 0) ctx.fail(`the 429 lacks ${missing.join(', ')} (§7.7)`, { exchanges: [res.exchange] })
-      if (headerInt(res.header('ratelimit-remaining')) !== 0) {
-        ctx.fail(`RateLimit-Remaining is ${JSON.stringify(res.header('ratelimit-remaining'))} on the 429, expected 0 (§7.7)`, { exchanges: [res.exchange] })
-      }
-      if (!headerInt(res.header('ratelimit-limit'))) {
-        ctx.fail(`RateLimit-Limit is ${JSON.stringify(res.header('ratelimit-limit'))} on the 429, expected a positive integer (§7.7)`, { exchanges: [res.exchange] })
-      }
+      const problem = tooManyRequestsHeadersProblem((h) => res.header(h))
+      if (problem) ctx.fail(problem, { exchanges: [res.exchange] })
     },
   }),
   // The mistake: a 429 written by a proxy or middleware default (`Too Many Requests` as text).

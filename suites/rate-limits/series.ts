@@ -4,7 +4,7 @@
 import type { CheckContext } from '../../src/checks/types.ts'
 import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
 import { ME_PATH } from '../../src/spec/resources.ts'
-import { headerInt, retryAfterForm, retryAfterMs } from './headers.ts'
+import { headerInt, retryAfterForm, retryAfterMs } from '../../src/judge/rate-headers.ts'
 
 /** Consecutive calls on the main key: enough to see RateLimit-Remaining move, few enough to be cheap. */
 export const MAIN_SERIES_LENGTH = 3

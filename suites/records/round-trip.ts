@@ -4,9 +4,10 @@
 import { defineCheck } from '../../src/checks/define.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
+import { writeOnlyShown } from '../../src/judge/records.ts'
+import { describeMismatches, holdsWritten, sameMeaning, textOfHtml, type AnyRecord, type Mismatch } from '../../src/judge/written.ts'
 import { recordKey, validate } from '../../src/schemas/registry.ts'
 import { RESOURCES, type FieldType, type ResourceSpec } from '../../src/spec/resources.ts'
-import { describeMismatches, holdsWritten, sameMeaning, textOfHtml, type AnyRecord, type Mismatch } from './compare.ts'
 import type { RoundTripPlan } from './plans.ts'
 import { tripOf, type Trip } from './trip.ts'
 
@@ -270,7 +271,7 @@ function writeOnlyCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinitio
       const written = fields.filter((f) => f in trip.sent || (trip.change !== undefined && f in trip.change.sent))
       if (written.length === 0) ctx.skip('the round trip wrote none of them')
       for (const s of seen(trip)) {
-        const shown = fields.filter((f) => f in s.record)
+        const shown = writeOnlyShown(spec.name, s.record)
         if (shown.length > 0) {
           ctx.fail(`${s.step} shows ${shown.join(', ')}: writable but not in the ${spec.name} record (§2)`, {
             expected: `${fields.join(', ')}: writable but not in the record (§2)`,

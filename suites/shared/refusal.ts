@@ -3,7 +3,7 @@
 // key, which has just written the same kind of record, so it is the application forbidding this write (§1.1),
 // not a scope. Callers probing with a key that may lack the scope rule 403 out themselves.
 import type { ApiResponse } from '../../src/http/api-client.ts'
-import { pathNames } from '../../src/checks/assert.ts'
+import { pathNames } from '../../src/judge/errors.ts'
 
 const OTHER_MEANING = new Set([401, 429])
 

@@ -1,11 +1,10 @@
 // Sending invalid bodies and judging the answers: each probe must get the §7.3 400 `invalid_request` whose
 // details name the field (§7.2, any path notation). A check sends its probes one after another, collects every
 // defect, and fails once naming them all. A create the server wrongly accepts is tracked for clean-up first.
-import { pathNames } from '../../src/checks/assert.ts'
 import type { CheckContext } from '../../src/checks/types.ts'
 import type { ApiResponse } from '../../src/http/api-client.ts'
 import { trackCreated } from '../../src/engine/operations.ts'
-import { validate } from '../../src/schemas/registry.ts'
+import { refusalProblem as judgeRefusal } from '../../src/judge/errors.ts'
 import type { ResourceName } from '../../src/spec/resources.ts'
 
 export interface Probe {
@@ -24,17 +23,7 @@ export interface Defect {
 
 /** Why the answer is not the §7.3 refusal naming `field`, or undefined when it is. */
 export function refusalProblem(res: ApiResponse, field: string | undefined): string | undefined {
-  if (res.ok) return `accepted with ${res.status}`
-  if (res.status !== 400) return `status is ${res.status}, expected 400`
-  if (validate('error', res.body).length > 0) return 'the 400 is not the §7.1 error envelope'
-  if (res.body.error.code !== 'invalid_request') return `error code is ${JSON.stringify(res.body.error.code)}, expected "invalid_request"`
-  if (field === undefined) return undefined
-  const details = res.body.error.details
-  if (!Array.isArray(details) || details.length === 0) return `no details naming ${field}`
-  if (!details.some((d: { path?: unknown }) => pathNames(d?.path, field))) {
-    return `details do not name ${field} (paths ${JSON.stringify(details.map((d: { path?: unknown }) => d?.path))})`
-  }
-  return undefined
+  return judgeRefusal(res.status, res.body, field)
 }
 
 /** A 2xx with an id to a create: the server made a record from an invalid body; remember it for clean-up. */

@@ -1,7 +1,7 @@
 // How a §4.3 filter value compares with a record field, by the filter's `match` rule. Pure functions: the checks
 // judge what a server returned with these, and pick the values they query with.
 import { randomUUID } from 'node:crypto'
-import type { FilterSpec } from '../../src/spec/resources.ts'
+import type { FilterSpec } from '../spec/resources.ts'
 
 const E164 = /^\+[1-9]\d{1,14}$/
 

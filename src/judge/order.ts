@@ -1,5 +1,5 @@
 // Orders of a page by a timestamp, ties allowed (§4.1 sort and order; two records may share a timestamp).
-import type { AnyRecord } from '../../src/engine/operations.ts'
+type AnyRecord = Record<string, any>
 
 export type SortKey = 'createdAt' | 'updatedAt'
 export type Order = 'asc' | 'desc'

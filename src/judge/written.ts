@@ -3,7 +3,7 @@
 // address or an enumerated value in another case, a date-time in another equivalent ISO 8601 form, a date-time
 // sent for a date cut to the date, uuids in another case, string arrays in another order, tags and object keys
 // of its own beside those written, and a contact's fullName composed from the names written with it.
-import { RESOURCES, parseFieldType, type FieldType, type ResourceName } from '../../src/spec/resources.ts'
+import { RESOURCES, parseFieldType, type FieldType, type ResourceName } from '../spec/resources.ts'
 
 export type AnyRecord = Record<string, any>
 
@@ -121,4 +121,36 @@ export interface Mismatch {
 export function describeMismatches(mismatches: Mismatch[], limit = 3): string {
   const shown = mismatches.slice(0, limit).map((m) => `${m.field} sent ${JSON.stringify(m.sent)}, read ${JSON.stringify(m.got)}`)
   return `${shown.join('; ')}${mismatches.length > limit ? `; and ${mismatches.length - limit} more` : ''}`
+}
+
+/**
+ * §1.6 "New cases are routed like any other case", "New leads are routed to a sales rep": on create, routing may
+ * fill these when the body left them null.
+ */
+const ROUTED_ON_CREATE: Partial<Record<ResourceName, readonly string[]>> = {
+  case: ['assigneeId', 'teamId'],
+  lead: ['ownerId', 'teamId'],
+}
+
+/**
+ * The fields of a write body that a record read afterwards does not hold, compared with holdsWritten (the records
+ * area's rule). Beyond what the records checks ever write: a null sent on create to a field the record never
+ * holds null (a case's priority, an opportunity's stageKey) is the server's default to fill, the fields
+ * routing fills on create (above) are not judged when sent null, and a preview field is never compared
+ * (side-effects.activity.body-preview judges its length).
+ */
+export function writtenMismatches(resource: ResourceName, op: 'create' | 'update' | 'replace', sent: AnyRecord, record: AnyRecord): Mismatch[] {
+  const spec = RESOURCES[resource]
+  const bodyFields = spec[op]?.fields ?? {}
+  const out: Mismatch[] = []
+  for (const [field, value] of Object.entries(sent)) {
+    const recordType = spec.record[field]
+    // A field the operation's §4.4 body does not list (an opportunity's stageKey on update) may be ignored.
+    if (recordType === undefined || bodyFields[field] === undefined) continue
+    if (op === 'create' && value === null && (!parseFieldType(recordType).nullable || ROUTED_ON_CREATE[resource]?.includes(field))) continue
+    // §2, §8: a field the record shows as a preview (an activity's body, up to 500 characters) holds less than was written.
+    if (spec.recordMaxLength?.[field] !== undefined) continue
+    if (!holdsWritten(resource, field, sent, record[field], bodyFields[field])) out.push({ field, sent: value, got: record[field] })
+  }
+  return out
 }

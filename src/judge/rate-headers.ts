@@ -1,8 +1,8 @@
 // Reading the §8 rate headers as a client must: leniently where the spec shows no format.
 
-import { parseRetryAfter } from '../../src/http/rate-headers.ts'
+import { headerInt, parseRetryAfter } from '../http/rate-headers.ts'
 
-export { headerInt } from '../../src/http/rate-headers.ts'
+export { headerInt } from '../http/rate-headers.ts'
 
 export type ResetForm = 'delta-seconds' | 'unix-time'
 
@@ -25,4 +25,18 @@ export function retryAfterForm(value: string | undefined): RetryAfterForm | unde
 /** Milliseconds a Retry-After asks to wait (a date from the response's `Date`); undefined when it is neither form. */
 export function retryAfterMs(value: string | undefined, now: number, serverDate?: string): number | undefined {
   return retryAfterForm(value) === undefined ? undefined : parseRetryAfter(value, now, serverDate)
+}
+
+/** Why a 429's Retry-After is not a wait a client can read (§8, RFC 9110), or undefined when it is. */
+export function retryAfterProblem(value: string | undefined): string | undefined {
+  return retryAfterForm(value) ? undefined : `Retry-After is ${JSON.stringify(value ?? null)} on the 429, expected seconds to wait (§8)`
+}
+
+/** §7.7: why a 429's rate headers are not `RateLimit-Limit`, `RateLimit-Remaining: 0` and `RateLimit-Reset`, or undefined. */
+export function tooManyRequestsHeadersProblem(header: (name: string) => string | undefined): string | undefined {
+  const missing = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].filter((h) => header(h) === undefined)
+  if (missing.length > 0) return `the 429 lacks ${missing.join(', ')} (§7.7)`
+  if (headerInt(header('ratelimit-remaining')) !== 0) return `RateLimit-Remaining is ${JSON.stringify(header('ratelimit-remaining'))} on the 429, expected 0 (§7.7)`
+  if (!headerInt(header('ratelimit-limit'))) return `RateLimit-Limit is ${JSON.stringify(header('ratelimit-limit'))} on the 429, expected a positive integer (§7.7)`
+  return undefined
 }

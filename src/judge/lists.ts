@@ -1,0 +1,86 @@
+// A list page judged against the query that asked for it (§4.1, §4.3, §8): page size, filters, order and the
+// since-bounds. The pagination and filters areas judge their own pages with the functions these build on
+// (order.ts, filter-match.ts, precision.ts); the traffic rules judge every page they see.
+import { LIMITS, LIST_PARAMETERS, type FilterSpec, type ResourceSpec } from '../spec/resources.ts'
+import { recordMatches } from './filter-match.ts'
+import { firstMisordered, type Order, type SortKey } from './order.ts'
+import { shownPrecision } from './precision.ts'
+
+type AnyRecord = Record<string, any>
+
+/** The page size a `limit` value asks for: the number, `default` when absent, undefined when it is no integer of 1–100. */
+export function requestedPageSize(limit: string | undefined): number | undefined {
+  if (limit === undefined) return LIMITS.pageSizeDefault
+  if (!/^\s*\d+\s*$/.test(limit)) return undefined
+  const n = Number(limit)
+  return n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax ? n : undefined
+}
+
+/**
+ * Why a page of `count` records does not answer `limit` (§4.1 "page size 1–100, default 25", §8), or undefined.
+ * `more`: records are known to follow the page (its nextCursor led to a page with records); only then is a short
+ * page wrong, and only against the default, as pagination.limit.default judges it (the last page's size is free).
+ */
+export function pageSizeProblem(limit: string | undefined, count: number, more: boolean): string | undefined {
+  if (count > LIMITS.pageSizeMax) return `${count} records on one page, more than ${LIMITS.pageSizeMax} (§8)`
+  const size = requestedPageSize(limit)
+  if (size === undefined) return undefined
+  const asked = limit === undefined ? `no limit (default ${LIMITS.pageSizeDefault})` : `limit=${size}`
+  if (count > size) return `${count} records for ${asked} (§4.1)`
+  if (more && limit === undefined && count !== size) return `${count} records for ${asked} although more records follow (§4.1, §8)`
+  if (more && count === 0) return `an empty page for ${asked} although more records follow (§4.1)`
+  return undefined
+}
+
+/** The filters of §4.3 a query names, with the value asked; enum filters with a value outside their list are left out (§3.3: refused, not matched). */
+export function filtersAsked(resource: ResourceSpec, query: Record<string, string>): { filter: FilterSpec; value: string }[] {
+  const out: { filter: FilterSpec; value: string }[] = []
+  for (const filter of resource.filters) {
+    const value = query[filter.param]
+    if (value === undefined) continue
+    if (filter.kind === 'enum' && !filter.values?.includes(value)) continue
+    out.push({ filter, value })
+  }
+  return out
+}
+
+/** The first record that a filter of the query does not match (§4.3, case rules included), or undefined. */
+export function firstUnmatched(resource: ResourceSpec, query: Record<string, string>, records: AnyRecord[]): { filter: FilterSpec; value: string; record: AnyRecord } | undefined {
+  for (const { filter, value } of filtersAsked(resource, query)) {
+    for (const record of records) if (!recordMatches(filter, record, value)) return { filter, value, record }
+  }
+  return undefined
+}
+
+/** The sort and order a query asks for, defaults applied (§4.1); undefined when either is not a listed value. */
+export function sortAsked(query: Record<string, string>): { sort: SortKey; order: Order } | undefined {
+  const sort = query.sort ?? LIST_PARAMETERS.sort.default
+  const order = query.order ?? LIST_PARAMETERS.order.default
+  if (!(LIST_PARAMETERS.sort.values as readonly string[]).includes(sort) || !(LIST_PARAMETERS.order.values as readonly string[]).includes(order)) return undefined
+  return { sort: sort as SortKey, order: order as Order }
+}
+
+export type SinceParam = 'createdSince' | 'updatedSince'
+export const SINCE_FIELD: Record<SinceParam, SortKey> = { createdSince: 'createdAt', updatedSince: 'updatedAt' }
+
+/**
+ * §4.1 "only records created (changed) after this time": the first record shown before the bound (`before`), or
+ * else the first shown exactly at it when every timestamp of the page has the same fractional digits (`at`): a
+ * server that shows fewer digits than it keeps may hold a later instant behind a value equal to the bound.
+ */
+export function sinceViolation(param: SinceParam, bound: string, records: AnyRecord[]): { kind: 'before' | 'at'; record: AnyRecord } | undefined {
+  const at = Date.parse(bound)
+  if (Number.isNaN(at)) return undefined
+  const field = SINCE_FIELD[param]
+  let onBound: AnyRecord | undefined
+  for (const record of records) {
+    const t = Date.parse(record[field])
+    if (Number.isNaN(t)) continue
+    if (t < at) return { kind: 'before', record }
+    if (t === at) onBound ??= record
+  }
+  if (onBound === undefined) return undefined
+  return shownPrecision(records.flatMap((r) => [r.createdAt, r.updatedAt])).uniform ? { kind: 'at', record: onBound } : undefined
+}
+
+export { firstMisordered }

@@ -1,0 +1,170 @@
+// What the traffic rules share: the rule shape for one exchange at a time, bounded maps for the rules that judge
+// across exchanges, and small readers of an exchange. Judgements themselves live in src/judge/, never here.
+import type { Level } from '../../checks/types.ts'
+import type { ResourceName } from '../../spec/resources.ts'
+import type { ResolvedOperation, RuleContext, RuleState, Side, TrafficExchange, TrafficRule } from '../types.ts'
+
+export interface RuleMeta {
+  id: string
+  clauses: string[]
+  level: Level
+  title: string
+  side: Side
+}
+
+/** A rule that judges each exchange on its own (no state across exchanges). */
+export function perExchange(meta: RuleMeta, observe: (exchange: TrafficExchange, ctx: RuleContext) => void): TrafficRule {
+  const state: RuleState = { observe }
+  return { ...meta, start: () => state }
+}
+
+/** A rule with state across exchanges: `start` builds fresh (bounded) state for one verification. */
+export function acrossExchanges(meta: RuleMeta, start: () => RuleState): TrafficRule {
+  return { ...meta, start }
+}
+
+/** Entries kept by a rule's cross-exchange state: memory must not grow with the traffic. */
+export const MAX_ENTRIES = 10_000
+
+/** A Map that forgets its least recently used entry past `max` entries. */
+export class BoundedMap<K, V> {
+  private readonly map = new Map<K, V>()
+  constructor(private readonly max = MAX_ENTRIES) {}
+
+  get size(): number {
+    return this.map.size
+  }
+
+  get(key: K): V | undefined {
+    const value = this.map.get(key)
+    if (value !== undefined) {
+      this.map.delete(key)
+      this.map.set(key, value)
+    }
+    return value
+  }
+
+  /** Without refreshing the entry's age. */
+  peek(key: K): V | undefined {
+    return this.map.get(key)
+  }
+
+  set(key: K, value: V): void {
+    this.map.delete(key)
+    this.map.set(key, value)
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K)
+  }
+
+  delete(key: K): void {
+    this.map.delete(key)
+  }
+}
+
+export type AnyRecord = Record<string, any>
+
+export function isObject(value: unknown): value is AnyRecord {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300
+}
+
+/** The operation's resource when it is one of §2's (not `me`, not unknown). */
+export function resourceOf(operation: ResolvedOperation | undefined): ResourceName | undefined {
+  const r = operation?.resource
+  return r === undefined || r === 'me' ? undefined : (r as ResourceName)
+}
+
+/** The response body, when it was seen whole (not cut at the size cap) and the request was not a HEAD. */
+export function wholeBody(exchange: TrafficExchange): unknown {
+  const response = exchange.response
+  if (!response || response.truncated || exchange.request.method.toUpperCase() === 'HEAD') return undefined
+  return response.body
+}
+
+/** True when the response carried a body (JSON or text). */
+export function hasBody(body: unknown): boolean {
+  return body !== undefined && body !== ''
+}
+
+/** The records a response carries: a list page's data, or the record of a get, create, update or replace. */
+export function recordsOf(operation: ResolvedOperation | undefined, exchange: TrafficExchange): AnyRecord[] {
+  const response = exchange.response
+  if (!response || !isSuccess(response.status)) return []
+  const body = wholeBody(exchange)
+  switch (operation?.op) {
+    case 'list':
+      return isObject(body) && Array.isArray(body.data) ? body.data.filter(isObject) : []
+    case 'get':
+    case 'create':
+    case 'update':
+    case 'replace':
+      return isObject(body) ? [body] : []
+    default:
+      return []
+  }
+}
+
+const ANONYMOUS = /^(bearer\s+)?<redacted>$/i
+
+/**
+ * Which key sent the request, when the traffic tells keys apart: the source's key role, else the (masked)
+ * Authorization value when the masking names the key. Undefined when two keys could look the same.
+ */
+export function keyOf(exchange: TrafficExchange): string | undefined {
+  if (exchange.keyRole !== undefined) return `role:${exchange.keyRole}`
+  const auth = exchange.request.headers.authorization
+  if (auth === undefined || auth.trim() === '' || ANONYMOUS.test(auth.trim())) return undefined
+  return `auth:${auth}`
+}
+
+export function timeOf(iso: string): number {
+  const t = Date.parse(iso)
+  return Number.isNaN(t) ? Number.NaN : t
+}
+
+/** True when `earlier` was answered before `later` was sent: the server saw them in that order. */
+export function endedBefore(earlier: TrafficExchange, later: TrafficExchange): boolean {
+  return timeOf(earlier.endedAt) <= timeOf(later.startedAt)
+}
+
+/** The request's query without the cursor, as one string: pages of one walk share it. */
+export function querySignature(operation: ResolvedOperation, without: readonly string[] = ['cursor']): string {
+  return Object.keys(operation.query)
+    .filter((k) => !without.includes(k))
+    .sort()
+    .map((k) => `${k}=${operation.query[k]}`)
+    .join('&')
+}
+
+const WRITE_OPS: ReadonlySet<string> = new Set(['create', 'update', 'replace', 'delete'])
+
+/**
+ * When a write to each collection last ended, as seen in the traffic: a pair of pages with a write between them
+ * may differ for that reason alone (an offset cursor shifts, a record moves), so such a pair is not judged.
+ */
+export class WriteClock {
+  private readonly last = new Map<ResourceName, number>()
+
+  /** Notes the exchange when it is a write answered 2xx; true when it was one. */
+  note(exchange: TrafficExchange, operation: ResolvedOperation | undefined): boolean {
+    const resource = resourceOf(operation)
+    if (!resource || !WRITE_OPS.has(operation?.op ?? '') || !exchange.response || !isSuccess(exchange.response.status)) return false
+    this.last.set(resource, Math.max(this.last.get(resource) ?? 0, timeOf(exchange.endedAt) || 0))
+    return true
+  }
+
+  /** True when no write to the collection was seen ending after `since` started. */
+  quietSince(resource: ResourceName, since: TrafficExchange): boolean {
+    return (this.last.get(resource) ?? 0) < (timeOf(since.startedAt) || 0)
+  }
+}
+
+/**
+ * A call of the API below the base path, not a CORS preflight: a browser sends OPTIONS without the key, and a
+ * gateway or framework answers it before the API does (browser HAR files hold many).
+ */
+export function isApiCall(exchange: TrafficExchange, operation: ResolvedOperation | undefined): operation is ResolvedOperation {
+  return operation !== undefined && exchange.request.method.toUpperCase() !== 'OPTIONS'
+}

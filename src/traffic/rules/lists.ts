@@ -1,0 +1,221 @@
+// Rules on each list page (server side): page size, filters, order, since-bounds; and across the pages of one
+// walk: nothing visible repeated, the order kept across the page boundary, and the page size proven by the
+// records that follow.
+import { firstMisordered, firstUnmatched, pageSizeProblem, sinceViolation, sortAsked, SINCE_FIELD, type SinceParam } from '../../judge/lists.ts'
+import { RESOURCES, type ResourceName } from '../../spec/resources.ts'
+import type { ResolvedOperation, RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
+import { BoundedMap, WriteClock, acrossExchanges, isObject, perExchange, querySignature, resourceOf, wholeBody, type AnyRecord } from './kit.ts'
+
+interface Page {
+  resource: ResourceName
+  operation: ResolvedOperation
+  records: AnyRecord[]
+  /** The nextCursor, when it is a non-empty string (the last page's value is not shown, §4.1). */
+  next?: string
+}
+
+/** Pages already read, per exchange: six rules read the same page. */
+const pages = new WeakMap<TrafficExchange, Page | null>()
+
+/** A list answered 200 with a data array, seen whole. */
+function pageOf(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
+  const known = pages.get(exchange)
+  if (known !== undefined) return known ?? undefined
+  const page = readPage(exchange, operation)
+  pages.set(exchange, page ?? null)
+  return page
+}
+
+function readPage(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
+  const resource = resourceOf(operation)
+  if (!resource || operation?.op !== 'list' || exchange.response?.status !== 200) return undefined
+  const body = wholeBody(exchange)
+  if (!isObject(body) || !Array.isArray(body.data)) return undefined
+  const next = typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined
+  return { resource, operation: operation!, records: body.data.filter(isObject), ...(next !== undefined ? { next } : {}) }
+}
+
+const describe = (exchange: TrafficExchange, operation: ResolvedOperation) => `GET ${operation.path}${exchange.request.url.includes('?') ? `?${exchange.request.url.split('?')[1]}` : ''}`
+
+/** The previous page of each walk, keyed by the cursor it returned (the next page asks with it). */
+interface Walked {
+  exchange: TrafficExchange
+  resource: ResourceName
+  signature: string
+  limit: string | undefined
+  count: number
+  last?: AnyRecord
+  /** Ids the walk showed so far, with the updatedAt each was shown with (bounded: the latest MAX_WALK_IDS). */
+  ids: Map<string, unknown>
+}
+
+/** Bounds of the walk state: ids remembered per walk, and walks (open cursors) remembered at once. */
+const MAX_WALK_IDS = 500
+const MAX_WALKS = 1_000
+
+export const pageSize: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.list.page-size',
+    clauses: ['§4.1', '§8'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A page holds at most limit records (at most 100; 25 without limit), and exactly 25 without limit when records follow it',
+  },
+  () => {
+    const pending = new BoundedMap<string, { exchange: TrafficExchange; limit: string | undefined; count: number; signature: string; resource: ResourceName }>(MAX_WALKS)
+    const writes = new WriteClock()
+    return {
+      observe(exchange, ctx) {
+        if (writes.note(exchange, ctx.operation)) return
+        const page = pageOf(exchange, ctx.operation)
+        if (!page) return
+        ctx.exercised()
+        const { query } = page.operation
+        const problem = pageSizeProblem(query.limit, page.records.length, false)
+        if (problem) ctx.violation({ message: `${describe(exchange, page.operation)}: ${problem}`, expected: 'limit: page size 1–100, default 25 (§4.1, §8)' })
+        const cursor = query.cursor
+        const previous = cursor === undefined ? undefined : pending.peek(cursor)
+        if (previous && page.records.length > 0 && previous.resource === page.resource && previous.signature === querySignature(page.operation)) {
+          pending.delete(cursor!)
+          const more = pageSizeProblem(previous.limit, previous.count, true)
+          if (more && !problem && writes.quietSince(page.resource, previous.exchange)) ctx.violation({ message: `${describe(previous.exchange, page.operation)}: ${more}`, expected: 'limit: default 25 (§4.1); page size 1–100, default 25 (§8)', exchanges: [previous.exchange, exchange] })
+        }
+        if (page.next !== undefined) pending.set(page.next, { exchange, limit: query.limit, count: page.records.length, signature: querySignature(page.operation), resource: page.resource })
+      },
+    }
+  },
+)
+
+export const filtered: TrafficRule = perExchange(
+  {
+    id: 'traffic.list.filter',
+    clauses: ['§4.3'],
+    level: 'MUST',
+    side: 'server',
+    title: 'Every record of a filtered list satisfies each §4.3 filter asked, with its case rule (lower case, upper case, E.164)',
+  },
+  (exchange, ctx) => {
+    const page = pageOf(exchange, ctx.operation)
+    if (!page) return
+    const spec = RESOURCES[page.resource]
+    if (!spec.filters.some((f) => page.operation.query[f.param] !== undefined)) return
+    ctx.exercised()
+    const miss = firstUnmatched(spec, page.operation.query, page.records)
+    if (miss) {
+      ctx.violation({
+        message: `${describe(exchange, page.operation)} returned ${page.resource} ${JSON.stringify(miss.record.id ?? null)} whose ${miss.filter.field} is ${JSON.stringify(miss.record[miss.filter.field] ?? null)} (§4.3 ${miss.filter.param}: ${miss.filter.meaning || 'exact value'})`,
+        expected: `every record's ${miss.filter.field} matches ${miss.filter.param}=${miss.value} (§4.3)`,
+      })
+    }
+  },
+)
+
+export const ordered: TrafficRule = perExchange(
+  {
+    id: 'traffic.list.order',
+    clauses: ['§4.1'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A page is in the order sort and order ask for (createdAt, desc by default), ties allowed',
+  },
+  (exchange, ctx) => {
+    const page = pageOf(exchange, ctx.operation)
+    if (!page) return
+    const asked = sortAsked(page.operation.query)
+    if (!asked || page.records.length < 2) return
+    ctx.exercised()
+    const wrong = firstMisordered(page.records, asked.sort, asked.order)
+    if (wrong) {
+      ctx.violation({
+        message: `${describe(exchange, page.operation)}: ${wrong.later.id} (${asked.sort} ${wrong.later[asked.sort]}) follows ${wrong.earlier.id} (${asked.sort} ${wrong.earlier[asked.sort]}), not ${asked.order === 'asc' ? 'ascending' : 'descending'} (§4.1)`,
+        expected: `sort=${asked.sort} order=${asked.order} (defaults createdAt, desc: §4.1)`,
+      })
+    }
+  },
+)
+
+function sinceRule(kind: 'before' | 'at'): TrafficRule {
+  const before = kind === 'before'
+  return perExchange(
+    before
+      ? { id: 'traffic.list.since', clauses: ['§4.1', '§9.2'], level: 'MUST', side: 'server', title: 'createdSince and updatedSince return no record created or changed before the bound' }
+      : { id: 'traffic.list.since-excludes-bound', clauses: ['§4.1'], level: 'SHOULD', side: 'server', title: 'createdSince and updatedSince leave out a record shown exactly at the bound, where every timestamp shows the same precision' },
+    (exchange, ctx) => {
+      const page = pageOf(exchange, ctx.operation)
+      if (!page) return
+      for (const param of ['createdSince', 'updatedSince'] as SinceParam[]) {
+        const bound = page.operation.query[param]
+        if (bound === undefined || Number.isNaN(Date.parse(bound)) || page.records.length === 0) continue
+        ctx.exercised()
+        const found = sinceViolation(param, bound, page.records)
+        if (found?.kind === kind) {
+          const field = SINCE_FIELD[param]
+          ctx.violation({
+            message: `${describe(exchange, page.operation)} returned ${found.record.id}, whose ${field} ${found.record[field]} is ${before ? 'before' : 'the bound itself'} (§4.1)`,
+            expected: `§4.1 ${param}: only records ${field === 'createdAt' ? 'created' : 'changed'} after this time`,
+          })
+          return
+        }
+      }
+    },
+  )
+}
+
+export const since = sinceRule('before')
+export const sinceExcludesBound = sinceRule('at')
+
+/**
+ * The pages of one walk (the same query, each asking with the cursor the previous one returned) repeat no record
+ * and keep the order across the page boundary. A record shown again with another updatedAt was changed during the
+ * walk (under sort=updatedAt it moves): not a repeat. Writes seen to the collection between the two pages make the
+ * boundary unprovable (an offset cursor shifts), so that pair is not judged.
+ */
+export const walk: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.list.walk',
+    clauses: ['§4.1', '§9.2'],
+    level: 'MUST',
+    side: 'server',
+    title: 'Consecutive pages of one query repeat no record and stay in order across the page boundary',
+  },
+  () => {
+    const walks = new BoundedMap<string, Walked>(MAX_WALKS)
+    const writes = new WriteClock()
+    return {
+      observe(exchange, ctx: RuleContext) {
+        if (writes.note(exchange, ctx.operation)) return
+        const page = pageOf(exchange, ctx.operation)
+        if (!page) return
+        const signature = querySignature(page.operation)
+        const cursor = page.operation.query.cursor
+        const previous = cursor === undefined ? undefined : walks.peek(cursor)
+        let ids = new Map<string, unknown>()
+        if (previous && previous.resource === page.resource && previous.signature === signature) {
+          walks.delete(cursor!)
+          ids = previous.ids
+          if (writes.quietSince(page.resource, previous.exchange) && page.records.length > 0) {
+            ctx.exercised()
+            const repeated = page.records.find((r) => ids.has(String(r.id)) && ids.get(String(r.id)) === r.updatedAt)
+            if (repeated) {
+              ctx.violation({ message: `${describe(exchange, page.operation)} shows ${repeated.id} again, already on an earlier page of the same walk (§4.1)`, expected: 'each record once in a walk by nextCursor (§4.1, §9.2)', exchanges: [previous.exchange, exchange] })
+            } else {
+              const asked = sortAsked(page.operation.query)
+              const wrong = asked && previous.last ? firstMisordered([previous.last, page.records[0]!], asked.sort, asked.order) : undefined
+              if (asked && wrong) {
+                ctx.violation({ message: `${describe(exchange, page.operation)} starts with ${wrong.later.id} (${asked.sort} ${wrong.later[asked.sort]}), out of order after the previous page's last ${wrong.earlier.id} (${asked.sort} ${wrong.earlier[asked.sort]}) (§4.1)`, expected: `the walk stays in sort=${asked.sort} order=${asked.order}`, exchanges: [previous.exchange, exchange] })
+              }
+            }
+          }
+        }
+        if (page.next === undefined) return
+        for (const r of page.records) {
+          ids.set(String(r.id), r.updatedAt)
+          if (ids.size > MAX_WALK_IDS) ids.delete(ids.keys().next().value as string)
+        }
+        walks.set(page.next, { exchange, resource: page.resource, signature, limit: page.operation.query.limit, count: page.records.length, ...(page.records.length > 0 ? { last: page.records.at(-1)! } : {}), ids })
+      },
+    }
+  },
+)
+
+export const LIST_RULES: TrafficRule[] = [pageSize, filtered, ordered, since, sinceExcludesBound, walk]

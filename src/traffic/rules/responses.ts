@@ -1,0 +1,221 @@
+// Rules on each response by itself (server side): the schemas of §2, §4.1 and /me, the §7 error answers, the
+// §8 rate headers, JSON bodies, and §2's write-only fields.
+import { bodyDefects } from '../../judge/bodies.ts'
+import { errorEnvelopeProblem, refusalProblem } from '../../judge/errors.ts'
+import { tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-headers.ts'
+import { writeOnlyShown } from '../../judge/records.ts'
+import { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../judge/response.ts'
+import { schemaProblem } from '../../judge/schema.ts'
+import { listKey, recordKey, type SchemaIssue } from '../../schemas/registry.ts'
+import { RESOURCES, type ResourceName, type WriteOp } from '../../spec/resources.ts'
+import type { TrafficExchange, TrafficRule } from '../types.ts'
+import { hasBody, isApiCall, isSuccess, perExchange, recordsOf, resourceOf, wholeBody } from './kit.ts'
+
+const WRITE_OPS: ReadonlySet<string> = new Set(['create', 'update', 'replace'])
+
+export const recordSchema: TrafficRule = perExchange(
+  {
+    id: 'traffic.record.schema',
+    clauses: ['§2', '§4.2'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A get, create, update or replace answered 2xx carries the resource record with every §2 field of its type',
+  },
+  (exchange, ctx) => {
+    const op = ctx.operation?.op
+    const resource = resourceOf(ctx.operation)
+    const status = exchange.response?.status
+    if (!resource || status === undefined || !isSuccess(status) || !(op === 'get' || (op !== undefined && WRITE_OPS.has(op)))) return
+    const body = wholeBody(exchange)
+    if (exchange.response?.truncated || exchange.request.method.toUpperCase() === 'HEAD') return
+    // §4.1: success codes are not shown; a write answered without a body (204) is not judged, a get must carry the record.
+    if (op !== 'get' && !hasBody(body)) return
+    ctx.exercised()
+    const problem = schemaProblem(recordKey(resource), body)
+    if (problem) ctx.violation({ message: `${exchange.request.method} ${ctx.operation!.path} answered ${status} with a body that does not match records/${resource} (§2): ${problem.summary}`, expected: `the ${resource} record as §2 lists it: every field present, of its type` })
+  },
+)
+
+export const listSchema: TrafficRule = perExchange(
+  {
+    id: 'traffic.list.schema',
+    clauses: ['§4.1', '§2'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A list answered 200 is { data: record[], nextCursor: string } with every record as §2 lists it',
+  },
+  (exchange, ctx) => {
+    const resource = resourceOf(ctx.operation)
+    if (!resource || ctx.operation?.op !== 'list' || exchange.response?.status !== 200) return
+    if (exchange.response.truncated || exchange.request.method.toUpperCase() === 'HEAD') return
+    ctx.exercised()
+    const problem = schemaProblem(listKey(resource), exchange.response.body)
+    if (problem) ctx.violation({ message: `GET ${ctx.operation.path} answered 200 with a body that does not match lists/${resource} (§4.1, §2): ${problem.summary}`, expected: '{ data: record[], nextCursor: string } (§4.1)' })
+  },
+)
+
+export const meSchema: TrafficRule = perExchange(
+  {
+    id: 'traffic.me.schema',
+    clauses: ['§4.2', '§2'],
+    level: 'MUST',
+    side: 'server',
+    title: 'GET /me answered 200 carries a JSON object (its fields are not shown)',
+  },
+  (exchange, ctx) => {
+    if (ctx.operation?.op !== 'me' || exchange.response?.status !== 200) return
+    if (exchange.response.truncated || exchange.request.method.toUpperCase() === 'HEAD') return
+    ctx.exercised()
+    const problem = schemaProblem('me', exchange.response.body)
+    if (problem) ctx.violation({ message: `GET /me answered 200 with a body that is not a JSON object (§4.2): ${problem.summary}`, expected: 'the workspace, the key\'s name and scopes, and its user, as a JSON object' })
+  },
+)
+
+export const errorEnvelope: TrafficRule = perExchange(
+  {
+    id: 'traffic.error.envelope',
+    clauses: ['§7.1', '§7.4', '§7.5', '§7.6', '§7.7'],
+    level: 'MUST',
+    side: 'server',
+    title: 'Every 4xx (401, 403, 404, 429 and the others) carries the error envelope { error: { code, message } }',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || !response || response.status < 400 || !isBodyJudged(response.status, response.truncated)) return
+    ctx.exercised()
+    const problem = errorEnvelopeProblem(response.body)
+    if (problem) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status}: ${problem}`, expected: '{ error: { code: string, message: string, details? } } on every error (§7.1)' })
+  },
+)
+
+/** The §4.4 defects of a write's body, or undefined when the exchange is no write with a body schema. */
+export function writeDefects(exchange: TrafficExchange, resource: ResourceName | undefined, op: string | undefined): SchemaIssue[] | undefined {
+  if (!resource || op === undefined || !WRITE_OPS.has(op)) return undefined
+  return bodyDefects(resource, op as WriteOp, exchange.request.body)
+}
+
+export const invalidRequest: TrafficRule = perExchange(
+  {
+    id: 'traffic.error.invalid-request',
+    clauses: ['§7.3', '§7.2', '§4.1'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A write whose body breaks §4.4 is refused with 400 invalid_request whose details name a field to fix',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!response || response.truncated) return
+    // A key, a scope or an id refused first (401, 403, 404, 429) says nothing about the body.
+    if (!isSuccess(response.status) && response.status !== 400) return
+    const issues = writeDefects(exchange, resourceOf(ctx.operation), ctx.operation?.op)
+    if (issues === undefined || issues.length === 0) return
+    ctx.exercised()
+    const fields = [...new Set(issues.map((i) => i.path))]
+    const named = fields.filter((f) => f !== '')
+    // Any one of the fields at fault named is enough: §7.2 lists "each field to fix", and a server may stop at the first.
+    const notAnObject = issues.some((i) => i.path === '')
+    const problems = (named.length === 0 ? [undefined] : named).map((f) => refusalProblem(response.status, response.body, f, { anyCode: notAnObject }))
+    if (problems.some((p) => p === undefined)) return
+    ctx.violation({
+      message: `${exchange.request.method} ${ctx.operation!.path} with a body that breaks §4.4 (${issues.slice(0, 3).map((i) => `${i.path || '(root)'} ${i.message}`).join('; ')}): ${problems[0]}`,
+      expected: '400 with code invalid_request and a details entry whose path names the field (§7.2, §7.3)',
+    })
+  },
+)
+
+export const rateHeaders: TrafficRule = perExchange(
+  {
+    id: 'traffic.ratelimit.headers',
+    clauses: ['§8', '§5.8'],
+    level: 'MUST',
+    side: 'server',
+    title: 'Every response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, errors included',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
+    ctx.exercised()
+    const missing = missingRateHeaders(response.headers)
+    if (missing.length > 0) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} without ${missing.join(', ')} (§8)`, expected: 'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every response (§8 "Rate headers")' })
+  },
+)
+
+export const tooManyRequests: TrafficRule = perExchange(
+  {
+    id: 'traffic.ratelimit.429-headers',
+    clauses: ['§7.7', '§8'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A 429 carries Retry-After (seconds or an HTTP date), RateLimit-Remaining: 0, RateLimit-Limit and RateLimit-Reset',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || response?.status !== 429) return
+    ctx.exercised()
+    const problem = retryAfterProblem(response.headers['retry-after']) ?? tooManyRequestsHeadersProblem((h) => response.headers[h])
+    if (problem) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}: ${problem}`, expected: 'RateLimit-Limit, RateLimit-Remaining (0), RateLimit-Reset and Retry-After on a 429 (§7.7)' })
+  },
+)
+
+export const jsonBodies: TrafficRule = perExchange(
+  {
+    id: 'traffic.response.json',
+    clauses: ['§4'],
+    level: 'MUST',
+    side: 'server',
+    title: 'Every response body is JSON with a JSON content type (5xx aside)',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || !response || !isBodyJudged(response.status, response.truncated) || !hasBody(response.body)) return
+    ctx.exercised()
+    const type = response.headers['content-type']
+    // A string body is the source's raw text when it did not parse as JSON (src/traffic/types.ts).
+    const parsed = typeof response.body !== 'string'
+    if (!parsed || !isJsonContentType(type)) {
+      ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} with ${parsed ? `Content-Type ${JSON.stringify(type ?? null)}` : 'a body that is not JSON'} (§4)`, expected: 'bodies are JSON with Content-Type: application/json (§4)' })
+    }
+  },
+)
+
+export const writeOnlyHidden: TrafficRule = perExchange(
+  {
+    id: 'traffic.record.write-only-hidden',
+    clauses: ['§2'],
+    level: 'MUST',
+    side: 'server',
+    title: 'No record shows a field §2 calls writable but not in the record',
+  },
+  (exchange, ctx) => {
+    const resource = resourceOf(ctx.operation)
+    if (!resource || Object.keys(RESOURCES[resource].writeOnly).length === 0) return
+    const records = recordsOf(ctx.operation, exchange)
+    if (records.length === 0) return
+    ctx.exercised()
+    for (const record of records) {
+      const shown = writeOnlyShown(resource, record)
+      if (shown.length > 0) {
+        ctx.violation({ message: `${exchange.request.method} ${ctx.operation!.path}: ${resource} ${JSON.stringify(record.id ?? null)} shows ${shown.join(', ')}, writable but not in the record (§2)`, expected: `${Object.keys(RESOURCES[resource].writeOnly).join(', ')}: writable but not in the record (§2)` })
+        return
+      }
+    }
+  },
+)
+
+export const noServerErrors: TrafficRule = perExchange(
+  {
+    id: 'traffic.response.no-server-errors',
+    clauses: ['§7.8'],
+    level: 'SHOULD',
+    side: 'server',
+    title: 'No request, valid or not, is answered with a 5xx (as invariants.no-server-errors)',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || !response) return
+    ctx.exercised()
+    if (response.status >= 500) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} (§7.8)`, expected: 'a 4xx for bad input (§7.3) and a 2xx for good input; a 5xx is never a verdict on input' })
+  },
+)
+
+export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, jsonBodies, writeOnlyHidden, noServerErrors]

@@ -1,0 +1,262 @@
+// Rules across exchanges (server side), what no schema tool sees: an idempotent replay, a read after a write,
+// writes accepted on a quotation or invoice that is no longer a draft, an order from a draft quotation, and
+// RateLimit-Remaining rising within one window. Each keeps bounded state and judges only what the traffic proves.
+import { parseResetHeader, headerInt } from '../../http/rate-headers.ts'
+import { differingFields } from '../../judge/same-response.ts'
+import { deepEqual, describeMismatches, writtenMismatches } from '../../judge/written.ts'
+import type { ResourceName } from '../../spec/resources.ts'
+import type { TrafficExchange, TrafficRule } from '../types.ts'
+import { BoundedMap, acrossExchanges, endedBefore, isApiCall, isObject, isSuccess, keyOf, recordsOf, resourceOf, timeOf, wholeBody, type AnyRecord } from './kit.ts'
+
+/** §8 idempotency retention. */
+const RETENTION_MS = 24 * 3600 * 1000
+
+export const idempotentReplay: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.idempotency.replay',
+    clauses: ['§4.1'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A create retried with the same Idempotency-Key and body returns the first response: same status, same record, no second id',
+  },
+  () => {
+    const firsts = new BoundedMap<string, TrafficExchange>()
+    return {
+      observe(exchange, ctx) {
+        const idem = exchange.request.headers['idempotency-key']
+        const response = exchange.response
+        if (idem === undefined || ctx.operation?.op !== 'create' || !response || response.truncated) return
+        const id = `${keyOf(exchange) ?? '?'} ${ctx.operation.path} ${idem}`
+        const first = firsts.peek(id)
+        if (!first) {
+          if (isSuccess(response.status) && isObject(response.body)) firsts.set(id, exchange)
+          return
+        }
+        // A different body is the client's fault (traffic.client.idempotency-key-reuse); a retry sent while the
+        // first was still unanswered, or after the retention, proves nothing.
+        if (!deepEqual(first.request.body, exchange.request.body) || !endedBefore(first, exchange)) return
+        if (timeOf(exchange.startedAt) - timeOf(first.endedAt) > RETENTION_MS) return
+        ctx.exercised()
+        const was = first.response!
+        const evidence = { exchanges: [first, exchange] }
+        if (response.status !== was.status) {
+          ctx.violation({ message: `the retry with Idempotency-Key ${JSON.stringify(idem)} answered ${response.status}, the first response was ${was.status} (§4.1)`, expected: 'the first response, status included (§4.1)', ...evidence })
+          return
+        }
+        const body = response.body as AnyRecord
+        const firstBody = was.body as AnyRecord
+        if (body?.id !== firstBody.id) {
+          ctx.violation({ message: `the retry with Idempotency-Key ${JSON.stringify(idem)} returned record ${JSON.stringify(body?.id ?? null)}, the first response was ${firstBody.id}: a second record (§4.1)`, expected: 'the first response, and no duplicate (§4.1)', ...evidence })
+          return
+        }
+        const differs = isObject(body) ? differingFields(firstBody, body) : []
+        if (differs.length > 0) ctx.violation({ message: `the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, expected: 'the first response (§4.1)', ...evidence })
+      },
+    }
+  },
+)
+
+/** How long after a write a read is still taken to show it: past it, a change no traffic showed may explain a difference. */
+export const READ_AFTER_WRITE_WINDOW_MS = 30_000
+
+export const readAfterWrite: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.records.read-after-write',
+    clauses: ['§4.2', '§2', '§4.4'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A record read after a write holds what was written (compared by meaning, with the records area\'s leniency)',
+  },
+  () => {
+    const writes = new BoundedMap<string, { exchange: TrafficExchange; op: 'create' | 'update' | 'replace'; sent: AnyRecord }>()
+    return {
+      observe(exchange, ctx) {
+        const resource = resourceOf(ctx.operation)
+        const op = ctx.operation?.op
+        const response = exchange.response
+        if (!resource || !response || !isSuccess(response.status)) return
+        if (op === 'create' || op === 'update' || op === 'replace') {
+          const body = wholeBody(exchange)
+          const id = op === 'create' ? (isObject(body) ? body.id : undefined) : ctx.operation!.id
+          if (typeof id === 'string' && isObject(exchange.request.body)) writes.set(`${resource}/${id}`, { exchange, op, sent: exchange.request.body })
+          return
+        }
+        if (op === 'delete') writes.delete(`${resource}/${ctx.operation!.id}`)
+        if (op !== 'get' || response.status !== 200) return
+        const key = `${resource}/${ctx.operation!.id}`
+        const write = writes.peek(key)
+        const record = wholeBody(exchange)
+        if (!write || !isObject(record) || !endedBefore(write.exchange, exchange)) return
+        if (timeOf(exchange.startedAt) - timeOf(write.exchange.endedAt) > READ_AFTER_WRITE_WINDOW_MS) return
+        ctx.exercised()
+        const mismatches = writtenMismatches(resource as ResourceName, write.op, write.sent, record)
+        if (mismatches.length > 0) {
+          ctx.violation({ message: `GET ${ctx.operation!.path} after ${write.exchange.request.method} ${write.op}: ${describeMismatches(mismatches)} (§4.2)`, expected: 'the record holds what was written, by meaning (§2, §4.4)', exchanges: [write.exchange, exchange] })
+        }
+      },
+    }
+  },
+)
+
+/** How recent the state seen before a write must be: §3 shows no transitions, so an older one may have changed unseen. */
+export const STATE_FRESH_MS = 60_000
+
+interface SeenState {
+  status: unknown
+  exchange: TrafficExchange
+}
+
+function noteStates(states: BoundedMap<string, SeenState>, exchange: TrafficExchange, resource: ResourceName | undefined, records: AnyRecord[], listed: boolean): void {
+  if (resource !== 'quotation' && resource !== 'invoice') return
+  for (const r of records) if (typeof r.id === 'string') states.set(`${resource}/${r.id}`, { status: r.status, exchange: listed ? withOnly(exchange, r) : exchange })
+}
+
+/** A list exchange kept as evidence for one of its records: the page itself would hold up to 100 records per entry. */
+function withOnly(exchange: TrafficExchange, record: AnyRecord): TrafficExchange {
+  const response = exchange.response!
+  return { ...exchange, response: { ...response, body: { ...(response.body as AnyRecord), data: [record] } } }
+}
+
+function fresh(seen: SeenState, exchange: TrafficExchange): boolean {
+  return endedBefore(seen.exchange, exchange) && timeOf(exchange.startedAt) - timeOf(seen.exchange.endedAt) <= STATE_FRESH_MS
+}
+
+export const draftOnly: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.state.draft-only',
+    clauses: ['§3.1', '§4.2'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A replace or delete of a quotation, or a replace of an invoice, is refused when it was last seen not a draft',
+  },
+  () => {
+    const states = new BoundedMap<string, SeenState>()
+    return {
+      observe(exchange, ctx) {
+        const resource = resourceOf(ctx.operation)
+        const op = ctx.operation?.op
+        if ((resource === 'quotation' && (op === 'replace' || op === 'delete')) || (resource === 'invoice' && op === 'replace')) {
+          const seen = states.peek(`${resource}/${ctx.operation!.id}`)
+          if (seen && typeof seen.status === 'string' && exchange.response && fresh(seen, exchange)) {
+            ctx.exercised()
+            if (seen.status !== 'draft' && isSuccess(exchange.response.status)) {
+              ctx.violation({ message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${exchange.response.status} on a ${resource} last seen with status ${JSON.stringify(seen.status)} (§3.1)`, expected: `§3.1: a quotation can be replaced or deleted only while it is a draft; an invoice can be replaced only while it is a draft`, exchanges: [seen.exchange, exchange] })
+            }
+          }
+        }
+        noteStates(states, exchange, resource, recordsOf(ctx.operation, exchange), op === 'list')
+      },
+    }
+  },
+)
+
+export const orderFromAccepted: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.state.order-from-accepted',
+    clauses: ['§3.2', '§4.2'],
+    level: 'MUST',
+    side: 'server',
+    title: 'An order is not created from a quotation last seen as a draft (§3.2: from an accepted quotation)',
+  },
+  () => {
+    const states = new BoundedMap<string, SeenState>()
+    return {
+      observe(exchange, ctx) {
+        const resource = resourceOf(ctx.operation)
+        const op = ctx.operation?.op
+        if (resource === 'order' && op === 'create' && exchange.response) {
+          const quoteId = isObject(exchange.request.body) ? exchange.request.body.quoteId : undefined
+          const seen = typeof quoteId === 'string' ? states.peek(`quotation/${quoteId}`) : undefined
+          // "draft" is the only status value §3 names, and a draft is not accepted; the accepted value is not shown.
+          if (seen && seen.status === 'draft' && fresh(seen, exchange)) {
+            ctx.exercised()
+            if (isSuccess(exchange.response.status)) {
+              ctx.violation({ message: `POST ${ctx.operation!.path} answered ${exchange.response.status} for quotation ${quoteId}, last seen as a draft (§3.2)`, expected: '§3.2: an order is created from an accepted quotation', exchanges: [seen.exchange, exchange] })
+            }
+          }
+          return
+        }
+        // A list may lag behind a change (a search index): only reads and writes of the record itself say its state.
+        if (op !== 'list') noteStates(states, exchange, resource, recordsOf(ctx.operation, exchange), false)
+      },
+    }
+  },
+)
+
+interface Quota {
+  exchange: TrafficExchange
+  remaining: number
+  limit: number
+  /** When the response says the window resets (ms), as the pacer reads RateLimit-Reset. */
+  resetAt: number
+  start: number
+  end: number
+}
+
+const RECENT_PER_KEY = 8
+
+/**
+ * §8 RateLimit-Remaining: within one window the quota only goes down. Judged only where the traffic proves one
+ * window and rules out a refill: B sent after A was answered, the same limit, both announcing the same reset
+ * (within the rounding of whole seconds and the two latencies, `tolerance`) although more than twice that
+ * tolerance passed between them (a reset that moves with time, a sliding window's, is never "the same"), B
+ * answered before that reset, and B's Remaining above A's by more than a token bucket could have refilled
+ * between them. Concurrent requests and unnamed keys are never compared.
+ */
+export const remainingNeverRises: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.ratelimit.remaining-never-rises',
+    clauses: ['§8', '§5.8'],
+    level: 'MUST',
+    side: 'server',
+    title: 'RateLimit-Remaining never rises within one window of the same key (beyond what a refill explains)',
+  },
+  () => {
+    /** Per key: the last responses, and the first one seen announcing the current reset (the longest gap to compare). */
+    const keys = new BoundedMap<string, { recent: Quota[]; anchor?: Quota }>()
+    return {
+      observe(exchange, ctx) {
+        const response = exchange.response
+        const key = keyOf(exchange)
+        if (!isApiCall(exchange, ctx.operation) || !response || key === undefined) return
+        const remaining = headerInt(response.headers['ratelimit-remaining'])
+        const limit = headerInt(response.headers['ratelimit-limit'])
+        const start = timeOf(exchange.startedAt)
+        const end = timeOf(exchange.endedAt)
+        if (remaining === undefined || !limit || Number.isNaN(start) || Number.isNaN(end)) return
+        const resetAt = parseResetHeader(response.headers['ratelimit-reset'], end)
+        if (resetAt === undefined) return
+        const b: Quota = { exchange, remaining, limit, resetAt, start, end }
+        const seen = keys.get(key) ?? { recent: [] }
+        const candidates = seen.anchor ? [seen.anchor, ...seen.recent] : seen.recent
+        let judged = false
+        for (const a of candidates) {
+          if (a.end > b.start || a.limit !== b.limit || !sameWindow(a, b)) continue
+          if (!judged) ctx.exercised()
+          judged = true
+          const refill = Math.ceil(((b.end - a.start) * limit) / 60_000) + 1
+          if (b.remaining > a.remaining + refill) {
+            ctx.violation({ message: `RateLimit-Remaining rose from ${a.remaining} to ${b.remaining} within one window (both announce the reset at ${new Date(a.resetAt).toISOString()}; at most ${refill} could have been refilled) (§8)`, expected: 'RateLimit-Remaining counts down within a window until it resets (§8)', exchanges: [a.exchange, exchange] })
+            break
+          }
+        }
+        seen.recent.push(b)
+        if (seen.recent.length > RECENT_PER_KEY) seen.recent.shift()
+        if (!seen.anchor || Math.abs(b.resetAt - seen.anchor.resetAt) > toleranceOf(seen.anchor, b)) seen.anchor = b
+        keys.set(key, seen)
+      },
+    }
+  },
+)
+
+/** Whole seconds of RateLimit-Reset, and the time each response spent in flight, blur when the reset falls. */
+function toleranceOf(a: Quota, b: Quota): number {
+  return 1000 + (a.end - a.start) + (b.end - b.start)
+}
+
+function sameWindow(a: Quota, b: Quota): boolean {
+  const tolerance = toleranceOf(a, b)
+  return Math.abs(b.resetAt - a.resetAt) <= tolerance && b.start - a.end > 2 * tolerance && b.end < a.resetAt - tolerance
+}
+
+export const SEQUENCE_RULES: TrafficRule[] = [idempotentReplay, readAfterWrite, draftOnly, orderFromAccepted, remainingNeverRises]
