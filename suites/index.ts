@@ -1,6 +1,6 @@
 // The catalogue: every check of every area, in run order. The vitest suite files register the same
 // declarations; the in-process runner, `list`, the clause registry and certification read this list.
-import type { CheckDefinition } from '../src/checks/types.ts'
+import type { CheckDefinition } from '../src/checks/index.ts'
 import { checks as auth } from './auth/checks.ts'
 import { checks as bodies } from './bodies/checks.ts'
 import { checks as discovery } from './discovery/checks.ts'

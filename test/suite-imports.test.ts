@@ -26,3 +26,23 @@ test('no area folder imports another area folder, and suites/shared/ imports non
   }
   expect(crossings).toEqual([])
 })
+
+test('a suite file reaches src/ only through the check kit (src/checks/index.ts); a vitest file also through the vitest glue', () => {
+  const strays: string[] = []
+  const walk = (dir: string, rel: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const at = rel ? `${rel}/${entry.name}` : entry.name
+      if (entry.isDirectory()) walk(join(dir, entry.name), at)
+      else if (entry.name.endsWith('.ts')) {
+        for (const spec of specifiers(readFileSync(join(dir, entry.name), 'utf8'))) {
+          if (!/(^|\/)src\//.test(spec)) continue
+          const kit = spec.endsWith('src/checks/index.ts')
+          const glue = entry.name.endsWith('.suite.ts') && spec.endsWith('src/engine/vitest-glue.ts')
+          if (!kit && !glue) strays.push(`${at} imports ${spec}`)
+        }
+      }
+    }
+  }
+  walk(SUITES, '')
+  expect(strays).toEqual([])
+})

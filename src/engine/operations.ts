@@ -12,7 +12,8 @@ import { recordKey } from '../schemas/registry.ts'
 import { RESOURCES, type ResourceName } from '../spec/resources.ts'
 import { RUN_TAG_PREFIX } from '../vocabulary.ts'
 
-export type AnyRecord = Record<string, any>
+export type { AnyRecord } from '../judge/written.ts'
+import type { AnyRecord } from '../judge/written.ts'
 
 /** Run-wide observations of what the server chose; merged into the report's capabilities. */
 function noteCapability(session: CheckSession, name: string, value: string): void {

@@ -15,7 +15,15 @@ export function sameMeaning(a: unknown, b: unknown): boolean {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)])
     return [...keys].every((k) => sameMeaning((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
   }
-  return Object.is(a, b)
+  return sameLeaf(a, b)
+}
+
+/**
+ * The one equality of two plain values every comparator here ends in: SameValueZero. 0 and -0 are one number
+ * (`JSON.parse('-0')` gives -0), and a value is always the same as itself (NaN included).
+ */
+export function sameLeaf(a: unknown, b: unknown): boolean {
+  return a === b || (a !== a && b !== b)
 }
 
 /** The top-level fields of `first` whose value `second` does not share (fields only `second` has are ignored). */

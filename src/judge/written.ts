@@ -4,12 +4,13 @@
 // sent for a date cut to the date, uuids in another case, string arrays in another order, tags and object keys
 // of its own beside those written, and a contact's fullName composed from the names written with it.
 import { RESOURCES, parseFieldType, type FieldType, type ResourceName } from '../spec/resources.ts'
+import { sameLeaf } from './same-response.ts'
 
 export type AnyRecord = Record<string, any>
 
 /** Plain data equality, ignoring key order. */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true
+  if (sameLeaf(a, b)) return true
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
   if (Array.isArray(a) !== Array.isArray(b)) return false
   if (Array.isArray(a)) {
@@ -54,7 +55,7 @@ function sameSet(sent: unknown, actual: unknown, extraAllowed: boolean): boolean
  * True when `actual` (a record field of type `recordType`) means what `sent` (written through a body field of
  * type `bodyType`) meant.
  */
-export function sameMeaning(recordType: FieldType, sent: unknown, actual: unknown, bodyType: FieldType = recordType): boolean {
+export function meansWritten(recordType: FieldType, sent: unknown, actual: unknown, bodyType: FieldType = recordType): boolean {
   // §4.1 "Email-type fields accept a string, null or an empty string": "" may be stored as null, and an address
   // in lower case (§4.3 filters it "lower case").
   if (parseFieldType(bodyType).base === 'email') return sent === '' || sent === null ? actual === '' || actual === null : sameText(sent, actual)
@@ -95,7 +96,7 @@ export function holdsWritten(resource: ResourceName, field: string, sent: AnyRec
   const recordType = RESOURCES[resource].record[field]!
   if (composedFields(resource, sent).includes(field)) return typeof actual === 'string' && actual.trim() !== ''
   if (field === 'tags') return sameSet(sent[field], actual, true)
-  return sameMeaning(recordType, sent[field], actual, bodyType ?? recordType)
+  return meansWritten(recordType, sent[field], actual, bodyType ?? recordType)
 }
 
 /** The visible text of an HTML fragment, white space ignored: sanitising may change the markup, not the text. */

@@ -1,14 +1,8 @@
 // §5.1, §5.2, §5.5, §7.4: a call without a valid bearer key is answered 401 with the error envelope, on a read
 // and on a write. Writes send a valid body, so that only the credential can be the reason for a refusal.
+import { expectErrorEnvelope, defineCheck, tagged, trackCreated, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, Level, KeyRole, ApiClient, ApiResponse, ApiRequest } from '../../src/checks/index.ts'
 import { randomBytes } from 'node:crypto'
-import { expectErrorEnvelope } from '../../src/checks/assert.ts'
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition, Level } from '../../src/checks/types.ts'
-import type { KeyRole } from '../../src/config/config.ts'
-import { tagged, trackCreated } from '../../src/engine/operations.ts'
-import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
-import type { ApiRequest } from '../../src/http/transport.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
 import { validCreateBody } from '../shared/bodies.ts'
 
 const area = 'auth'

@@ -2,14 +2,9 @@
 // key with every scope whose owner's role may not perform the operations CRM_API_KEY_ROLE_LIMITED_DENIED lists
 // (`METHOD /path` pairs): each is refused with 403 and the error envelope and changes nothing (read back with the
 // main key), and an operation outside the list is still served with the same key.
+import { expectErrorEnvelope, CheckFailed, defineCheck, KEY_COMPANIONS, KEY_VARIABLES, createRecord, itemPath, runLabel, tagged, trackCreated, RESOURCE_LIST, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, AnyRecord, ApiClient, ApiResponse, ResourceName } from '../../src/checks/index.ts'
 import { isDeepStrictEqual } from 'node:util'
-import { expectErrorEnvelope } from '../../src/checks/assert.ts'
-import { CheckFailed, defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { KEY_COMPANIONS, KEY_VARIABLES } from '../../src/config/config.ts'
-import { createRecord, itemPath, runLabel, tagged, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
-import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
-import { RESOURCE_LIST, RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 import { createNeeds, MissingReference, REPLACE_BODIES, validCreateBody, type ValidBody } from '../shared/bodies.ts'
 import { baseline, createdDespite } from '../shared/created-despite.ts'
 

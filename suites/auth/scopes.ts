@@ -1,11 +1,8 @@
 // §5.3, §5.4, §5.6, §7.5: a restricted key is served inside its scopes and refused with 403 outside them, for
 // reads and writes separately, with the area mapping of §5.4 (comments → cases, payments → invoices,
 // opportunities → deals, articles → knowledge). Table-driven from RESOURCES[*].scopeArea.
-import { expectErrorEnvelope } from '../../src/checks/assert.ts'
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { tagged, trackCreated } from '../../src/engine/operations.ts'
-import { RESOURCE_LIST, RESOURCES, scopeFor, type ResourceName } from '../../src/spec/resources.ts'
+import { expectErrorEnvelope, defineCheck, tagged, trackCreated, RESOURCE_LIST, RESOURCES, scopeFor } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ResourceName } from '../../src/checks/index.ts'
 import { creatable, createNeeds, MissingReference, validCreateBody, type ValidBody } from '../shared/bodies.ts'
 import { baseline, createdDespite, listCaughtUp } from '../shared/created-despite.ts'
 import { isStateRefusal } from '../shared/refusal.ts'

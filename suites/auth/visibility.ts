@@ -1,15 +1,9 @@
 // §5.7, §7.6: a record the key cannot see is answered 404, as if it did not exist. A key of another workspace
 // (CRM_API_KEY_FOREIGN) never reads, changes, deletes, lists or filters its way to the main key's records;
 // an id that names nothing is a 404 for the main key too.
+import { expectErrorEnvelope, defineCheck, createRecord, itemPath, updateRecord, readUntil, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, AnyRecord, ApiResponse, Query } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import { expectErrorEnvelope } from '../../src/checks/assert.ts'
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, itemPath, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import type { Query } from '../../src/http/transport.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
 import { validCreateBody } from '../shared/bodies.ts'
 
 const area = 'auth'

@@ -1,9 +1,7 @@
 // The one record per resource that the update and replace properties write to, created once per run.
+import { createRecord, tagged, validBody } from '../../src/checks/index.ts'
+import type { CheckContext, AnyRecord, ResourceName } from '../../src/checks/index.ts'
 import fc from 'fast-check'
-import type { CheckContext } from '../../src/checks/types.ts'
-import { createRecord, tagged, type AnyRecord } from '../../src/engine/operations.ts'
-import { validBody } from '../../src/generators/index.ts'
-import type { ResourceName } from '../../src/spec/resources.ts'
 import { bodyOptions } from './targets.ts'
 
 /** Candidate bodies drawn (no request) to pick the fullest one. */

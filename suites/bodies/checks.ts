@@ -1,15 +1,8 @@
 // §4.4 write bodies as properties: generated valid bodies are accepted and read back as written; generated
 // bodies with one explicit defect get the §7.3 400 naming the field. One check per resource and property,
 // generated from the spec tables; each runs CRM_PBT_RUNS cases from the run seed.
-import { expectInvalidRequest, expectSchema } from '../../src/checks/assert.ts'
-import { CheckFailed, defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { createRecord, itemPath, replaceRecord, tagged, trackCreated, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
-import { invalidBody, validBody, type Defect } from '../../src/generators/index.ts'
-import { recordKey } from '../../src/schemas/registry.ts'
-import { RESOURCES, type ResourceName, type WriteOp } from '../../src/spec/resources.ts'
-import { composedFields } from '../../src/judge/written.ts'
+import { expectInvalidRequest, expectSchema, CheckFailed, defineCheck, createRecord, itemPath, replaceRecord, tagged, trackCreated, updateRecord, invalidBody, validBody, recordKey, RESOURCES, composedFields } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Defect, ResourceName, WriteOp } from '../../src/checks/index.ts'
 import { baseRecord } from './base.ts'
 import { changedUnsent, cleared, differences } from './meaning.ts'
 import { checkProperty } from './property.ts'

@@ -1,12 +1,9 @@
 // Runs one fast-check property inside a check: seeded by the run seed, `pbtRuns` cases, and a bounded shrink
 // (every shrink step is another request, §"frugal"). A failure ends the check with the shrunk counter-example,
 // the seed, the path and the command that replays it; a harness error or a skip stops at once, unshrunk.
+import { CheckFailed, CheckSkipped, replayCommand, replayTarget } from '../../src/checks/index.ts'
+import type { CheckContext } from '../../src/checks/index.ts'
 import fc from 'fast-check'
-import { CheckFailed, CheckSkipped } from '../../src/checks/define.ts'
-import type { CheckContext } from '../../src/checks/types.ts'
-import { replayCommand } from '../../src/engine/replay.ts'
-import { replayTarget } from '../../src/engine/runner.ts'
-
 /** Failing cases tried while shrinking, after the first failure; past it every case counts as passing. */
 export const MAX_SHRINK_CASES = 4
 

@@ -2,13 +2,10 @@
 // matching records come back, and none for a value nothing holds) and completeness (a record known to match is
 // returned: an existing one, and one the run creates where it can); for the enumerated filters (§3.3, §4.3),
 // every listed value is accepted and any other value refused with 400.
-import { expectErrorEnvelope } from '../../src/checks/assert.ts'
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { RESOURCE_LIST, type FilterSpec, type ResourceName, type ResourceSpec } from '../../src/spec/resources.ts'
+import { expectErrorEnvelope, defineCheck, RESOURCE_LIST, mayRefuseUnknownKey, queryValueFor, unmatchedValue } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, FilterSpec, ResourceName, ResourceSpec } from '../../src/checks/index.ts'
 import { MAKERS } from './made.ts'
 import { NEAR_MISS_PLANS, NOT_PROBED, probeNearMisses, type NearMissPlan } from './near-miss.ts'
-import { mayRefuseUnknownKey, queryValueFor, unmatchedValue } from '../../src/judge/filter-match.ts'
 import { describeQuery, expectFound, expectPage, expectSound, filterQuery } from './queries.ts'
 import { sampleFor } from './samples.ts'
 

@@ -3,12 +3,9 @@
 // clean-up. Email addresses are created in mixed case: §4.3 filters them "lower case", whatever the record stores.
 // Every field a filter names is written whenever §4.4 lets it be: no record relies on a default the spec does not
 // name (an owner, an assignee, a pipeline), which a conformant server may leave null.
+import { CheckFailed, createRecord, runLabel, safePhone, userIdInMe, ME_PATH, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, WriteNeed, AnyRecord, FilterSpec, ResourceName } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import { CheckFailed } from '../../src/checks/define.ts'
-import type { CheckContext, WriteNeed } from '../../src/checks/types.ts'
-import { createRecord, runLabel, safePhone, type AnyRecord } from '../../src/engine/operations.ts'
-import { userIdInMe } from '../../src/engine/me.ts'
-import { ME_PATH, RESOURCES, type FilterSpec, type ResourceName } from '../../src/spec/resources.ts'
 import { sampleRecords } from './samples.ts'
 
 const token = () => randomUUID().replace(/-/g, '').slice(0, 8)

@@ -1,6 +1,5 @@
+import { RESOURCES, recordMatches } from '../../src/checks/index.ts'
 import { describe, expect, it } from 'vitest'
-import { RESOURCES } from '../../src/spec/resources.ts'
-import { recordMatches } from '../../src/judge/filter-match.ts'
 import { NEAR_MISS_PLANS, NOT_PROBED } from './near-miss.ts'
 
 const filterOf = (resource: keyof typeof RESOURCES, param: string) => RESOURCES[resource].filters.find((f) => f.param === param)!

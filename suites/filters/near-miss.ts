@@ -3,14 +3,9 @@
 // (email lower case, SKU upper case). A server that matches by substring, prefix or case-folding returns them;
 // an exact filter never does. The queried record itself is written last: it is the positive control that shows
 // the list has caught up before the near misses' absence is judged (src/engine/eventually.ts).
+import { CheckFailed, createRecord, runLabel, safePhone, readUntil, recordMatches } from '../../src/checks/index.ts'
+import type { CheckContext, WriteNeed, AnyRecord, ApiResponse, FilterSpec, ResourceName } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import { CheckFailed } from '../../src/checks/define.ts'
-import type { CheckContext, WriteNeed } from '../../src/checks/types.ts'
-import { createRecord, runLabel, safePhone, type AnyRecord } from '../../src/engine/operations.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import type { FilterSpec, ResourceName } from '../../src/spec/resources.ts'
-import { recordMatches } from '../../src/judge/filter-match.ts'
 import { describeQuery, expectPage, filterQuery } from './queries.ts'
 
 export interface NearMissValue {

@@ -1,9 +1,7 @@
 // Values to filter by, taken from records that already exist: one list page per collection and run, shared by
 // every filter of that collection. Works in every profile, on collections the API cannot write (§4.2).
-import type { CheckContext } from '../../src/checks/types.ts'
-import { recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
-import { RESOURCES, type FilterSpec, type ResourceName } from '../../src/spec/resources.ts'
-import { comparable, queryValueFor, revealsCase } from '../../src/judge/filter-match.ts'
+import { recordsNotInUse, RESOURCES, comparable, queryValueFor, revealsCase } from '../../src/checks/index.ts'
+import type { CheckContext, AnyRecord, FilterSpec, ResourceName } from '../../src/checks/index.ts'
 import { PAGE } from './queries.ts'
 
 export interface Sample {

@@ -1,18 +1,11 @@
 // §4.1 Idempotency-Key: a retry with the same key and body within 24 hours returns the first response and
 // creates no duplicate. What a different body does under the same key is not shown: observed, never judged.
 // Accounts are used throughout: the API can delete them (safe profile), and the email filter isolates one.
+import { defineCheck, CheckFailed, KEY_VARIABLES, createRecord, itemPath, runLabel, safeEmail, tagged, trackCreated, readUntil, RESOURCES, differingFields } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, KeyRole, AnyRecord, ApiClient, ApiResponse } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import { defineCheck, CheckFailed } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { KEY_VARIABLES, type KeyRole } from '../../src/config/config.ts'
-import { createRecord, itemPath, runLabel, safeEmail, tagged, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
-import type { ApiClient, ApiResponse } from '../../src/http/api-client.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
 import { restrictedScopes } from '../shared/restricted-scopes.ts'
 import { everyCreateChecks } from './every-create.ts'
-import { differingFields } from '../../src/judge/same-response.ts'
-
 const area = 'idempotency'
 const PATH = RESOURCES.account.path
 

@@ -3,21 +3,14 @@
 // Payments, the costliest duplicate, are also judged by the invoice's paidSen; orders replay the one order the
 // state area creates per run (an accepted quotation takes one order). And a replay returns the first response
 // even when the record has changed since (§4.1 "returns the first response").
+import { CheckFailed, defineCheck, expectRecord, createRecord, itemPath, runLabel, tagged, trackCreated, updateRecord, readUntil, RESOURCES, differingFields } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, AnyRecord, ApiResponse, ResourceName } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import { CheckFailed, defineCheck } from '../../src/checks/define.ts'
-import { expectRecord } from '../../src/checks/assert.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, itemPath, runLabel, tagged, trackCreated, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 import { MissingReference, createNeeds, creatable, validCreateBody, type ValidBody } from '../shared/bodies.ts'
 import { dateIn } from '../shared/drafts.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
 import { orderFromAccepted } from '../shared/accepted-order.ts'
-import { differingFields } from '../../src/judge/same-response.ts'
-
 const area = 'idempotency'
 
 export function idempotencyKey(ctx: CheckContext): string {

@@ -1,11 +1,7 @@
+import { defineCheck, errorEnvelopeProblem, isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, Level, Exchange } from '../../src/checks/index.ts'
 // Rules that hold for every exchange of the run, whichever check sent it. They run last and judge the
 // whole run's log; the first offending exchanges are the evidence.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition, Level } from '../../src/checks/types.ts'
-import type { Exchange } from '../../src/http/exchange.ts'
-import { errorEnvelopeProblem } from '../../src/judge/errors.ts'
-import { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../src/judge/response.ts'
-
 const area = 'invariants'
 const SHOWN = 3
 

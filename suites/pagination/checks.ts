@@ -2,17 +2,9 @@
 // limit, a complete walk by nextCursor, sort and order, createdSince and updatedSince strictly after their bound,
 // and 400 for parameters outside their types. The last page's nextCursor must be a string (§2); its value is
 // observed, never judged (§4.1).
-import { expectErrorEnvelope, expectStatus } from '../../src/checks/assert.ts'
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { observeWalkEnd, runLabel, updateRecord, walkAllPages, type AnyRecord } from '../../src/engine/operations.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
-import { LIMITS, RESOURCES } from '../../src/spec/resources.ts'
+import { expectErrorEnvelope, expectStatus, defineCheck, observeWalkEnd, runLabel, updateRecord, walkAllPages, readUntil, LIMITS, RESOURCES, pageSizeProblem, distinctInstants, firstMisordered, shownPrecision } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SortKey } from '../../src/checks/index.ts'
 import { childSet, listSource, probeCollections } from './fixtures.ts'
-import { pageSizeProblem } from '../../src/judge/lists.ts'
-import { distinctInstants, firstMisordered, type Order, type SortKey } from '../../src/judge/order.ts'
-import { shownPrecision } from '../../src/judge/precision.ts'
 import { BAD_PARAMETERS, BAD_PARAMETER_PATH, badParameterResponse, type BadParameter } from './params.ts'
 
 const area = 'pagination'

@@ -1,10 +1,7 @@
 // §5.8, §7.7, §8: the per-key per-minute limit and its headers. The presence of RateLimit-* on every response
 // is the run-wide invariant `invariants.ratelimit-headers`; these checks judge what the values say.
-import { expectErrorEnvelope } from '../../src/checks/assert.ts'
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import type { Exchange } from '../../src/http/exchange.ts'
-import { headerInt, resetForm, retryAfterForm, retryAfterMs, retryAfterProblem, tooManyRequestsHeadersProblem } from '../../src/judge/rate-headers.ts'
+import { expectErrorEnvelope, defineCheck, headerInt, resetForm, retryAfterForm, retryAfterMs, retryAfterProblem, tooManyRequestsHeadersProblem } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, Exchange } from '../../src/checks/index.ts'
 import { mainSeries, probe, recovery, type Call, type Probe } from './series.ts'
 
 const area = 'rate-limits'

@@ -3,13 +3,9 @@
 // (articles and users are read only; orders, payments, activities, messages and comments are never changed or
 // removed; invoices and products are never removed). Lists and gets are judged by the records area, filters by
 // the filters area.
+import { expectErrorEnvelope, defineCheck, itemPath, runLabel, safeEmail, trackCreated, RESOURCE_LIST } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, ResourceName, ResourceSpec } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import { expectErrorEnvelope } from '../../src/checks/assert.ts'
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { itemPath, runLabel, safeEmail, trackCreated } from '../../src/engine/operations.ts'
-import { RESOURCE_LIST, type ResourceName, type ResourceSpec } from '../../src/spec/resources.ts'
 import { deleteTarget, patchBody, putBody, rewriteTarget, type Target } from './targets.ts'
 
 const area = 'read-only'

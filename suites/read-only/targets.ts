@@ -2,11 +2,9 @@
 // must be able to fail: so, in order of preference, a record this run created (full profile), then for PATCH and
 // PUT an existing record with a body that rewrites its own values, then a well-formed id no record has (whose
 // 404 cannot tell a missing method from a missing record: inconclusive, a skip).
+import { createRecord, itemPath, recordsNotInUse, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, ApiResponse, AnyRecord, ResourceName } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import type { CheckContext } from '../../src/checks/types.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { createRecord, itemPath, recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
-import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 import { MissingReference, validCreateBody } from '../shared/bodies.ts'
 
 /** The newest records of a collection: one GET per run, shared by this area's checks. */

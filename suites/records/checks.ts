@@ -1,6 +1,6 @@
 // §2 and §4.2: records read and written. Read-only first (one list page and one GET per collection), then the
 // round trip of every creatable resource (plans.ts), then what servers add beyond §2.
-import type { CheckDefinition } from '../../src/checks/types.ts'
+import type { CheckDefinition } from '../../src/checks/index.ts'
 import { PLANS } from './plans.ts'
 import { extraFieldsCheck, readChecks } from './read.ts'
 import { roundTripChecks } from './round-trip.ts'

@@ -1,9 +1,8 @@
 // What the round trip of each creatable resource writes: the full create body (suites/shared/bodies.ts), and an
 // update (or, for quotations, invoices and products, a full replace) that changes some of its fields. Orders
 // and payments belong to the state area.
-import type { CheckContext, WriteNeed } from '../../src/checks/types.ts'
-import { createRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
-import type { ResourceName } from '../../src/spec/resources.ts'
+import { createRecord, runLabel } from '../../src/checks/index.ts'
+import type { CheckContext, WriteNeed, AnyRecord, ResourceName } from '../../src/checks/index.ts'
 import { fullCreate, minimalCreate, REPLACE_BODIES, runTags } from '../shared/bodies.ts'
 
 export interface ChangePlan {

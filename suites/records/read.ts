@@ -1,12 +1,7 @@
+import { defineCheck, itemPath, recordsNotInUse, extraProperties, listKey, recordKey, validate, RESOURCE_LIST } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, SchemaIssue, ResourceSpec } from '../../src/checks/index.ts'
 // Read-only: for every collection of §4.2, one page of the list (limit 5) and a GET of its first record, each
 // judged against the §2 record schema; and, as information, the fields a server returns beyond §2.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { itemPath, recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
-import { extraProperties, listKey, recordKey, validate, type SchemaIssue } from '../../src/schemas/registry.ts'
-import { RESOURCE_LIST, type ResourceSpec } from '../../src/spec/resources.ts'
-
 const area = 'records'
 const PAGE_SIZE = 5
 

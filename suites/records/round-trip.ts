@@ -1,13 +1,8 @@
 // The checks that judge one resource's round trip (trip.ts), each one property, so that a failure names exactly
 // what broke: the bodies match §2, what was written is read back, the record is listed, the update or replace
 // holds, the timestamps behave, write-only fields stay out, and a deleted record is gone.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { writeOnlyShown } from '../../src/judge/records.ts'
-import { describeMismatches, holdsWritten, sameMeaning, textOfHtml, type AnyRecord, type Mismatch } from '../../src/judge/written.ts'
-import { recordKey, validate } from '../../src/schemas/registry.ts'
-import { RESOURCES, type FieldType, type ResourceSpec } from '../../src/spec/resources.ts'
+import { defineCheck, writeOnlyShown, describeMismatches, holdsWritten, meansWritten, textOfHtml, recordKey, validate, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Mismatch, FieldType, ResourceSpec } from '../../src/checks/index.ts'
 import type { RoundTripPlan } from './plans.ts'
 import { tripOf, type Trip } from './trip.ts'
 
@@ -127,7 +122,7 @@ function listedCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
       }
       const found = mismatches(spec, plan, spec.create!.fields, trip.sent, record)
       const createdAt = trip.got.status === 200 ? trip.got.body?.createdAt : trip.record.createdAt
-      if ('createdAt' in spec.record && !sameMeaning('date-time', createdAt, record.createdAt)) {
+      if ('createdAt' in spec.record && !meansWritten('date-time', createdAt, record.createdAt)) {
         found.push({ field: 'createdAt (as GET shows it)', sent: createdAt, got: record.createdAt })
       }
       if (found.length > 0) {
@@ -222,7 +217,7 @@ function timestampsCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefiniti
         ctx.fail(`create response createdAt is ${JSON.stringify(createdAt)}, expected a date-time (§2)`, { exchanges: [trip.created.exchange] })
       }
       for (const s of seen(trip)) {
-        if (!sameMeaning('date-time', createdAt, s.record.createdAt)) {
+        if (!meansWritten('date-time', createdAt, s.record.createdAt)) {
           ctx.fail(`${s.step} createdAt is ${JSON.stringify(s.record.createdAt)}, the create response said ${createdAt} (§2)`, {
             expected: 'createdAt is the creation time and never changes',
             exchanges: [trip.created.exchange, s.response.exchange],

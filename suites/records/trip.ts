@@ -1,11 +1,8 @@
 // One round trip per resource, made once per run and shared by the checks that judge it: create → get → find
 // in the list → update or replace → get → delete → get. Every step's response is kept; a step that goes wrong
 // is recorded, not thrown, so that each check judges exactly its own part. Only a refused create ends the trip.
-import type { CheckContext } from '../../src/checks/types.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { createRecord, deleteRecord, itemPath, replaceRecord, tagged, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
+import { createRecord, deleteRecord, itemPath, replaceRecord, tagged, updateRecord, readUntil, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, ApiResponse, AnyRecord } from '../../src/checks/index.ts'
 import type { ChangePlan, RoundTripPlan } from './plans.ts'
 
 /** Listing a just-created record: bounded pages, looked at again within the consistency window (eventually.ts). */

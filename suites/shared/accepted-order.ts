@@ -1,12 +1,8 @@
 // The one order a run creates from an accepted quotation (§4.2), shared by the state area's order checks and by
 // idempotency.order.replays: an accepted quotation takes one order, so a second fixture is not there to make.
+import { expectRecord, FIXTURE_VARIABLES, itemPath, trackCreated, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, AnyRecord, ApiResponse } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import { expectRecord } from '../../src/checks/assert.ts'
-import type { CheckContext } from '../../src/checks/types.ts'
-import { FIXTURE_VARIABLES } from '../../src/config/config.ts'
-import { itemPath, trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
 import { listedOnce, recordsOf } from './fixtures.ts'
 
 export const ORDERS = RESOURCES.order.path

@@ -1,9 +1,6 @@
 // Finding, with the main key, a record that a refused call should not have created.
-import type { CheckContext } from '../../src/checks/types.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
-import { createRecord, trackCreated } from '../../src/engine/operations.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
+import { readUntil, createRecord, trackCreated, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, ApiResponse, ResourceName } from '../../src/checks/index.ts'
 import { validCreateBody, type ValidBody } from './bodies.ts'
 
 export interface Sighting {

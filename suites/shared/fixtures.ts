@@ -1,12 +1,7 @@
+import { FIXTURE_VARIABLES, recordsNotInUse, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, FixtureName, AnyRecord, ApiResponse, Query, ResourceName } from '../../src/checks/index.ts'
 // Seeded records the API cannot bring into being (§3: transitions are not shown): the configured fixture, or
 // else the first fitting record of one listed page. Skips, naming the variable, when there is none.
-import type { CheckContext } from '../../src/checks/types.ts'
-import { FIXTURE_VARIABLES, type FixtureName } from '../../src/config/config.ts'
-import { recordsNotInUse, type AnyRecord } from '../../src/engine/operations.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import type { Query } from '../../src/http/transport.ts'
-import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
-
 export interface Found {
   id: string
   source: 'fixture' | 'listed'

@@ -1,9 +1,7 @@
+import { scopesFromMe, ME_PATH } from '../../src/checks/index.ts'
+import type { CheckContext } from '../../src/checks/index.ts'
 // The restricted key's scopes (§5.3, §5.4), known once per run: the auth area's scope checks and the
 // idempotency area's per-key checks both need them.
-import type { CheckContext } from '../../src/checks/types.ts'
-import { scopesFromMe } from '../../src/engine/me.ts'
-import { ME_PATH } from '../../src/spec/resources.ts'
-
 export interface KnownScopes {
   scopes: string[]
   source: string

@@ -1,9 +1,7 @@
 // §2 activity `body` and §8: "short preview, up to 500 characters". A longer body is sent; the record keeps at
 // most 500. Activities cannot be deleted (§4.2): full profile.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import { itemPath, runLabel, trackCreated } from '../../src/engine/operations.ts'
-import { LIMITS, RESOURCES } from '../../src/spec/resources.ts'
+import { defineCheck, itemPath, runLabel, trackCreated, LIMITS, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckDefinition } from '../../src/checks/index.ts'
 import { namesSentField } from '../shared/refusal.ts'
 import { sharedAccount } from './shared.ts'
 

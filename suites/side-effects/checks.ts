@@ -1,5 +1,5 @@
 // Behavioural side effects (§1.6) and rules the record keeps after a write (§2, §4.4, §8).
-import type { CheckDefinition } from '../../src/checks/types.ts'
+import type { CheckDefinition } from '../../src/checks/index.ts'
 import { activityChecks } from './activity.ts'
 import { commentChecks } from './comment.ts'
 import { contactAccountChecks } from './contact-account.ts'

@@ -1,9 +1,7 @@
 // §2 comment: `body` is "sanitised HTML"; §4.4 POST /comments takes `html` "(HTML body, sanitised)". The probe is
 // an internal note (no email goes out, §1.6 is about public comments), but comments cannot be deleted: full.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, itemPath, runLabel, trackCreated } from '../../src/engine/operations.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
+import { defineCheck, createRecord, itemPath, runLabel, trackCreated, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckDefinition } from '../../src/checks/index.ts'
 import { unsafeParts } from './html-safety.ts'
 
 function probeHtml(marker: string): string {

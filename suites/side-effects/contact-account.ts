@@ -1,7 +1,6 @@
 // §2 contact: `accountId` is "writable but not in the record" and "sets the primary account".
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
+import { defineCheck, createRecord, itemPath, runLabel } from '../../src/checks/index.ts'
+import type { CheckDefinition } from '../../src/checks/index.ts'
 import { sharedAccount, uniqueEmail } from './shared.ts'
 
 export const contactAccountChecks: CheckDefinition[] = [

@@ -1,8 +1,6 @@
 // §1.6 "New leads are routed to a sales rep": a lead created without ownerId gets an owner.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, itemPath, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
+import { defineCheck, createRecord, itemPath, runLabel, readUntil } from '../../src/checks/index.ts'
+import type { CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { uniqueEmail } from './shared.ts'
 
 /**

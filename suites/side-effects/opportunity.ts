@@ -1,11 +1,8 @@
 // §4.4 update /opportunities/{id}: "Pipeline, stage and currency are not updatable here." A server may refuse
 // an update that sends them or ignore them; either way the record keeps its pipeline, stage and currency.
+import { defineCheck, expectStatus, createRecord, itemPath, runLabel, updateRecord, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import { defineCheck } from '../../src/checks/define.ts'
-import { expectStatus } from '../../src/checks/assert.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, itemPath, runLabel, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
 import { isStateRefusal, refusalOf } from '../shared/refusal.ts'
 import { changedFields, diffOf } from '../shared/record-diff.ts'
 

@@ -1,11 +1,7 @@
 // §1.6 "Accounts and contacts are moved to a recycle bin on deletion": after the delete (§4.2 "move to recycle
 // bin") the API no longer returns them, neither by id (404, §7.6) nor in a list filtered to them (§4.3 email).
-import { defineCheck } from '../../src/checks/define.ts'
-import { expectStatus } from '../../src/checks/assert.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, deleteRecord, itemPath, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
+import { defineCheck, expectStatus, createRecord, deleteRecord, itemPath, runLabel, readUntil, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { uniqueEmail } from './shared.ts'
 
 interface Recyclable {

@@ -1,7 +1,6 @@
+import { createRecord, runLabel, safeEmail } from '../../src/checks/index.ts'
+import type { CheckContext, AnyRecord } from '../../src/checks/index.ts'
 // Records several side-effect checks hang things on, created once per run (deleted at clean-up).
-import type { CheckContext } from '../../src/checks/types.ts'
-import { createRecord, runLabel, safeEmail, type AnyRecord } from '../../src/engine/operations.ts'
-
 export function sharedAccount(ctx: CheckContext): Promise<AnyRecord> {
   return ctx.session.memo('side-effects.account', async () => (await createRecord(ctx, 'account', { name: runLabel(ctx, 'account') }, { validate: false })).record)
 }

@@ -1,8 +1,7 @@
 // §3: an invoice is created as a draft and can be replaced only while it is one (§3.1). Invoices cannot be
 // deleted (§4.2), so creating one needs the full profile.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import { itemPath, replaceRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
+import { defineCheck, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
+import type { CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { invoiceReplaceBody, sharedDraftInvoice } from '../shared/drafts.ts'
 import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
 import { expectRefusedWrite } from './refused-write.ts'

@@ -1,8 +1,7 @@
 // §3: the status values of quotations, invoices, orders, cases and leads (beyond the named ones) are not shown.
 // What the server uses is reported as information.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import type { ResourceName } from '../../src/spec/resources.ts'
+import { defineCheck } from '../../src/checks/index.ts'
+import type { CheckDefinition, ResourceName } from '../../src/checks/index.ts'
 import { listedOnce, recordsOf } from '../shared/fixtures.ts'
 
 const OPEN_STATUSES: ResourceName[] = ['quotation', 'invoice', 'order', 'case', 'lead']

@@ -1,9 +1,7 @@
 // §3.2: "An order is created from an accepted quotation (the create call takes the quotation id)". Orders
 // cannot be deleted (§4.2), so the successful creation needs the full profile; it happens once per run.
-import { defineCheck } from '../../src/checks/define.ts'
-import { expectStatus } from '../../src/checks/assert.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import { trackCreated, type AnyRecord } from '../../src/engine/operations.ts'
+import { defineCheck, expectStatus, trackCreated } from '../../src/checks/index.ts'
+import type { CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { ACCEPTED_QUOTATION_VARIABLE, ORDERS, orderFromAccepted, orderOf, ordersFor } from '../shared/accepted-order.ts'
 import { listCaughtUp } from '../shared/created-despite.ts'
 import { draftQuotationOrSkip } from '../shared/drafts.ts'

@@ -1,11 +1,8 @@
 // §2 invoice `paidSen` is "paid so far": recording a payment against an invoice (§4.2) raises it by the amount.
 // Payments cannot be deleted (§4.2): full profile. The payment here is partial on purpose, so the seeded
 // invoice stays open for the webhook area, which pays it in full to see `invoice.paid` (§6.2).
-import { defineCheck } from '../../src/checks/define.ts'
-import { expectRecord } from '../../src/checks/assert.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
-import { readUntil } from '../../src/engine/eventually.ts'
+import { defineCheck, expectRecord, createRecord, itemPath, runLabel, readUntil } from '../../src/checks/index.ts'
+import type { CheckDefinition } from '../../src/checks/index.ts'
 import { dateIn } from '../shared/drafts.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import { findSeeded, isNonDraft } from '../shared/fixtures.ts'

@@ -1,7 +1,6 @@
 // §3: a quotation is created as a draft, and can be replaced or deleted only while it is one (§3.1).
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/engine/operations.ts'
+import { defineCheck, createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition } from '../../src/checks/index.ts'
 import { draftQuotationOrSkip, newQuotationBody, quotationReplaceBody, sharedDraftQuotation } from '../shared/drafts.ts'
 import { findSeeded, isNonDraft, type Found } from '../shared/fixtures.ts'
 import { expectRefusedWrite } from './refused-write.ts'

@@ -1,10 +1,7 @@
 // §3.1: a write the record's state does not allow is refused and leaves the record as it was. One probe for
 // every such rule: GET before, the write, GET after, with no other probe of the same record in between.
-import type { CheckContext } from '../../src/checks/types.ts'
-import { expectRecord } from '../../src/checks/assert.ts'
-import { itemPath, type AnyRecord } from '../../src/engine/operations.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import type { ResourceName } from '../../src/spec/resources.ts'
+import { expectRecord, itemPath } from '../../src/checks/index.ts'
+import type { CheckContext, AnyRecord, ApiResponse, ResourceName } from '../../src/checks/index.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import type { Found } from '../shared/fixtures.ts'
 import { changedFields, diffOf } from '../shared/record-diff.ts'

@@ -3,11 +3,9 @@
 // conversation) names a real one, so that a server which loads the parent first still judges the defect: the
 // run's validation case, its draft invoice (every probe is refused anyway), and a conversation of the workspace.
 // An order's only field is its quotation, so its probes are about that reference and no real one is needed.
+import { CheckFailed, createRecord, runLabel, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, AnyRecord, ResourceName } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
-import { CheckFailed } from '../../src/checks/define.ts'
-import type { CheckContext } from '../../src/checks/types.ts'
-import { createRecord, runLabel, type AnyRecord } from '../../src/engine/operations.ts'
-import { RESOURCES, type ResourceName } from '../../src/spec/resources.ts'
 import { minimalCreate } from '../shared/bodies.ts'
 import { listedOnce, recordsOf } from '../shared/fixtures.ts'
 

@@ -2,11 +2,8 @@
 // out, a value of the wrong type for one field of each type, and a value outside each listed enum get a 400
 // `invalid_request` whose details name the field; one check per (body, rule). Then what must be accepted (the
 // three forms of an email field, §4.1) and bodies that are not a JSON object at all.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition, WriteNeed } from '../../src/checks/types.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { replaceRecord, tagged, updateRecord, type AnyRecord } from '../../src/engine/operations.ts'
-import { RESOURCES, writeBodies, type BodySpec, type ResourceName, type WriteOp } from '../../src/spec/resources.ts'
+import { defineCheck, replaceRecord, tagged, updateRecord, RESOURCES, writeBodies } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, WriteNeed, ApiResponse, AnyRecord, BodySpec, ResourceName, WriteOp } from '../../src/checks/index.ts'
 import { REPLACE_BODIES } from '../shared/bodies.ts'
 import { createBase, target } from './bases.ts'
 import { missingRequired, outsideEnums, wrongTypes, type BodyDefect } from './defects.ts'

@@ -1,11 +1,8 @@
 // §4.1 "Email-type fields accept a string, null or an empty string": what must be accepted, not refused. Each
 // resource with an email field is created with "" (read back as "" or null), then updated to an address and
 // to null. A server that validates the address format without allowing "" refuses the first.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import { safeEmail, tagged, updateRecord } from '../../src/engine/operations.ts'
-import { RESOURCE_LIST, parseFieldType, type BodySpec, type ResourceSpec } from '../../src/spec/resources.ts'
+import { defineCheck, safeEmail, tagged, updateRecord, RESOURCE_LIST, parseFieldType } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, BodySpec, ResourceSpec } from '../../src/checks/index.ts'
 import { hasCreateBody } from '../shared/bodies.ts'
 import { createBody } from './bases.ts'
 import { trackAccepted } from './judge.ts'

@@ -1,10 +1,8 @@
 // Bodies that are not a JSON object at all (§4: bodies are JSON objects; §7.3): malformed JSON, and JSON that is
 // an array or a string. Each gets a 400 with the §7.1 envelope, never a 5xx and never a record. The code is
 // observed: §7.3 names invalid_request for invalid fields; a parse error may carry another code (§7.8).
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
-import { runLabel } from '../../src/engine/operations.ts'
-import { RESOURCES } from '../../src/spec/resources.ts'
+import { defineCheck, runLabel, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckDefinition } from '../../src/checks/index.ts'
 import { expectRefusals, refusalProblem } from './judge.ts'
 
 const area = 'validation'

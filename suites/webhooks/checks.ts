@@ -2,7 +2,7 @@
 // verifies and records each one. The correlation checks (which operation emits which event: SHOULD, §6 gaps)
 // run first; the delivery rules (§6.3–§6.6: MUST) run last, over the server's deliveries about the run's
 // records; whatever else reached the sink is reported as noise (INFO).
-import type { CheckDefinition } from '../../src/checks/types.ts'
+import type { CheckDefinition } from '../../src/checks/index.ts'
 import { correlationChecks } from './correlation.ts'
 import { noiseChecks } from './noise.ts'
 import { retryChecks } from './retry.ts'

@@ -2,11 +2,8 @@
 // SHOULD, with the generous wait of CRM_WEBHOOK_TIMEOUT_S. Only deliveries about the run's own records
 // count, so events of other records or workspaces never decide anything. A delivery the sink refused (a bad
 // signature…) still shows the event was emitted: the delivery rules are judged by their own checks.
-import { expectStatus } from '../../src/checks/assert.ts'
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import { createRecord, itemPath, runLabel } from '../../src/engine/operations.ts'
-import type { Delivery } from '../../src/webhooks/sink.ts'
+import { expectStatus, defineCheck, createRecord, itemPath, runLabel } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
 import { carries, kindOf, tally } from './deliveries.ts'

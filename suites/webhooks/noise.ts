@@ -2,8 +2,8 @@
 // byte-identical replays, stale or future timestamps without the secret's signature, oversized bodies, slow or
 // broken clients, events of records the run did not create. Information only: noise never decides a verdict
 // (deliveries.ts attribute), and the sink keeps a bounded amount of it (src/webhooks/sink.ts SINK_DEFAULTS).
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckDefinition } from '../../src/checks/types.ts'
+import { defineCheck } from '../../src/checks/index.ts'
+import type { CheckDefinition } from '../../src/checks/index.ts'
 import { attribute, summary } from './deliveries.ts'
 import { settle, waitBudgetMs } from './probe.ts'
 

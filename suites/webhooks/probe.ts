@@ -2,10 +2,8 @@
 // the area), the wait for its case.created delivery, and a short wait for deliveries still in flight.
 // The sink answers the first attempt of the probe's case.created with 503, so the retry check can watch the
 // same event come again (§6.7); every other delivery is acknowledged with 200.
-import type { CheckContext } from '../../src/checks/types.ts'
-import { createRecord, runLabel, updateRecord } from '../../src/engine/operations.ts'
-import type { ApiResponse } from '../../src/http/api-client.ts'
-import type { Delivery, Sink } from '../../src/webhooks/sink.ts'
+import { createRecord, runLabel, updateRecord } from '../../src/checks/index.ts'
+import type { CheckContext, ApiResponse, Delivery, Sink } from '../../src/checks/index.ts'
 import { carries } from './deliveries.ts'
 
 /** CRM_WEBHOOK_TIMEOUT_S and CRM_WEBHOOK_RETRY_WAIT_S are at most this (src/config/config.ts); a check's own time limit must cover its waits. */

@@ -4,9 +4,8 @@
 // again after that non-2xx answer, signed with the secret (a copy of an attempt answered 2xx is a replay that
 // anyone could post, set aside as noise by the sink). Only a copy of the very attempt answered 503, posted by
 // someone who captured it in transit, could still pass for a retry: the server may legally resend it byte for byte.
-import { defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import type { Delivery } from '../../src/webhooks/sink.ts'
+import { defineCheck } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { summary } from './deliveries.ts'
 import { probeCase, probeDelivery, probeRetry, waitBudgetMs, type Probe } from './probe.ts'
 

@@ -4,9 +4,8 @@
 // events of other records) is counted as noise and never judged. Alone (`--only`), each provokes the run's probe
 // case itself. A delivery refused for one rule never reaches the next (the verifier's order), so each rule is
 // judged on the deliveries that reached it.
-import { CheckFailed, defineCheck } from '../../src/checks/define.ts'
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.ts'
-import type { Delivery } from '../../src/webhooks/sink.ts'
+import { CheckFailed, defineCheck } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { attribute, brokenRule, kindOf, reached, summary, tally, type Rule } from './deliveries.ts'
 import { probeCase, probeDelivery, probeUpdate, settle, waitBudgetMs } from './probe.ts'
 
