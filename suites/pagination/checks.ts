@@ -2,10 +2,10 @@
 // limit, a complete walk by nextCursor, sort and order, createdSince and updatedSince strictly after their bound,
 // and 400 for parameters outside their types. The last page's nextCursor must be a string (§2); its value is
 // observed, never judged (§4.1).
-import { expectErrorEnvelope, expectStatus, defineCheck, observeWalkEnd, runLabel, updateRecord, walkAllPages, readUntil, LIMITS, RESOURCES, pageSizeProblem, distinctInstants, firstMisordered, shownPrecision } from '../../src/checks/index.ts'
+import { expectErrorEnvelope, defineCheck, observeWalkEnd, runLabel, updateRecord, walkAllPages, readUntil, LIMITS, RESOURCES, pageSizeProblem, distinctInstants, firstMisordered, shownPrecision } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SortKey } from '../../src/checks/index.ts'
 import { childSet, listSource, probeCollections } from './fixtures.ts'
-import { BAD_PARAMETERS, BAD_PARAMETER_PATH, badParameterResponse, type BadParameter } from './params.ts'
+import { BAD_PARAMETERS, badParameterResponse, type BadParameter } from './params.ts'
 
 const area = 'pagination'
 const ACCOUNTS = RESOURCES.account.path

@@ -26,7 +26,7 @@ export const BAD_PARAMETERS: BadParameter[] = [
   { id: 'updatedSince.rejects-non-date', param: 'updatedSince', value: 'yesterday', level: 'SHOULD', why: 'updatedSince is a date-time (§4.1)' },
 ]
 
-export const BAD_PARAMETER_PATH = RESOURCES.account.path
+const BAD_PARAMETER_PATH = RESOURCES.account.path
 
 /** The answer to one bad parameter, requested once per run by whichever check asks first. */
 export function badParameterResponse(ctx: CheckContext, bad: BadParameter): Promise<ApiResponse> {

@@ -58,7 +58,7 @@ export const limitInRange: TrafficRule = perExchange(
     side: 'client',
     title: 'A list asks for limit as an integer of 1–100',
   },
-  (exchange, ctx) => {
+  (_exchange, ctx) => {
     if (ctx.operation?.op !== 'list') return
     const limit = ctx.operation.query.limit
     if (limit === undefined) return
