@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util'
 import type { CheckResult, Profile } from '../src/checks/types.ts'
 import { loadConfig, type ResolvedConfig } from '../src/config/config.ts'
-import { runInProcess } from '../src/engine/in-process.ts'
+import { runInProcess } from '../src/run/in-process.ts'
 import { verdictOf } from '../src/report/build.ts'
 import { VARIANT_NAMES, type VariantName } from '../src/reference/index.ts'
 import { CONDITION_NAMES, conditionNamed, runUnderCondition } from '../src/selfcheck/conditions.ts'

@@ -5,7 +5,7 @@
 // deliberate bad requests). Then replays the same exchanges N times through a fresh verifier and prints the
 // throughput. Figures only; nothing is asserted (the benchmark proper is scripts/bench-traffic.ts).
 import { parseArgs } from 'node:util'
-import { runInProcess } from '../src/engine/in-process.ts'
+import { runInProcess } from '../src/run/in-process.ts'
 import type { Exchange } from '../src/http/exchange.ts'
 import { resolveOperation } from '../src/traffic/operation.ts'
 import { TRAFFIC_RULES } from '../src/traffic/rules/index.ts'

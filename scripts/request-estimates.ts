@@ -2,7 +2,7 @@
 // and writes src/run/request-estimates.ts (what `run` prints its estimate from). Run after adding checks:
 //   node bin/run-ts.mjs scripts/request-estimates.ts
 import { writeFileSync } from 'node:fs'
-import { runInProcess } from '../src/engine/in-process.ts'
+import { runInProcess } from '../src/run/in-process.ts'
 import type { RequestEstimates } from '../src/run/estimate.ts'
 import { catalogue } from '../suites/index.ts'
 

@@ -37,7 +37,7 @@ test('a suite file reaches src/ only through the check kit (src/checks/index.ts)
         for (const spec of specifiers(readFileSync(join(dir, entry.name), 'utf8'))) {
           if (!/(^|\/)src\//.test(spec)) continue
           const kit = spec.endsWith('src/checks/index.ts')
-          const glue = entry.name.endsWith('.suite.ts') && spec.endsWith('src/engine/vitest-glue.ts')
+          const glue = entry.name.endsWith('.suite.ts') && spec.endsWith('src/run/vitest-glue.ts')
           if (!kit && !glue) strays.push(`${at} imports ${spec}`)
         }
       }

@@ -3,7 +3,7 @@
 // balancer closing idle connections, a forward proxy. The verdict must be the one of a fast, unthrottled run.
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import type { ResolvedConfig } from '../config/config.ts'
-import { runInProcess, type InProcessRun } from '../engine/in-process.ts'
+import { runInProcess, type InProcessRun } from '../run/in-process.ts'
 import type { EmbeddedOptions } from '../run/target.ts'
 import { verdictOf } from '../report/build.ts'
 import type { Verdict } from '../report/types.ts'

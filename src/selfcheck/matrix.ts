@@ -1,7 +1,7 @@
 // Self-validation: the suite against every named fault of the reference server (each check must be able
 // to fail) and against every legal variant (no conformant choice may fail a check).
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
-import { runInProcess } from '../engine/in-process.ts'
+import { runInProcess } from '../run/in-process.ts'
 import { VARIANT_NAMES, type VariantName } from '../reference/index.ts'
 import { FAULT_CASES, type FaultCase } from './fault-catches.ts'
 

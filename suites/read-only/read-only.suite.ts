@@ -1,4 +1,4 @@
-import { registerChecks } from '../../src/engine/vitest-glue.ts'
+import { registerChecks } from '../../src/run/vitest-glue.ts'
 import { checks } from './checks.ts'
 
 registerChecks(checks)

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { catalogue } from '../../suites/index.ts'
 import { loadConfig } from '../../src/config/config.ts'
-import { runInProcess } from '../../src/engine/in-process.ts'
+import { runInProcess } from '../../src/run/in-process.ts'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts'
 import { startRelay, type Relay } from '../../src/reference/conditions.ts'
 import { startForwardProxy, type ForwardProxy } from '../../src/selfcheck/forward-proxy.ts'

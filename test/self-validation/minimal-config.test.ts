@@ -3,7 +3,7 @@
 // seeded records the API cannot create are found by listing instead.
 import { describe, expect, it } from 'vitest'
 import { KEY_VARIABLES, type KeyRole } from '../../src/config/config.ts'
-import { runInProcess } from '../../src/engine/in-process.ts'
+import { runInProcess } from '../../src/run/in-process.ts'
 import { catalogue } from '../../suites/index.ts'
 
 const OPTIONAL_ROLES = Object.keys(KEY_VARIABLES).filter((r) => r !== 'main') as KeyRole[]

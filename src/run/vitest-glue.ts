@@ -5,7 +5,7 @@
 import { describe, test } from 'vitest'
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { DEFAULTS, loadConfig } from '../config/config.ts'
-import { executeRun } from '../run/execute.ts'
+import { executeRun } from './execute.ts'
 import { junitCaseName } from '../report/junit.ts'
 
 export interface RegisterOptions {

@@ -3,11 +3,11 @@
 // path (src/run/execute.ts), so it judges exactly as `crm-conformance run` does.
 import type { CheckDefinition, CheckResult, Profile } from '../checks/types.ts'
 import { DEFAULTS, loadConfig, type ResolvedConfig } from '../config/config.ts'
-import { executeRun } from '../run/execute.ts'
-import type { Leftover } from './ledger.ts'
-import { select } from './selection.ts'
-import type { EmbeddedOptions } from '../run/target.ts'
-import type { RunSession } from './session.ts'
+import { executeRun } from './execute.ts'
+import type { Leftover } from '../engine/ledger.ts'
+import { select } from '../engine/selection.ts'
+import type { EmbeddedOptions } from './target.ts'
+import type { RunSession } from '../engine/session.ts'
 
 export interface InProcessOptions {
   checks: CheckDefinition[]
