@@ -202,6 +202,28 @@ export const writeOnlyHidden: TrafficRule = perExchange(
   },
 )
 
+export const unauthenticated: TrafficRule = perExchange(
+  {
+    id: 'traffic.auth.unauthenticated',
+    clauses: ['§5.5', '§7.4'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A call without a key, or with the configured revoked key, is answered 401',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
+    // Only what the masked traffic proves: another scheme or a malformed token is masked whole, and may hold a
+    // valid key (the suite asks 401 for the main key under Basic only as a SHOULD).
+    const missing = exchange.request.headers.authorization === undefined
+    if (!missing && exchange.keyRole !== 'revoked') return
+    // A 429 is no verdict on the key: a limit may count calls before it looks at one (§8 shows no order); a 5xx is another rule's.
+    if (response.status === 429 || response.status >= 500) return
+    ctx.exercised()
+    if (response.status !== 401) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} ${missing ? 'without an Authorization header' : 'with the revoked key (CRM_API_KEY_REVOKED)'} answered ${response.status} (§5.5)`, expected: 'HTTP 401: key missing or no longer valid (§5.5, §7.4)' })
+  },
+)
+
 export const noServerErrors: TrafficRule = perExchange(
   {
     id: 'traffic.response.no-server-errors',
@@ -218,4 +240,4 @@ export const noServerErrors: TrafficRule = perExchange(
   },
 )
 
-export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, jsonBodies, writeOnlyHidden, noServerErrors]
+export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, jsonBodies, writeOnlyHidden, unauthenticated, noServerErrors]
