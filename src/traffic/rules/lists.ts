@@ -1,10 +1,10 @@
 // Rules on each list page (server side): page size, filters, order, since-bounds; and across the pages of one
 // walk: nothing visible repeated, the order kept across the page boundary, and the page size proven by the
 // records that follow.
-import { firstMisordered, firstUnmatched, pageSizeProblem, sinceViolation, sortAsked, SINCE_FIELD, type SinceParam } from '../../judge/lists.ts'
+import { firstMisordered, firstUnmatched, pageSizeProblem, requestedPageSize, sinceViolation, sortAsked, SINCE_FIELD, type SinceParam } from '../../judge/lists.ts'
 import { RESOURCES, type ResourceName } from '../../spec/resources.ts'
 import type { ResolvedOperation, RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, WriteClock, acrossExchanges, isObject, perExchange, querySignature, resourceOf, wholeBody, type AnyRecord } from './kit.ts'
+import { BoundedMap, WriteClock, acrossExchanges, isObject, isSuccess, perExchange, querySignature, resourceOf, wholeBody, type AnyRecord } from './kit.ts'
 
 interface Page {
   resource: ResourceName
@@ -218,4 +218,43 @@ export const walk: TrafficRule = acrossExchanges(
   },
 )
 
-export const LIST_RULES: TrafficRule[] = [pageSize, filtered, ordered, since, sinceExcludesBound, walk]
+/** A limit the suite sends as out of range (an integer outside 1–100, or no number at all); other odd forms are not judged. */
+function limitOutOfRange(limit: string | undefined): boolean {
+  if (limit === undefined) return false
+  if (/^-?\d+$/.test(limit.trim())) return requestedPageSize(limit) === undefined
+  return !/\d/.test(limit)
+}
+
+export const badParameterRefused: TrafficRule = perExchange(
+  {
+    id: 'traffic.list.bad-parameter-refused',
+    clauses: ['§4.1', '§8', '§3.3', '§7.3'],
+    level: 'SHOULD',
+    side: 'server',
+    title: 'A list asking a limit outside 1–100, or an enumerated filter value not listed, is refused with 400 (invalid_request for the limit)',
+  },
+  (exchange, ctx) => {
+    const resource = resourceOf(ctx.operation)
+    const response = exchange.response
+    if (!resource || ctx.operation?.op !== 'list' || !response || response.truncated) return
+    const query = ctx.operation.query
+    const badLimit = limitOutOfRange(query.limit)
+    // Not in the list whatever the case: a server reading `OPEN` as `open` is not judged (the suite sends neither).
+    const unlisted = RESOURCES[resource].filters.find((f) => f.kind === 'enum' && query[f.param] !== undefined && !(f.values ?? []).some((v) => v.toLowerCase() === query[f.param]!.toLowerCase()))
+    if (!badLimit && !unlisted) return
+    // A key refused first (401, 403, 429) says nothing about the parameter; a 5xx is another rule's.
+    if (!isSuccess(response.status) && response.status !== 400) return
+    ctx.exercised()
+    const asked = badLimit ? `limit=${query.limit}` : `${unlisted!.param}=${query[unlisted!.param]}`
+    if (isSuccess(response.status)) {
+      ctx.violation({ message: `${describe(exchange, ctx.operation)} was answered ${response.status}: ${asked} is ${badLimit ? 'outside page size 1–100' : `not one of ${unlisted!.values!.join(', ')}`}`, expected: '400 with the error envelope (§7.3; pagination.limit.rejects-*, filters.*.rejects-unlisted)' })
+      return
+    }
+    // pagination.params.invalid-request-code judges the code for list parameters; the filters' checks only observe it.
+    const body = response.body
+    const code = isObject(body) && isObject(body.error) ? body.error.code : undefined
+    if (badLimit && code !== 'invalid_request') ctx.violation({ message: `${describe(exchange, ctx.operation)}: the 400 for ${asked} has code ${JSON.stringify(code ?? null)}`, expected: 'code invalid_request (§7.3; pagination.params.invalid-request-code)' })
+  },
+)
+
+export const LIST_RULES: TrafficRule[] = [pageSize, filtered, ordered, since, sinceExcludesBound, walk, badParameterRefused]
