@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { draftOnly, idempotentReplay, orderFromAccepted, readAfterWrite, remainingNeverRises } from '../../src/traffic/rules/sequences.ts'
+import { createdDraft, draftOnly, idempotentReplay, orderFromAccepted, readAfterWrite, remainingNeverRises } from '../../src/traffic/rules/sequences.ts'
 import { account, exchange, judge, quotation, uuid } from './helpers.ts'
 
 const create = (at: number, responseBody: unknown, key = 'k-1', body: unknown = { name: 'Acme' }, status = 201) =>
@@ -103,5 +103,13 @@ describe('traffic.ratelimit.remaining-never-rises', () => {
     expect(judge(remainingNeverRises, [exchange({ path: '/me', at: 0, duration: 20_000 }), call(10_000, 60)]).status).toBe('skipped')
     const anonymous = { authorization: 'Bearer <redacted>' }
     expect(judge(remainingNeverRises, [call(0, 10, {}), call(10_000, 60)].map((e) => ({ ...e, request: { ...e.request, headers: anonymous } }))).status).toBe('skipped')
+  })
+})
+
+describe('traffic.state.created-draft', () => {
+  it('passes a quotation created as a draft, fails one created sent, leaves a create without a body alone', () => {
+    expect(judge(createdDraft, [exchange({ method: 'POST', path: '/quotations', body: {}, status: 201, responseBody: quotation(1, 'draft') })]).status).toBe('passed')
+    expect(judge(createdDraft, [exchange({ method: 'POST', path: '/quotations', body: {}, status: 201, responseBody: quotation(1, 'sent') })]).status).toBe('failed')
+    expect(judge(createdDraft, [exchange({ method: 'POST', path: '/quotations', body: {}, status: 204 })]).status).toBe('skipped')
   })
 })

@@ -6,7 +6,7 @@ import { differingFields } from '../../judge/same-response.ts'
 import { deepEqual, describeMismatches, writtenMismatches } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, acrossExchanges, endedBefore, isApiCall, isObject, isSuccess, keyOf, recordsOf, resourceOf, timeOf, wholeBody, type AnyRecord } from './kit.ts'
+import { BoundedMap, acrossExchanges, endedBefore, isApiCall, isObject, isSuccess, keyOf, perExchange, recordsOf, resourceOf, timeOf, wholeBody, type AnyRecord } from './kit.ts'
 
 /** §8 idempotency retention. */
 const RETENTION_MS = 24 * 3600 * 1000
@@ -150,6 +150,25 @@ export const draftOnly: TrafficRule = acrossExchanges(
   },
 )
 
+export const createdDraft: TrafficRule = perExchange(
+  {
+    id: 'traffic.state.created-draft',
+    clauses: ['§3', '§4.2'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A quotation or invoice created 2xx carries status draft (as state.*.created-draft)',
+  },
+  (exchange, ctx) => {
+    const resource = resourceOf(ctx.operation)
+    if ((resource !== 'quotation' && resource !== 'invoice') || ctx.operation?.op !== 'create') return
+    const record = recordsOf(ctx.operation, exchange)[0]
+    // A create answered without the record (success bodies are not shown for every write) says nothing here.
+    if (!record || !('status' in record)) return
+    ctx.exercised()
+    if (record.status !== 'draft') ctx.violation({ message: `POST ${ctx.operation.path} answered ${exchange.response!.status} with a ${resource} of status ${JSON.stringify(record.status)} (§3)`, expected: `status "draft": ${resource}s are "created as a draft" (§3, §4.2)` })
+  },
+)
+
 export const orderFromAccepted: TrafficRule = acrossExchanges(
   {
     id: 'traffic.state.order-from-accepted',
@@ -259,4 +278,4 @@ function sameWindow(a: Quota, b: Quota): boolean {
   return Math.abs(b.resetAt - a.resetAt) <= tolerance && b.start - a.end > 2 * tolerance && b.end < a.resetAt - tolerance
 }
 
-export const SEQUENCE_RULES: TrafficRule[] = [idempotentReplay, readAfterWrite, draftOnly, orderFromAccepted, remainingNeverRises]
+export const SEQUENCE_RULES: TrafficRule[] = [idempotentReplay, readAfterWrite, draftOnly, createdDraft, orderFromAccepted, remainingNeverRises]
