@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { errorEnvelope, invalidRequest, jsonBodies, listSchema, meSchema, noServerErrors, rateHeaders, recordSchema, tooManyRequests, unauthenticated, writeOnlyHidden } from '../../src/traffic/rules/responses.ts'
+import { errorEnvelope, invalidRequest, jsonBodies, listSchema, meSchema, noServerErrors, rateHeaderForms, rateHeaders, recordSchema, tooManyRequests, unauthenticated, writeOnlyHidden } from '../../src/traffic/rules/responses.ts'
 import { account, errorBody, exchange, judge, page, quotation, uuid } from './helpers.ts'
 
 describe('traffic.record.schema', () => {
@@ -120,5 +120,13 @@ describe('traffic.auth.unauthenticated', () => {
   })
   it('leaves alone keyed calls, masked headers that may hold a key, and 429s', () => {
     expect(judge(unauthenticated, [exchange({ path: '/accounts', responseBody: page([]) }), exchange({ path: '/me', headers: { authorization: '<redacted>' }, status: 400, responseBody: errorBody('x') }), keyless(429)]).status).toBe('skipped')
+  })
+})
+
+describe('traffic.ratelimit.header-forms', () => {
+  it('passes seconds and Unix times, fails an ISO reset and a Retry-After past the minute', () => {
+    expect(judge(rateHeaderForms, [exchange({ path: '/me', responseBody: {} }), exchange({ path: '/me', responseBody: {}, responseHeaders: { 'ratelimit-reset': '1795000000' } }), exchange({ path: '/me', status: 429, responseBody: errorBody('x'), responseHeaders: { 'retry-after': '60', 'ratelimit-remaining': '0' } })]).status).toBe('passed')
+    expect(judge(rateHeaderForms, [exchange({ path: '/me', responseBody: {}, responseHeaders: { 'ratelimit-reset': '2026-11-24T03:01:00Z' } })]).status).toBe('failed')
+    expect(judge(rateHeaderForms, [exchange({ path: '/me', status: 429, responseBody: errorBody('x'), responseHeaders: { 'retry-after': '42000', 'ratelimit-remaining': '0' } })]).status).toBe('failed')
   })
 })

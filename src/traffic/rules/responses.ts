@@ -2,14 +2,14 @@
 // §8 rate headers, JSON bodies, and §2's write-only fields.
 import { bodyDefects } from '../../judge/bodies.ts'
 import { errorEnvelopeProblem, refusalProblem } from '../../judge/errors.ts'
-import { tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-headers.ts'
+import { resetForm, retryAfterMs, tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-headers.ts'
 import { writeOnlyShown } from '../../judge/records.ts'
 import { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../judge/response.ts'
 import { schemaProblem } from '../../judge/schema.ts'
 import { listKey, recordKey, type SchemaIssue } from '../../schemas/registry.ts'
 import { RESOURCES, type ResourceName, type WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { hasBody, isApiCall, isSuccess, perExchange, recordsOf, resourceOf, wholeBody } from './kit.ts'
+import { hasBody, isApiCall, isSuccess, perExchange, recordsOf, resourceOf, timeOf, wholeBody } from './kit.ts'
 
 const WRITE_OPS: ReadonlySet<string> = new Set(['create', 'update', 'replace'])
 
@@ -157,6 +157,33 @@ export const tooManyRequests: TrafficRule = perExchange(
   },
 )
 
+/** The minute of §5.8's per-minute limit: no refusal needs a longer wait. */
+const MINUTE_MS = 60_000
+
+export const rateHeaderForms: TrafficRule = perExchange(
+  {
+    id: 'traffic.ratelimit.header-forms',
+    clauses: ['§8', '§5.8'],
+    level: 'SHOULD',
+    side: 'server',
+    title: 'RateLimit-Reset is a non-negative number of seconds, and a 429\'s Retry-After asks at most the minute (as rate-limits.reset.number and .429.retry-after-within-minute)',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
+    const reset = response.headers['ratelimit-reset']
+    const retryAfter = response.status === 429 ? response.headers['retry-after'] : undefined
+    if (reset === undefined && retryAfter === undefined) return
+    ctx.exercised()
+    if (reset !== undefined && !resetForm(reset)) {
+      ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered RateLimit-Reset: ${JSON.stringify(reset)} (§8)`, expected: 'delta seconds or a Unix time in seconds: the two forms clients read (§8)' })
+      return
+    }
+    const wait = retryAfter === undefined ? undefined : retryAfterMs(retryAfter, timeOf(exchange.endedAt), response.headers.date)
+    if (wait !== undefined && wait > MINUTE_MS) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}: the 429's Retry-After ${JSON.stringify(retryAfter)} asks for ${Math.ceil(wait / 1000)} s, more than the minute a per-minute limit needs (§5.8)`, expected: 'Retry-After of at most 60 seconds (§5.8, §8)' })
+  },
+)
+
 export const jsonBodies: TrafficRule = perExchange(
   {
     id: 'traffic.response.json',
@@ -240,4 +267,4 @@ export const noServerErrors: TrafficRule = perExchange(
   },
 )
 
-export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, jsonBodies, writeOnlyHidden, unauthenticated, noServerErrors]
+export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, rateHeaderForms, jsonBodies, writeOnlyHidden, unauthenticated, noServerErrors]
