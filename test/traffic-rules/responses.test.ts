@@ -24,8 +24,9 @@ describe('traffic.list.schema', () => {
 })
 
 describe('traffic.me.schema', () => {
-  it('passes an object, fails an array', () => {
-    expect(judge(meSchema, [exchange({ path: '/me', responseBody: { workspace: 'w' } })]).status).toBe('passed')
+  it('passes an object showing scopes, fails one without, fails an array', () => {
+    expect(judge(meSchema, [exchange({ path: '/me', responseBody: { workspace: 'w', scopes: ['accounts:read'] } })]).status).toBe('passed')
+    expect(judge(meSchema, [exchange({ path: '/me', responseBody: { workspace: 'w' } })]).status).toBe('failed')
     expect(judge(meSchema, [exchange({ path: '/me', responseBody: [] })]).status).toBe('failed')
   })
 })

@@ -1,5 +1,6 @@
 // Rules on each response by itself (server side): the schemas of §2, §4.1 and /me, the §7 error answers, the
 // §8 rate headers, JSON bodies, and §2's write-only fields.
+import { showsScopes } from '../../engine/me.ts'
 import { bodyDefects } from '../../judge/bodies.ts'
 import { errorEnvelopeProblem, refusalProblem } from '../../judge/errors.ts'
 import { resetForm, retryAfterMs, tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-headers.ts'
@@ -60,7 +61,7 @@ export const meSchema: TrafficRule = perExchange(
     clauses: ['§4.2', '§2'],
     level: 'MUST',
     side: 'server',
-    title: 'GET /me answered 200 carries a JSON object (its fields are not shown)',
+    title: 'GET /me answered 200 carries a JSON object showing the key\'s scopes in some form (the field names are not shown)',
   },
   (exchange, ctx) => {
     if (ctx.operation?.op !== 'me' || exchange.response?.status !== 200) return
@@ -68,6 +69,8 @@ export const meSchema: TrafficRule = perExchange(
     ctx.exercised()
     const problem = schemaProblem('me', exchange.response.body)
     if (problem) ctx.violation({ message: `GET /me answered 200 with a body that is not a JSON object (§4.2): ${problem.summary}`, expected: 'the workspace, the key\'s name and scopes, and its user, as a JSON object' })
+    // As discovery.me.shows-scopes: any reasonable shape of the scopes, only none at all fails.
+    else if (!showsScopes(exchange.response.body)) ctx.violation({ message: 'GET /me answered 200 showing no scopes in any form (§2)', expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as" })
   },
 )
 
