@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createdDraft, draftOnly, idempotentReplay, orderFromAccepted, readAfterWrite, remainingNeverRises } from '../../src/traffic/rules/sequences.ts'
-import { account, exchange, judge, quotation, uuid } from './helpers.ts'
+import { createdDraft, draftOnly, goneAfterDelete, idempotentReplay, orderFromAccepted, readAfterWrite, remainingNeverRises } from '../../src/traffic/rules/sequences.ts'
+import { account, errorBody, exchange, judge, quotation, uuid } from './helpers.ts'
 
 const create = (at: number, responseBody: unknown, key = 'k-1', body: unknown = { name: 'Acme' }, status = 201) =>
   exchange({ method: 'POST', path: '/accounts', body, headers: { 'idempotency-key': key }, status, responseBody, at })
@@ -111,5 +111,14 @@ describe('traffic.state.created-draft', () => {
     expect(judge(createdDraft, [exchange({ method: 'POST', path: '/quotations', body: {}, status: 201, responseBody: quotation(1, 'draft') })]).status).toBe('passed')
     expect(judge(createdDraft, [exchange({ method: 'POST', path: '/quotations', body: {}, status: 201, responseBody: quotation(1, 'sent') })]).status).toBe('failed')
     expect(judge(createdDraft, [exchange({ method: 'POST', path: '/quotations', body: {}, status: 204 })]).status).toBe('skipped')
+  })
+})
+
+describe('traffic.records.gone-after-delete', () => {
+  const id = uuid(7)
+  it('passes 404 after a delete, fails 200, leaves a get sent during the delete and a keyless 401 alone', () => {
+    expect(judge(goneAfterDelete, [exchange({ method: 'DELETE', path: `/accounts/${id}`, status: 204, at: 0 }), exchange({ path: `/accounts/${id}`, status: 404, responseBody: errorBody('not_found'), at: 10 })]).status).toBe('passed')
+    expect(judge(goneAfterDelete, [exchange({ method: 'DELETE', path: `/accounts/${id}`, status: 204, at: 0 }), exchange({ path: `/accounts/${id}`, responseBody: account(7), at: 10 })]).status).toBe('failed')
+    expect(judge(goneAfterDelete, [exchange({ method: 'DELETE', path: `/accounts/${id}`, status: 204, at: 0, duration: 20 }), exchange({ path: `/accounts/${id}`, responseBody: account(7), at: 10 }), exchange({ path: `/accounts/${id}`, status: 401, responseBody: errorBody('x'), at: 30 })]).status).toBe('skipped')
   })
 })

@@ -98,6 +98,39 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
   },
 )
 
+export const goneAfterDelete: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.records.gone-after-delete',
+    clauses: ['§4.2', '§1.6', '§7.6'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A record deleted (or moved to the recycle bin) with a 2xx is answered 404 by a get sent after (as records.*.delete)',
+  },
+  () => {
+    const deleted = new BoundedMap<string, TrafficExchange>()
+    return {
+      observe(exchange, ctx) {
+        const resource = resourceOf(ctx.operation)
+        const op = ctx.operation?.op
+        const response = exchange.response
+        if (!resource || !response || ctx.operation?.id === undefined) return
+        const key = `${resource}/${ctx.operation.id}`
+        if (op === 'delete' && isSuccess(response.status)) {
+          deleted.set(key, exchange)
+          return
+        }
+        if (op !== 'get') return
+        const deletion = deleted.peek(key)
+        // Only a get sent once the delete was answered (concurrent calls reach the server in either order), and
+        // not refused for its key first (401, 403, 429).
+        if (!deletion || !endedBefore(deletion, exchange) || [401, 403, 429].includes(response.status) || response.status >= 500) return
+        ctx.exercised()
+        if (response.status !== 404) ctx.violation({ message: `GET ${ctx.operation.path} answered ${response.status} after ${deletion.request.method} of it answered ${deletion.response!.status} (§7.6)`, expected: '404 for a deleted record, or one in the recycle bin (§1.6, §7.6)', exchanges: [deletion, exchange] })
+      },
+    }
+  },
+)
+
 /** How recent the state seen before a write must be: §3 shows no transitions, so an older one may have changed unseen. */
 export const STATE_FRESH_MS = 60_000
 
@@ -278,4 +311,4 @@ function sameWindow(a: Quota, b: Quota): boolean {
   return Math.abs(b.resetAt - a.resetAt) <= tolerance && b.start - a.end > 2 * tolerance && b.end < a.resetAt - tolerance
 }
 
-export const SEQUENCE_RULES: TrafficRule[] = [idempotentReplay, readAfterWrite, draftOnly, createdDraft, orderFromAccepted, remainingNeverRises]
+export const SEQUENCE_RULES: TrafficRule[] = [idempotentReplay, readAfterWrite, goneAfterDelete, draftOnly, createdDraft, orderFromAccepted, remainingNeverRises]
