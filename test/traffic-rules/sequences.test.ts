@@ -28,7 +28,7 @@ describe('traffic.records.read-after-write', () => {
   const path = `/accounts/${uuid(1)}`
   it('passes a read holding what was written, by meaning (email case, tags added)', () => {
     const row = judge(readAfterWrite, [
-      exchange({ method: 'PATCH', path, body: { email: 'Ana@Example.com', tags: ['a'] }, responseBody: account(1), at: 0 }),
+      exchange({ method: 'PATCH', path, body: { email: 'Ana@Example.com', tags: ['a'] }, responseBody: account(1, { email: 'ana@example.com', tags: ['a'] }), at: 0 }),
       exchange({ path, responseBody: account(1, { email: 'ana@example.com', tags: ['a', 'vip'] }), at: 100 }),
     ])
     expect(row.status).toBe('passed')
@@ -40,6 +40,11 @@ describe('traffic.records.read-after-write', () => {
     ])
     expect(row.status).toBe('failed')
     expect(row.message).toContain('tier')
+  })
+  it('fails a write answered with the record as it was before, leaves an Idempotency-Key replay alone', () => {
+    expect(judge(readAfterWrite, [exchange({ method: 'PATCH', path, body: { name: 'New' }, responseBody: account(1, { name: 'Old' }) })]).status).toBe('failed')
+    const keyed = (at: number, name: string) => exchange({ method: 'POST', path: '/accounts', headers: { 'idempotency-key': 'k-1' }, body: { name }, status: 201, responseBody: account(1, { name: 'First' }), at })
+    expect(judge(readAfterWrite, [keyed(0, 'Other'), exchange({ path, responseBody: account(1, { name: 'First' }), at: 100 })]).status).toBe('skipped')
   })
   it('leaves the fields routing fills on create alone when sent null', () => {
     const lead = { method: 'POST', path: '/leads', body: { fullName: 'L', ownerId: null }, status: 201, at: 0 }

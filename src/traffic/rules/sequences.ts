@@ -65,7 +65,7 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
     clauses: ['§4.2', '§2', '§4.4'],
     level: 'MUST',
     side: 'server',
-    title: 'A record read after a write holds what was written (compared by meaning, with the records area\'s leniency)',
+    title: 'A record returned by a write, or read after it, holds what was written (compared by meaning, with the records area\'s leniency)',
   },
   () => {
     const writes = new BoundedMap<string, { exchange: TrafficExchange; op: 'create' | 'update' | 'replace'; sent: AnyRecord }>()
@@ -78,7 +78,19 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
         if (op === 'create' || op === 'update' || op === 'replace') {
           const body = wholeBody(exchange)
           const id = op === 'create' ? (isObject(body) ? body.id : undefined) : ctx.operation!.id
-          if (typeof id === 'string' && isObject(exchange.request.body)) writes.set(`${resource}/${id}`, { exchange, op, sent: exchange.request.body })
+          // A create answering with a record already seen created is an Idempotency-Key replay: it may answer the
+          // first body's record, whatever this one sent (the spec leaves a reused key with another body open).
+          const replay = op === 'create' && (exchange.request.headers['idempotency-key'] !== undefined || writes.peek(`${resource}/${id}`) !== undefined)
+          if (typeof id === 'string' && isObject(exchange.request.body) && !replay) {
+            writes.set(`${resource}/${id}`, { exchange, op, sent: exchange.request.body })
+            // The write's own answer, when it carries the record (§4.2 "responses carry the record"; success bodies of
+            // writes are otherwise not shown), holds what was written too: a server answering with the old record.
+            if (isObject(body) && body.id === id) {
+              ctx.exercised()
+              const mismatches = writtenMismatches(resource as ResourceName, op, exchange.request.body, body)
+              if (mismatches.length > 0) ctx.violation({ message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${response.status} with a record that does not hold what was sent: ${describeMismatches(mismatches)} (§4.2)`, expected: 'the record returned holds what was written, by meaning (§2, §4.4)' })
+            }
+          }
           return
         }
         if (op === 'delete') writes.delete(`${resource}/${ctx.operation!.id}`)
