@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startReferenceServer } from '../src/reference/index.ts'
 import type { RunReport } from '../src/report/types.ts'
 import { PROJECT_ROOT, TOOL_VERSION } from '../src/version.ts'
 import { catalogue } from '../suites/index.ts'
@@ -119,7 +120,7 @@ afterAll(async () => {
 describe('the packed package', () => {
   it('holds what runs and no test, CI, script or TypeScript source file', () => {
     const files = packed.map((p) => p.replace(/^package\//, ''))
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/crm-conformance.mjs', 'dist/src/cli/main.js', 'dist/suites/index.js', 'schemas/error.json', 'spec/crm-api-spec.md']))
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/crm-conformance.mjs', 'dist/src/cli/main.js', 'dist/suites/index.js', 'dist/src/traffic/proxy-command.js', 'dist/src/traffic/verify-command.js', 'dist/src/traffic/har-entries.js', 'dist/src/traffic/rules/index.js', 'schemas/error.json', 'spec/crm-api-spec.md']))
     const unexpected = files.filter(
       (f) => /(^|\/)test\/|\.test\.|(^|\/)\.ci\/|^scripts\/|^src\/|^suites\/|^examples\/|^fixtures\/|^reports\/|\.tsbuildinfo$|(?<!\.d)\.ts$|test-fixtures/.test(f),
     )
@@ -134,7 +135,7 @@ describe('the packed package', () => {
     const run = installedCli(['--help'])
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain('Usage: crm-conformance')
-    for (const command of ['run', 'list', 'serve', 'certify', 'openapi']) expect(run.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'))
+    for (const command of ['run', 'list', 'serve', 'certify', 'openapi', 'proxy', 'verify-traffic']) expect(run.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'))
   })
 
   it('list: every check of the catalogue', () => {
@@ -165,6 +166,50 @@ describe('the packed package', () => {
     const report = expectReports(reportDir, installedCli(['run', ...SELECTION, '--report-dir', reportDir], env))
     expect(report.target.embedded).toBe(false)
   }, 300_000)
+
+  it('proxy in front of the reference server: the listening line, a request through, exit 0 on SIGTERM, the report and the record', async () => {
+    const server = await startReferenceServer({ port: 0 })
+    const reportDir = join(base, 'reports ünï', 'proxy')
+    const record = join(base, 'reports ünï', 'traffic.ndjson')
+    const proxy = spawn(join(app, 'node_modules', '.bin', 'crm-conformance'), ['proxy', '--target', server.baseUrl, '--port', '0', '--report-dir', reportDir, '--record', record], { cwd: app, env: childEnv({ CRM_API_KEY: server.keys.main }), stdio: ['ignore', 'pipe', 'pipe'] })
+    try {
+      let printed = ''
+      const url = await new Promise<string>((resolve, reject) => {
+        proxy.once('exit', (code) => reject(new Error(`proxy exited (${code}): ${printed}`)))
+        proxy.stderr!.on('data', (chunk: Buffer) => (printed += chunk))
+        proxy.stdout!.on('data', (chunk: Buffer) => {
+          printed += chunk
+          const found = /^proxy listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/m.exec(printed)
+          if (found) resolve(found[1]!)
+        })
+      })
+      proxy.removeAllListeners('exit')
+      const res = await fetch(`${url}/me`, { headers: { authorization: `Bearer ${server.keys.main}` } })
+      expect(res.status).toBe(200)
+      await res.text()
+      const exited = new Promise<number | null>((resolve) => proxy.once('exit', (code) => resolve(code)))
+      proxy.kill('SIGTERM')
+      expect(await exited, printed).toBe(0)
+    } finally {
+      if (proxy.exitCode === null && proxy.signalCode === null) proxy.kill('SIGKILL')
+      await server.close()
+    }
+    for (const file of REPORT_FILES) expect(existsSync(join(reportDir, file)), file).toBe(true)
+    expect(JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).traffic).toMatchObject({ source: 'proxy', exchanges: 1 })
+    const recorded = readFileSync(record, 'utf8')
+    expect(recorded.trim().split('\n')).toHaveLength(1)
+    expect(recorded).not.toContain(server.keys.main)
+  }, 120_000)
+
+  it('verify-traffic on the recorded NDJSON: exit 0 and every report file', () => {
+    const record = join(base, 'reports ünï', 'traffic.ndjson')
+    if (!existsSync(record)) return expect.fail('the proxy test records the traffic this test reads')
+    const reportDir = join(base, 'reports ünï', 'verified')
+    const run = installedCli(['verify-traffic', record, '--report-dir', reportDir])
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    for (const file of REPORT_FILES) expect(existsSync(join(reportDir, file)), file).toBe(true)
+    expect(JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).traffic.exchanges).toBe(1)
+  }, 120_000)
 
   it('wrote nothing inside the installed package', () => {
     const after = snapshot(installed)

@@ -1,15 +1,12 @@
 // Reads HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) as exchanges, one `log.entries` item at a
-// time: a HAR can be gigabytes, so the file is tokenised by stream-json and only the current entry is ever
-// assembled. Exports of browser devtools, Playwright, mitmproxy and Charles differ in the optional parts only:
+// time: a HAR can be gigabytes, so har-entries.ts cuts each entry's text out of the stream and only the current
+// entry is ever held. Exports of browser devtools, Playwright, mitmproxy and Charles differ in the optional parts only:
 // base64 `content.text`, a body kept out of the file (`_file`, no text), status 0 for a request that got no
 // answer, HTTP/2 pseudo-headers.
 import { createReadStream } from 'node:fs'
 import type { Readable } from 'node:stream'
-import chain from 'stream-chain'
-import { parser } from 'stream-json'
-import { pick } from 'stream-json/filters/pick.js'
-import { streamArray } from 'stream-json/streamers/stream-array.js'
 import { DEFAULTS } from '../config/config.ts'
+import { harEntryTexts } from './har-entries.ts'
 import { TrafficFileError } from './ndjson.ts'
 import type { TrafficExchange } from './types.ts'
 
@@ -94,15 +91,16 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
 export async function* readHar(input: string | Readable, options: { label?: string; firstSeq?: number } = {}): AsyncGenerator<TrafficExchange> {
   const label = options.label ?? (typeof input === 'string' ? input : 'har')
   const source = typeof input === 'string' ? createReadStream(input) : input
-  const pipeline = chain([source, parser({ streamValues: false }), pick({ filter: 'log.entries' }), streamArray()]) as unknown as Readable
   let seq = options.firstSeq ?? 1
+  let index = 0
   try {
-    for await (const item of pipeline as AsyncIterable<{ key: number; value: HarEntry }>) {
+    for await (const text of harEntryTexts(source as AsyncIterable<Buffer | string>)) {
+      index++
       let exchange: TrafficExchange
       try {
-        exchange = exchangeOfEntry(item.value, `${label}#entry ${item.key + 1}`, seq)
+        exchange = exchangeOfEntry(JSON.parse(text) as HarEntry, `${label}#entry ${index}`, seq)
       } catch (error) {
-        throw new TrafficFileError(label, `entry ${item.key + 1}: ${(error as Error).message}`)
+        throw new TrafficFileError(label, `entry ${index}: ${(error as Error).message}`)
       }
       seq++
       yield exchange
@@ -111,7 +109,6 @@ export async function* readHar(input: string | Readable, options: { label?: stri
     if (error instanceof TrafficFileError) throw error
     throw new TrafficFileError(label, `not a readable HAR file (${(error as Error).message})`)
   } finally {
-    pipeline.destroy()
     source.destroy()
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { filtered, ordered, pageSize, since, sinceExcludesBound, walk } from '../../src/traffic/rules/lists.ts'
-import { account, exchange, iso, judge, page, uuid } from './helpers.ts'
+import { badParameterRefused, filterComplete, filtered, ordered, pageSize, since, sinceExcludesBound, walk } from '../../src/traffic/rules/lists.ts'
+import { account, errorBody, exchange, iso, judge, page, uuid } from './helpers.ts'
 
 const accounts = (from: number, n: number) => Array.from({ length: n }, (_, i) => account(from + i))
 
@@ -98,5 +98,37 @@ describe('traffic.list.walk', () => {
       exchange({ method: 'DELETE', path: `/accounts/${uuid(1)}`, status: 204 }),
       exchange({ path: '/accounts?limit=2&cursor=c1', responseBody: page(accounts(2, 2)) }),
     ]).status).toBe('skipped')
+  })
+})
+
+describe('traffic.list.bad-parameter-refused', () => {
+  it('passes 400 invalid_request for limit=500 and a 400 of any code for an unlisted enum value', () => {
+    expect(judge(badParameterRefused, [exchange({ path: '/accounts?limit=500', status: 400, responseBody: errorBody('invalid_request') }), exchange({ path: '/comments?kind=nope', status: 400, responseBody: errorBody('bad_filter') })]).status).toBe('passed')
+  })
+  it('fails a page served for limit=0 or an unlisted enum value, and another code for limit=abc', () => {
+    expect(judge(badParameterRefused, [exchange({ path: '/accounts?limit=0', responseBody: page([]) })]).status).toBe('failed')
+    expect(judge(badParameterRefused, [exchange({ path: '/comments?kind=nope', responseBody: page([]) })]).status).toBe('failed')
+    expect(judge(badParameterRefused, [exchange({ path: '/accounts?limit=abc', status: 400, responseBody: errorBody('bad_limit') })]).status).toBe('failed')
+  })
+  it('leaves alone listed values in any case, odd limit forms, and refusals about the key', () => {
+    expect(judge(badParameterRefused, [exchange({ path: '/comments?kind=INTERNAL&limit=1e1', responseBody: page([]) }), exchange({ path: '/accounts?limit=500', status: 429, responseBody: errorBody('x') })]).status).toBe('skipped')
+  })
+})
+
+describe('traffic.list.filter-complete', () => {
+  const all = [account(1, { email: 'ana@example.com' }), account(2, { email: 'bob@example.com' })]
+  const listing = exchange({ path: '/accounts?limit=100', responseBody: page(all), at: 0 })
+  it('passes a filtered list holding what the complete listing showed matching, in any case of the value', () => {
+    expect(judge(filterComplete, [listing, exchange({ path: '/accounts?email=ANA%40EXAMPLE.COM&limit=10', responseBody: page([all[0]]), at: 100 })]).status).toBe('passed')
+  })
+  it('fails a filtered list that leaves out a matching record', () => {
+    const row = judge(filterComplete, [listing, exchange({ path: '/accounts?email=ANA%40EXAMPLE.COM&limit=10', responseBody: page([]), at: 100 })])
+    expect(row.status).toBe('failed')
+    expect(row.message).toContain(uuid(1))
+  })
+  it('does not judge after a write to the collection, with another key, or without room on the page', () => {
+    const write = exchange({ method: 'PATCH', path: `/accounts/${uuid(1)}`, body: { email: 'x@example.com' }, responseBody: account(1, { email: 'x@example.com' }), at: 50 })
+    expect(judge(filterComplete, [listing, write, exchange({ path: '/accounts?email=ana%40example.com', responseBody: page([]), at: 100 })]).status).toBe('skipped')
+    expect(judge(filterComplete, [listing, exchange({ path: '/accounts?email=ana%40example.com', responseBody: page([]), at: 100, keyRole: 'restricted' })]).status).toBe('skipped')
   })
 })

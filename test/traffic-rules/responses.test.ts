@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { errorEnvelope, invalidRequest, jsonBodies, listSchema, meSchema, noServerErrors, rateHeaders, recordSchema, tooManyRequests, writeOnlyHidden } from '../../src/traffic/rules/responses.ts'
+import { errorEnvelope, invalidRequest, jsonBodies, listSchema, meSchema, noServerErrors, rateHeaderForms, rateHeaders, recordSchema, tooManyRequests, unauthenticated, writeOnlyHidden } from '../../src/traffic/rules/responses.ts'
 import { account, errorBody, exchange, judge, page, quotation, uuid } from './helpers.ts'
 
 describe('traffic.record.schema', () => {
@@ -24,8 +24,9 @@ describe('traffic.list.schema', () => {
 })
 
 describe('traffic.me.schema', () => {
-  it('passes an object, fails an array', () => {
-    expect(judge(meSchema, [exchange({ path: '/me', responseBody: { workspace: 'w' } })]).status).toBe('passed')
+  it('passes an object showing scopes, fails one without, fails an array', () => {
+    expect(judge(meSchema, [exchange({ path: '/me', responseBody: { workspace: 'w', scopes: ['accounts:read'] } })]).status).toBe('passed')
+    expect(judge(meSchema, [exchange({ path: '/me', responseBody: { workspace: 'w' } })]).status).toBe('failed')
     expect(judge(meSchema, [exchange({ path: '/me', responseBody: [] })]).status).toBe('failed')
   })
 })
@@ -104,5 +105,29 @@ describe('traffic.response.no-server-errors', () => {
     expect(judge(noServerErrors, [exchange({ path: '/accounts?limit=0', status: 400, responseBody: errorBody('invalid_request') })]).status).toBe('passed')
     const row = judge(noServerErrors, [exchange({ path: '/accounts', status: 500, responseBody: errorBody('boom') })])
     expect([row.status, row.level, row.side]).toEqual(['failed', 'SHOULD', 'server'])
+  })
+})
+
+describe('traffic.auth.unauthenticated', () => {
+  const keyless = (status: number) => {
+    const e = exchange({ path: '/accounts', status, responseBody: status === 200 ? page([]) : errorBody('x') })
+    delete e.request.headers.authorization
+    return e
+  }
+  it('passes 401 to a call without a key or with the revoked key; fails 403 or 200', () => {
+    expect(judge(unauthenticated, [keyless(401), exchange({ path: '/me', status: 401, responseBody: errorBody('x'), keyRole: 'revoked' })]).status).toBe('passed')
+    expect(judge(unauthenticated, [keyless(403)]).status).toBe('failed')
+    expect(judge(unauthenticated, [exchange({ path: '/accounts', responseBody: page([]), keyRole: 'revoked' })]).status).toBe('failed')
+  })
+  it('leaves alone keyed calls, masked headers that may hold a key, and 429s', () => {
+    expect(judge(unauthenticated, [exchange({ path: '/accounts', responseBody: page([]) }), exchange({ path: '/me', headers: { authorization: '<redacted>' }, status: 400, responseBody: errorBody('x') }), keyless(429)]).status).toBe('skipped')
+  })
+})
+
+describe('traffic.ratelimit.header-forms', () => {
+  it('passes seconds and Unix times, fails an ISO reset and a Retry-After past the minute', () => {
+    expect(judge(rateHeaderForms, [exchange({ path: '/me', responseBody: {} }), exchange({ path: '/me', responseBody: {}, responseHeaders: { 'ratelimit-reset': '1795000000' } }), exchange({ path: '/me', status: 429, responseBody: errorBody('x'), responseHeaders: { 'retry-after': '60', 'ratelimit-remaining': '0' } })]).status).toBe('passed')
+    expect(judge(rateHeaderForms, [exchange({ path: '/me', responseBody: {}, responseHeaders: { 'ratelimit-reset': '2026-11-24T03:01:00Z' } })]).status).toBe('failed')
+    expect(judge(rateHeaderForms, [exchange({ path: '/me', status: 429, responseBody: errorBody('x'), responseHeaders: { 'retry-after': '42000', 'ratelimit-remaining': '0' } })]).status).toBe('failed')
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { draftOnly, idempotentReplay, orderFromAccepted, readAfterWrite, remainingNeverRises } from '../../src/traffic/rules/sequences.ts'
-import { account, exchange, judge, quotation, uuid } from './helpers.ts'
+import { createdDraft, draftOnly, goneAfterDelete, idempotentReplay, orderFromAccepted, readAfterWrite, remainingNeverRises } from '../../src/traffic/rules/sequences.ts'
+import { account, errorBody, exchange, judge, quotation, uuid } from './helpers.ts'
 
 const create = (at: number, responseBody: unknown, key = 'k-1', body: unknown = { name: 'Acme' }, status = 201) =>
   exchange({ method: 'POST', path: '/accounts', body, headers: { 'idempotency-key': key }, status, responseBody, at })
@@ -28,7 +28,7 @@ describe('traffic.records.read-after-write', () => {
   const path = `/accounts/${uuid(1)}`
   it('passes a read holding what was written, by meaning (email case, tags added)', () => {
     const row = judge(readAfterWrite, [
-      exchange({ method: 'PATCH', path, body: { email: 'Ana@Example.com', tags: ['a'] }, responseBody: account(1), at: 0 }),
+      exchange({ method: 'PATCH', path, body: { email: 'Ana@Example.com', tags: ['a'] }, responseBody: account(1, { email: 'ana@example.com', tags: ['a'] }), at: 0 }),
       exchange({ path, responseBody: account(1, { email: 'ana@example.com', tags: ['a', 'vip'] }), at: 100 }),
     ])
     expect(row.status).toBe('passed')
@@ -40,6 +40,11 @@ describe('traffic.records.read-after-write', () => {
     ])
     expect(row.status).toBe('failed')
     expect(row.message).toContain('tier')
+  })
+  it('fails a write answered with the record as it was before, leaves an Idempotency-Key replay alone', () => {
+    expect(judge(readAfterWrite, [exchange({ method: 'PATCH', path, body: { name: 'New' }, responseBody: account(1, { name: 'Old' }) })]).status).toBe('failed')
+    const keyed = (at: number, name: string) => exchange({ method: 'POST', path: '/accounts', headers: { 'idempotency-key': 'k-1' }, body: { name }, status: 201, responseBody: account(1, { name: 'First' }), at })
+    expect(judge(readAfterWrite, [keyed(0, 'Other'), exchange({ path, responseBody: account(1, { name: 'First' }), at: 100 })]).status).toBe('skipped')
   })
   it('leaves the fields routing fills on create alone when sent null', () => {
     const lead = { method: 'POST', path: '/leads', body: { fullName: 'L', ownerId: null }, status: 201, at: 0 }
@@ -103,5 +108,22 @@ describe('traffic.ratelimit.remaining-never-rises', () => {
     expect(judge(remainingNeverRises, [exchange({ path: '/me', at: 0, duration: 20_000 }), call(10_000, 60)]).status).toBe('skipped')
     const anonymous = { authorization: 'Bearer <redacted>' }
     expect(judge(remainingNeverRises, [call(0, 10, {}), call(10_000, 60)].map((e) => ({ ...e, request: { ...e.request, headers: anonymous } }))).status).toBe('skipped')
+  })
+})
+
+describe('traffic.state.created-draft', () => {
+  it('passes a quotation created as a draft, fails one created sent, leaves a create without a body alone', () => {
+    expect(judge(createdDraft, [exchange({ method: 'POST', path: '/quotations', body: {}, status: 201, responseBody: quotation(1, 'draft') })]).status).toBe('passed')
+    expect(judge(createdDraft, [exchange({ method: 'POST', path: '/quotations', body: {}, status: 201, responseBody: quotation(1, 'sent') })]).status).toBe('failed')
+    expect(judge(createdDraft, [exchange({ method: 'POST', path: '/quotations', body: {}, status: 204 })]).status).toBe('skipped')
+  })
+})
+
+describe('traffic.records.gone-after-delete', () => {
+  const id = uuid(7)
+  it('passes 404 after a delete, fails 200, leaves a get sent during the delete and a keyless 401 alone', () => {
+    expect(judge(goneAfterDelete, [exchange({ method: 'DELETE', path: `/accounts/${id}`, status: 204, at: 0 }), exchange({ path: `/accounts/${id}`, status: 404, responseBody: errorBody('not_found'), at: 10 })]).status).toBe('passed')
+    expect(judge(goneAfterDelete, [exchange({ method: 'DELETE', path: `/accounts/${id}`, status: 204, at: 0 }), exchange({ path: `/accounts/${id}`, responseBody: account(7), at: 10 })]).status).toBe('failed')
+    expect(judge(goneAfterDelete, [exchange({ method: 'DELETE', path: `/accounts/${id}`, status: 204, at: 0, duration: 20 }), exchange({ path: `/accounts/${id}`, responseBody: account(7), at: 10 }), exchange({ path: `/accounts/${id}`, status: 401, responseBody: errorBody('x'), at: 30 })]).status).toBe('skipped')
   })
 })

@@ -32,12 +32,30 @@ describe('the scripted client through the proxy in front of the reference server
     }, 60_000)
   }
 
-  // A sample of the faults passive traffic reveals; the whole catalogue: npm run traffic:mutation.
-  for (const fault of ['rate-limits.429-without-retry-after', 'rate-limits.429-plain-text']) {
-    it(`catches the fault ${fault} as a server violation`, async () => {
+  it('reports the scripted client\'s own mistakes as client violations, not server ones', () => {
+    const run = runs.get('default')!
+    const failedClient = run.rows.filter((r) => r.status === 'failed' && r.side === 'client').map((r) => r.id)
+    // No key, a body breaking §4.4, limit=500 and 0, a reused Idempotency-Key with another body.
+    expect(failedClient).toEqual(expect.arrayContaining(['traffic.client.key', 'traffic.client.body', 'traffic.client.limit', 'traffic.client.idempotency-key-reuse']))
+    expect(run.seen.some((s) => s.side === 'client')).toBe(true)
+  })
+
+  // A sample of the faults passive traffic reveals, one per kind of rule, each caught by the rule that judges
+  // what it breaks; the whole catalogue: npm run traffic:mutation (reports/traffic-mutation-report.md).
+  const SAMPLE: [fault: string, rule: string][] = [
+    ['records.missing-updatedAt', 'traffic.record.schema'],
+    ['filters.unknown-uuid-unfiltered', 'traffic.list.filter'],
+    ['pagination.repeat-boundary-record', 'traffic.list.walk'],
+    ['idempotency.ignored', 'traffic.idempotency.replay'],
+    ['state.delete-non-draft', 'traffic.state.draft-only'],
+    ['auth.missing-key-403', 'traffic.auth.unauthenticated'],
+    ['rate-limits.429-without-retry-after', 'traffic.ratelimit.429-headers'],
+  ]
+  for (const [fault, rule] of SAMPLE) {
+    it(`catches the fault ${fault} as a server violation of ${rule}`, async () => {
       const run = await runProxied({ faults: [fault] })
-      expect(serverFailures(run.rows).length).toBeGreaterThan(0)
-      expect(run.seen.some((s) => s.side === 'server')).toBe(true)
+      expect(serverFailures(run.rows).map((r) => r.id)).toContain(rule)
+      expect(run.seen.some((s) => s.side === 'server' && s.rule.id === rule)).toBe(true)
     }, 60_000)
   }
 

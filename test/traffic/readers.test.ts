@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { readHar } from '../../src/traffic/har.ts'
+import { harEntryTexts, HarStructureError } from '../../src/traffic/har-entries.ts'
 import { readNdjson, TrafficFileError, ndjsonLine } from '../../src/traffic/ndjson.ts'
 import { TrafficRedactor } from '../../src/traffic/redaction.ts'
 import type { TrafficExchange } from '../../src/traffic/types.ts'
@@ -69,6 +70,49 @@ describe('readHar', () => {
   it('reads from a stream and fails with a TrafficFileError on a broken file', async () => {
     expect(await all(readHar(Readable.from([JSON.stringify({ log: { entries: [] } })])))).toEqual([])
     await expect(all(readHar(Readable.from(['{"log":{"entries":[{"request":']), { label: 'cut.har' }))).rejects.toBeInstanceOf(TrafficFileError)
+  })
+})
+
+describe('harEntryTexts (the HAR entry scanner)', () => {
+  // Strings holding what would end a naive scan: escaped quotes and backslashes, braces and brackets, keys
+  // named like the path, and multi-byte UTF-8 (2, 3 and 4 bytes).
+  const tricky = {
+    log: {
+      version: '1.2',
+      creator: { name: 'x "entries": [{', version: '\\\\' },
+      pages: [{ id: 'p', entries: [{ not: 'an entry' }] }],
+      entries: [
+        { request: { method: 'GET', url: 'http://h/v1/me?q="}]\\\\"' }, note: 'ß 漢字 🦄 "{[\\"]}" \\\\' },
+        { request: { method: 'POST', url: 'http://h/v1/accounts', postData: { text: '{"name":"Ünïcødé \\"quoted\\" {}"}' } }, nested: [[{}], { a: [] }] },
+        { request: { method: 'GET', url: 'http://h/v1/accounts/🦄' }, empty: '' },
+      ],
+      comment: 'after the entries: { never read',
+    },
+  }
+  const text = JSON.stringify(tricky, null, 1)
+  const expected = tricky.log.entries.map((e) => JSON.stringify(e))
+  const texts = async (chunks: (Buffer | string)[]) => (await all(harEntryTexts(Readable.from(chunks)))).map((t) => JSON.stringify(JSON.parse(t)))
+
+  it('yields each entry of log.entries whole, and nothing else', async () => {
+    expect(await texts([text])).toEqual(expected)
+  })
+
+  it('gives the same entries whatever chunk boundaries split (strings, escapes, UTF-8 sequences, entries)', async () => {
+    const bytes = Buffer.from(text)
+    // One byte at a time splits every escape and every multi-byte character; then a few odd sizes.
+    for (const size of [1, 2, 3, 7, 64]) {
+      const chunks: Buffer[] = []
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size))
+      expect(await texts(chunks)).toEqual(expected)
+    }
+  })
+
+  it('refuses a cut file, an item that is not an object, and a file without log.entries', async () => {
+    await expect(all(harEntryTexts(Readable.from(['{"log":{"entries":[{"a":"}'])))).rejects.toBeInstanceOf(HarStructureError)
+    await expect(all(harEntryTexts(Readable.from(['{"log":{"entries":["x"]}}'])))).rejects.toBeInstanceOf(HarStructureError)
+    await expect(all(harEntryTexts(Readable.from(['{"log":{"entries":[1]}}'])))).rejects.toBeInstanceOf(HarStructureError)
+    await expect(all(harEntryTexts(Readable.from(['{"log":{"pages":[]}}'])))).rejects.toBeInstanceOf(HarStructureError)
+    await expect(all(harEntryTexts(Readable.from(['not json'])))).rejects.toBeInstanceOf(HarStructureError)
   })
 })
 

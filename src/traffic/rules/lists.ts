@@ -1,10 +1,11 @@
 // Rules on each list page (server side): page size, filters, order, since-bounds; and across the pages of one
 // walk: nothing visible repeated, the order kept across the page boundary, and the page size proven by the
 // records that follow.
-import { firstMisordered, firstUnmatched, pageSizeProblem, sinceViolation, sortAsked, SINCE_FIELD, type SinceParam } from '../../judge/lists.ts'
+import { recordMatches } from '../../judge/filter-match.ts'
+import { filtersAsked, firstMisordered, firstUnmatched, pageSizeProblem, requestedPageSize, sinceViolation, sortAsked, SINCE_FIELD, type SinceParam } from '../../judge/lists.ts'
 import { RESOURCES, type ResourceName } from '../../spec/resources.ts'
 import type { ResolvedOperation, RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, WriteClock, acrossExchanges, isObject, perExchange, querySignature, resourceOf, wholeBody, type AnyRecord } from './kit.ts'
+import { BoundedMap, WriteClock, acrossExchanges, endedBefore, isObject, isSuccess, keyOf, perExchange, timeOf, querySignature, resourceOf, wholeBody, type AnyRecord } from './kit.ts'
 
 interface Page {
   resource: ResourceName
@@ -218,4 +219,103 @@ export const walk: TrafficRule = acrossExchanges(
   },
 )
 
-export const LIST_RULES: TrafficRule[] = [pageSize, filtered, ordered, since, sinceExcludesBound, walk]
+/** How long a complete listing is taken to show the collection: past it, a change no traffic showed may explain a difference. */
+export const COMPLETE_LISTING_WINDOW_MS = 30_000
+
+const LIST_SHAPING = new Set(['limit', 'sort', 'order'])
+
+/**
+ * §4.3 filters are complete, not only sound: a filtered list leaves out no record that a complete listing of the
+ * collection (one page, no filter, no cursor, no nextCursor) showed satisfying the filter, when the same key asked
+ * both, no write to the collection was seen since, and the filtered page had room for every such record. This is
+ * where a filter compared with the wrong case, or one whose index misses records, shows in passive traffic.
+ */
+export const filterComplete: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.list.filter-complete',
+    clauses: ['§4.3', '§4.1'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A filtered list shows every record a complete listing just showed satisfying the filter (same key, no write between, room on the page)',
+  },
+  () => {
+    const complete = new BoundedMap<string, { exchange: TrafficExchange; records: AnyRecord[] }>(100)
+    const writes = new WriteClock()
+    return {
+      observe(exchange, ctx) {
+        if (writes.note(exchange, ctx.operation)) return
+        const resource = resourceOf(ctx.operation)
+        const key = keyOf(exchange)
+        if (!resource || ctx.operation?.op !== 'list' || key === undefined) return
+        const query = ctx.operation.query
+        const spec = RESOURCES[resource]
+        const asked = filtersAsked(spec, query)
+        const params = Object.keys(query)
+        const page = pageOf(exchange, ctx.operation)
+        if (asked.length === 0) {
+          if (page && page.next === undefined && params.every((p) => LIST_SHAPING.has(p))) complete.set(`${key} ${resource}`, { exchange, records: page.records })
+          return
+        }
+        if (!page || !params.every((p) => LIST_SHAPING.has(p) || asked.some((a) => a.filter.param === p))) return
+        const listing = complete.peek(`${key} ${resource}`)
+        if (!listing || !endedBefore(listing.exchange, exchange) || !writes.quietSince(resource, listing.exchange)) return
+        if (timeOf(exchange.startedAt) - timeOf(listing.exchange.endedAt) > COMPLETE_LISTING_WINDOW_MS) return
+        const size = requestedPageSize(query.limit)
+        const expected = listing.records.filter((r) => typeof r.id === 'string' && asked.every((a) => recordMatches(a.filter, r, a.value)))
+        if (size === undefined || expected.length > size) return
+        ctx.exercised()
+        const shown = new Set(page.records.map((r) => r.id))
+        const missing = expected.find((r) => !shown.has(r.id))
+        if (missing) {
+          const field = asked[0]!.filter.field
+          ctx.violation({
+            message: `${describe(exchange, ctx.operation)} left out ${resource} ${JSON.stringify(missing.id)} (${field} ${JSON.stringify(missing[field] ?? null)}), which the complete listing just before showed satisfying it (§4.3 ${asked.map((a) => `${a.filter.param}: ${a.filter.meaning || 'exact value'}`).join('; ')})`,
+            expected: `every record satisfying the filter: ${expected.length} shown by the complete listing (§4.3)`,
+            exchanges: [listing.exchange, exchange],
+          })
+        }
+      },
+    }
+  },
+)
+
+/** A limit the suite sends as out of range (an integer outside 1–100, or no number at all); other odd forms are not judged. */
+function limitOutOfRange(limit: string | undefined): boolean {
+  if (limit === undefined) return false
+  if (/^-?\d+$/.test(limit.trim())) return requestedPageSize(limit) === undefined
+  return !/\d/.test(limit)
+}
+
+export const badParameterRefused: TrafficRule = perExchange(
+  {
+    id: 'traffic.list.bad-parameter-refused',
+    clauses: ['§4.1', '§8', '§3.3', '§7.3'],
+    level: 'SHOULD',
+    side: 'server',
+    title: 'A list asking a limit outside 1–100, or an enumerated filter value not listed, is refused with 400 (invalid_request for the limit)',
+  },
+  (exchange, ctx) => {
+    const resource = resourceOf(ctx.operation)
+    const response = exchange.response
+    if (!resource || ctx.operation?.op !== 'list' || !response || response.truncated) return
+    const query = ctx.operation.query
+    const badLimit = limitOutOfRange(query.limit)
+    // Not in the list whatever the case: a server reading `OPEN` as `open` is not judged (the suite sends neither).
+    const unlisted = RESOURCES[resource].filters.find((f) => f.kind === 'enum' && query[f.param] !== undefined && !(f.values ?? []).some((v) => v.toLowerCase() === query[f.param]!.toLowerCase()))
+    if (!badLimit && !unlisted) return
+    // A key refused first (401, 403, 429) says nothing about the parameter; a 5xx is another rule's.
+    if (!isSuccess(response.status) && response.status !== 400) return
+    ctx.exercised()
+    const asked = badLimit ? `limit=${query.limit}` : `${unlisted!.param}=${query[unlisted!.param]}`
+    if (isSuccess(response.status)) {
+      ctx.violation({ message: `${describe(exchange, ctx.operation)} was answered ${response.status}: ${asked} is ${badLimit ? 'outside page size 1–100' : `not one of ${unlisted!.values!.join(', ')}`}`, expected: '400 with the error envelope (§7.3; pagination.limit.rejects-*, filters.*.rejects-unlisted)' })
+      return
+    }
+    // pagination.params.invalid-request-code judges the code for list parameters; the filters' checks only observe it.
+    const body = response.body
+    const code = isObject(body) && isObject(body.error) ? body.error.code : undefined
+    if (badLimit && code !== 'invalid_request') ctx.violation({ message: `${describe(exchange, ctx.operation)}: the 400 for ${asked} has code ${JSON.stringify(code ?? null)}`, expected: 'code invalid_request (§7.3; pagination.params.invalid-request-code)' })
+  },
+)
+
+export const LIST_RULES: TrafficRule[] = [pageSize, filtered, ordered, since, sinceExcludesBound, walk, filterComplete, badParameterRefused]

@@ -1,15 +1,16 @@
 // Rules on each response by itself (server side): the schemas of §2, §4.1 and /me, the §7 error answers, the
 // §8 rate headers, JSON bodies, and §2's write-only fields.
+import { showsScopes } from '../../engine/me.ts'
 import { bodyDefects } from '../../judge/bodies.ts'
 import { errorEnvelopeProblem, refusalProblem } from '../../judge/errors.ts'
-import { tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-headers.ts'
+import { resetForm, retryAfterMs, tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-headers.ts'
 import { writeOnlyShown } from '../../judge/records.ts'
 import { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../judge/response.ts'
 import { schemaProblem } from '../../judge/schema.ts'
 import { listKey, recordKey, type SchemaIssue } from '../../schemas/registry.ts'
 import { RESOURCES, type ResourceName, type WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { hasBody, isApiCall, isSuccess, perExchange, recordsOf, resourceOf, wholeBody } from './kit.ts'
+import { hasBody, isApiCall, isSuccess, perExchange, recordsOf, resourceOf, timeOf, wholeBody } from './kit.ts'
 
 const WRITE_OPS: ReadonlySet<string> = new Set(['create', 'update', 'replace'])
 
@@ -60,7 +61,7 @@ export const meSchema: TrafficRule = perExchange(
     clauses: ['§4.2', '§2'],
     level: 'MUST',
     side: 'server',
-    title: 'GET /me answered 200 carries a JSON object (its fields are not shown)',
+    title: 'GET /me answered 200 carries a JSON object showing the key\'s scopes in some form (the field names are not shown)',
   },
   (exchange, ctx) => {
     if (ctx.operation?.op !== 'me' || exchange.response?.status !== 200) return
@@ -68,6 +69,8 @@ export const meSchema: TrafficRule = perExchange(
     ctx.exercised()
     const problem = schemaProblem('me', exchange.response.body)
     if (problem) ctx.violation({ message: `GET /me answered 200 with a body that is not a JSON object (§4.2): ${problem.summary}`, expected: 'the workspace, the key\'s name and scopes, and its user, as a JSON object' })
+    // As discovery.me.shows-scopes: any reasonable shape of the scopes, only none at all fails.
+    else if (!showsScopes(exchange.response.body)) ctx.violation({ message: 'GET /me answered 200 showing no scopes in any form (§2)', expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as" })
   },
 )
 
@@ -157,6 +160,33 @@ export const tooManyRequests: TrafficRule = perExchange(
   },
 )
 
+/** The minute of §5.8's per-minute limit: no refusal needs a longer wait. */
+const MINUTE_MS = 60_000
+
+export const rateHeaderForms: TrafficRule = perExchange(
+  {
+    id: 'traffic.ratelimit.header-forms',
+    clauses: ['§8', '§5.8'],
+    level: 'SHOULD',
+    side: 'server',
+    title: 'RateLimit-Reset is a non-negative number of seconds, and a 429\'s Retry-After asks at most the minute (as rate-limits.reset.number and .429.retry-after-within-minute)',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
+    const reset = response.headers['ratelimit-reset']
+    const retryAfter = response.status === 429 ? response.headers['retry-after'] : undefined
+    if (reset === undefined && retryAfter === undefined) return
+    ctx.exercised()
+    if (reset !== undefined && !resetForm(reset)) {
+      ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered RateLimit-Reset: ${JSON.stringify(reset)} (§8)`, expected: 'delta seconds or a Unix time in seconds: the two forms clients read (§8)' })
+      return
+    }
+    const wait = retryAfter === undefined ? undefined : retryAfterMs(retryAfter, timeOf(exchange.endedAt), response.headers.date)
+    if (wait !== undefined && wait > MINUTE_MS) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}: the 429's Retry-After ${JSON.stringify(retryAfter)} asks for ${Math.ceil(wait / 1000)} s, more than the minute a per-minute limit needs (§5.8)`, expected: 'Retry-After of at most 60 seconds (§5.8, §8)' })
+  },
+)
+
 export const jsonBodies: TrafficRule = perExchange(
   {
     id: 'traffic.response.json',
@@ -202,6 +232,28 @@ export const writeOnlyHidden: TrafficRule = perExchange(
   },
 )
 
+export const unauthenticated: TrafficRule = perExchange(
+  {
+    id: 'traffic.auth.unauthenticated',
+    clauses: ['§5.5', '§7.4'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A call without a key, or with the configured revoked key, is answered 401',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
+    // Only what the masked traffic proves: another scheme or a malformed token is masked whole, and may hold a
+    // valid key (the suite asks 401 for the main key under Basic only as a SHOULD).
+    const missing = exchange.request.headers.authorization === undefined
+    if (!missing && exchange.keyRole !== 'revoked') return
+    // A 429 is no verdict on the key: a limit may count calls before it looks at one (§8 shows no order); a 5xx is another rule's.
+    if (response.status === 429 || response.status >= 500) return
+    ctx.exercised()
+    if (response.status !== 401) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} ${missing ? 'without an Authorization header' : 'with the revoked key (CRM_API_KEY_REVOKED)'} answered ${response.status} (§5.5)`, expected: 'HTTP 401: key missing or no longer valid (§5.5, §7.4)' })
+  },
+)
+
 export const noServerErrors: TrafficRule = perExchange(
   {
     id: 'traffic.response.no-server-errors',
@@ -218,4 +270,4 @@ export const noServerErrors: TrafficRule = perExchange(
   },
 )
 
-export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, jsonBodies, writeOnlyHidden, noServerErrors]
+export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, rateHeaderForms, jsonBodies, writeOnlyHidden, unauthenticated, noServerErrors]

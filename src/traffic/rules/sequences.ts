@@ -6,7 +6,7 @@ import { differingFields } from '../../judge/same-response.ts'
 import { deepEqual, describeMismatches, writtenMismatches } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, acrossExchanges, endedBefore, isApiCall, isObject, isSuccess, keyOf, recordsOf, resourceOf, timeOf, wholeBody, type AnyRecord } from './kit.ts'
+import { BoundedMap, acrossExchanges, endedBefore, isApiCall, isObject, isSuccess, keyOf, perExchange, recordsOf, resourceOf, timeOf, wholeBody, type AnyRecord } from './kit.ts'
 
 /** §8 idempotency retention. */
 const RETENTION_MS = 24 * 3600 * 1000
@@ -65,7 +65,7 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
     clauses: ['§4.2', '§2', '§4.4'],
     level: 'MUST',
     side: 'server',
-    title: 'A record read after a write holds what was written (compared by meaning, with the records area\'s leniency)',
+    title: 'A record returned by a write, or read after it, holds what was written (compared by meaning, with the records area\'s leniency)',
   },
   () => {
     const writes = new BoundedMap<string, { exchange: TrafficExchange; op: 'create' | 'update' | 'replace'; sent: AnyRecord }>()
@@ -78,7 +78,19 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
         if (op === 'create' || op === 'update' || op === 'replace') {
           const body = wholeBody(exchange)
           const id = op === 'create' ? (isObject(body) ? body.id : undefined) : ctx.operation!.id
-          if (typeof id === 'string' && isObject(exchange.request.body)) writes.set(`${resource}/${id}`, { exchange, op, sent: exchange.request.body })
+          // A create answering with a record already seen created is an Idempotency-Key replay: it may answer the
+          // first body's record, whatever this one sent (the spec leaves a reused key with another body open).
+          const replay = op === 'create' && (exchange.request.headers['idempotency-key'] !== undefined || writes.peek(`${resource}/${id}`) !== undefined)
+          if (typeof id === 'string' && isObject(exchange.request.body) && !replay) {
+            writes.set(`${resource}/${id}`, { exchange, op, sent: exchange.request.body })
+            // The write's own answer, when it carries the record (§4.2 "responses carry the record"; success bodies of
+            // writes are otherwise not shown), holds what was written too: a server answering with the old record.
+            if (isObject(body) && body.id === id) {
+              ctx.exercised()
+              const mismatches = writtenMismatches(resource as ResourceName, op, exchange.request.body, body)
+              if (mismatches.length > 0) ctx.violation({ message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${response.status} with a record that does not hold what was sent: ${describeMismatches(mismatches)} (§4.2)`, expected: 'the record returned holds what was written, by meaning (§2, §4.4)' })
+            }
+          }
           return
         }
         if (op === 'delete') writes.delete(`${resource}/${ctx.operation!.id}`)
@@ -93,6 +105,39 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
         if (mismatches.length > 0) {
           ctx.violation({ message: `GET ${ctx.operation!.path} after ${write.exchange.request.method} ${write.op}: ${describeMismatches(mismatches)} (§4.2)`, expected: 'the record holds what was written, by meaning (§2, §4.4)', exchanges: [write.exchange, exchange] })
         }
+      },
+    }
+  },
+)
+
+export const goneAfterDelete: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.records.gone-after-delete',
+    clauses: ['§4.2', '§1.6', '§7.6'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A record deleted (or moved to the recycle bin) with a 2xx is answered 404 by a get sent after (as records.*.delete)',
+  },
+  () => {
+    const deleted = new BoundedMap<string, TrafficExchange>()
+    return {
+      observe(exchange, ctx) {
+        const resource = resourceOf(ctx.operation)
+        const op = ctx.operation?.op
+        const response = exchange.response
+        if (!resource || !response || ctx.operation?.id === undefined) return
+        const key = `${resource}/${ctx.operation.id}`
+        if (op === 'delete' && isSuccess(response.status)) {
+          deleted.set(key, exchange)
+          return
+        }
+        if (op !== 'get') return
+        const deletion = deleted.peek(key)
+        // Only a get sent once the delete was answered (concurrent calls reach the server in either order), and
+        // not refused for its key first (401, 403, 429).
+        if (!deletion || !endedBefore(deletion, exchange) || [401, 403, 429].includes(response.status) || response.status >= 500) return
+        ctx.exercised()
+        if (response.status !== 404) ctx.violation({ message: `GET ${ctx.operation.path} answered ${response.status} after ${deletion.request.method} of it answered ${deletion.response!.status} (§7.6)`, expected: '404 for a deleted record, or one in the recycle bin (§1.6, §7.6)', exchanges: [deletion, exchange] })
       },
     }
   },
@@ -147,6 +192,25 @@ export const draftOnly: TrafficRule = acrossExchanges(
         noteStates(states, exchange, resource, recordsOf(ctx.operation, exchange), op === 'list')
       },
     }
+  },
+)
+
+export const createdDraft: TrafficRule = perExchange(
+  {
+    id: 'traffic.state.created-draft',
+    clauses: ['§3', '§4.2'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A quotation or invoice created 2xx carries status draft (as state.*.created-draft)',
+  },
+  (exchange, ctx) => {
+    const resource = resourceOf(ctx.operation)
+    if ((resource !== 'quotation' && resource !== 'invoice') || ctx.operation?.op !== 'create') return
+    const record = recordsOf(ctx.operation, exchange)[0]
+    // A create answered without the record (success bodies are not shown for every write) says nothing here.
+    if (!record || !('status' in record)) return
+    ctx.exercised()
+    if (record.status !== 'draft') ctx.violation({ message: `POST ${ctx.operation.path} answered ${exchange.response!.status} with a ${resource} of status ${JSON.stringify(record.status)} (§3)`, expected: `status "draft": ${resource}s are "created as a draft" (§3, §4.2)` })
   },
 )
 
@@ -259,4 +323,4 @@ function sameWindow(a: Quota, b: Quota): boolean {
   return Math.abs(b.resetAt - a.resetAt) <= tolerance && b.start - a.end > 2 * tolerance && b.end < a.resetAt - tolerance
 }
 
-export const SEQUENCE_RULES: TrafficRule[] = [idempotentReplay, readAfterWrite, draftOnly, orderFromAccepted, remainingNeverRises]
+export const SEQUENCE_RULES: TrafficRule[] = [idempotentReplay, readAfterWrite, goneAfterDelete, draftOnly, createdDraft, orderFromAccepted, remainingNeverRises]
