@@ -12,7 +12,8 @@ if (major < NEEDED[0] || (major === NEEDED[0] && minor < NEEDED[1])) {
   const entry = new URL('../dist/src/cli/main.js', import.meta.url)
   import('node:fs')
     .then(({ existsSync }) => {
-      if (!existsSync(entry)) throw Object.assign(new Error('crm-conformance is not built: dist/ is missing (run `npm run build` in the project folder).'), { brief: true })
+      if (!existsSync(entry))
+        throw Object.assign(new Error('crm-conformance is not built: dist/ is missing (run `npm run build` in the project folder).'), { brief: true })
       return import(entry.href)
     })
     .then(({ main }) => main(process.argv.slice(2)))

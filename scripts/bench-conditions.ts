@@ -21,7 +21,9 @@ for (const name of values.condition) {
   const probe = result.run.results.filter((r) => r.area === 'rate-limits').sort((a, b) => b.durationMs - a.durationMs)[0]
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
   console.log(`${name}: ${result.condition.title}`)
-  console.log(`  wall ${s(result.wallMs)}, ${stats.total} requests (main key ${stats.byKey.main ?? 0}), 429s ${JSON.stringify(stats.rateLimited)}, verdict ${result.verdict}`)
+  console.log(
+    `  wall ${s(result.wallMs)}, ${stats.total} requests (main key ${stats.byKey.main ?? 0}), 429s ${JSON.stringify(stats.rateLimited)}, verdict ${result.verdict}`,
+  )
   if (probe) console.log(`  rate-limit probe: ${probe.id} took ${s(probe.durationMs)}; the run took ${s(Math.max(0, result.wallMs - probe.durationMs))} more`)
   if (result.problems.length) console.log(`  ${result.problems.length} checks failed, errored or skipped a MUST:\n    ${result.problems.join('\n    ')}`)
 }

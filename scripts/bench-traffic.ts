@@ -17,18 +17,27 @@ import { verifyTrafficCommand } from '../src/traffic/verify-command.ts'
 import { runProxied } from '../test/traffic/harness.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
-const { values } = parseArgs({ options: { exchanges: { type: 'string', default: '200000' }, requests: { type: 'string', default: '2000' }, 'verify-child': { type: 'string' } } })
+const { values } = parseArgs({
+  options: { exchanges: { type: 'string', default: '200000' }, requests: { type: 'string', default: '2000' }, 'verify-child': { type: 'string' } },
+})
 
 // Child mode: verify one file in this process and print its figures as JSON.
 if (values['verify-child']) {
   let peak = process.memoryUsage().rss
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50)
   const started = performance.now()
-  const outcome = await verifyTrafficCommand({ files: [values['verify-child']], reportDir: join(tmpdir(), `bench-traffic-report-${process.pid}`), write: () => {}, env: {} })
+  const outcome = await verifyTrafficCommand({
+    files: [values['verify-child']],
+    reportDir: join(tmpdir(), `bench-traffic-report-${process.pid}`),
+    write: () => {},
+    env: {},
+  })
   const ms = performance.now() - started
   clearInterval(sampler)
   rmSync(join(tmpdir(), `bench-traffic-report-${process.pid}`), { recursive: true, force: true })
-  process.stdout.write(`${JSON.stringify({ ms, exchanges: outcome.exchanges, exitCode: outcome.exitCode, peakRssSampled: peak, maxRss: process.resourceUsage().maxRSS * 1024 })}\n`)
+  process.stdout.write(
+    `${JSON.stringify({ ms, exchanges: outcome.exchanges, exitCode: outcome.exitCode, peakRssSampled: peak, maxRss: process.resourceUsage().maxRSS * 1024 })}\n`,
+  )
   process.exit(0)
 }
 
@@ -44,7 +53,9 @@ async function writeLines(path: string, lines: Iterable<string>): Promise<void> 
 
 function verifyInChild(file: string): Promise<{ ms: number; exchanges: number; peakRssSampled: number; maxRss: number }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'run-ts.mjs'), join(ROOT, 'scripts', 'bench-traffic.ts'), '--verify-child', file], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'run-ts.mjs'), join(ROOT, 'scripts', 'bench-traffic.ts'), '--verify-child', file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     let out = ''
     child.stdout.on('data', (c: Buffer) => (out += c.toString()))
     child.on('close', (code) => (code === 0 ? resolvePromise(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`verify child exited ${code}`))))
@@ -62,28 +73,45 @@ try {
     }
   }
   const ndjsonFile = join(dir, 'traffic.ndjson')
-  await writeLines(ndjsonFile, repeated((_, line) => line))
+  await writeLines(
+    ndjsonFile,
+    repeated((_, line) => line),
+  )
   // The same traffic as HAR, written entry by entry (harOf of one exchange, its entry cut out).
   const harFile = join(dir, 'traffic.har')
   const entryOf = (line: string) => {
     const har = harOf([{ seq: 0, source: '', ...JSON.parse(line) }])
     return har.slice(har.indexOf('"entries":[') + '"entries":['.length, har.lastIndexOf(']}}'))
   }
-  await writeLines(harFile, (function* () {
-    yield '{"log":{"version":"1.2","creator":{"name":"bench","version":"0"},"entries":['
-    let i = 0
-    for (const line of repeated((_, l) => l)) yield `${i++ === 0 ? '' : ','}${entryOf(line)}`
-    yield ']}}'
-  })())
-  console.log(`generated ${target.toLocaleString('en-US')} exchanges (the scripted client's ${sample.length}, repeated): NDJSON ${mb(statSync(ndjsonFile).size)}, HAR ${mb(statSync(harFile).size)}`)
-  for (const [name, file] of [['NDJSON', ndjsonFile], ['HAR', harFile]] as const) {
+  await writeLines(
+    harFile,
+    (function* () {
+      yield '{"log":{"version":"1.2","creator":{"name":"bench","version":"0"},"entries":['
+      let i = 0
+      for (const line of repeated((_, l) => l)) yield `${i++ === 0 ? '' : ','}${entryOf(line)}`
+      yield ']}}'
+    })(),
+  )
+  console.log(
+    `generated ${target.toLocaleString('en-US')} exchanges (the scripted client's ${sample.length}, repeated): NDJSON ${mb(statSync(ndjsonFile).size)}, HAR ${mb(statSync(harFile).size)}`,
+  )
+  for (const [name, file] of [
+    ['NDJSON', ndjsonFile],
+    ['HAR', harFile],
+  ] as const) {
     const r = await verifyInChild(file)
-    console.log(`verify-traffic ${name}: ${r.exchanges.toLocaleString('en-US')} exchanges in ${(r.ms / 1000).toFixed(1)} s = ${Math.round(r.exchanges / (r.ms / 1000)).toLocaleString('en-US')} exchanges/s; peak RSS ${mb(r.peakRssSampled)} sampled, maxRSS ${mb(r.maxRss)}`)
+    console.log(
+      `verify-traffic ${name}: ${r.exchanges.toLocaleString('en-US')} exchanges in ${(r.ms / 1000).toFixed(1)} s = ${Math.round(r.exchanges / (r.ms / 1000)).toLocaleString('en-US')} exchanges/s; peak RSS ${mb(r.peakRssSampled)} sampled, maxRSS ${mb(r.maxRss)}`,
+    )
   }
 
   // 2. The proxy's added latency.
   const server = await startReferenceServer({ port: 0, rateLimitPerMinute: 10_000_000 })
-  const proxy = spawn(process.execPath, [join(ROOT, 'bin', 'crm-conformance-ts.mjs'), 'proxy', '--target', server.baseUrl, '--port', '0', '--report-dir', join(dir, 'proxy-report')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CRM_API_KEY: server.keys.main } })
+  const proxy = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'crm-conformance-ts.mjs'), 'proxy', '--target', server.baseUrl, '--port', '0', '--report-dir', join(dir, 'proxy-report')],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CRM_API_KEY: server.keys.main } },
+  )
   const proxyUrl = await new Promise<string>((resolvePromise) => {
     let out = ''
     proxy.stdout.on('data', (c: Buffer) => {
@@ -102,7 +130,7 @@ try {
     return performance.now() - started
   }
   const path = `${new URL(server.baseUrl).pathname}/accounts?limit=25`
-  for (let i = 0; i < 200; i++) await time(direct, path), await time(via, path)
+  for (let i = 0; i < 200; i++) (await time(direct, path), await time(via, path))
   const n = Number(values.requests)
   const directMs: number[] = []
   const viaMs: number[] = []
@@ -112,7 +140,9 @@ try {
   }
   const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!
   const f = (ms: number) => `${ms.toFixed(2)} ms`
-  console.log(`proxy latency (GET ${path}, ${n} each, alternating, one connection each): direct median ${f(q(directMs, 0.5))} p99 ${f(q(directMs, 0.99))}; through the proxy median ${f(q(viaMs, 0.5))} p99 ${f(q(viaMs, 0.99))}; added median ${f(q(viaMs, 0.5) - q(directMs, 0.5))}, p99 ${f(q(viaMs, 0.99) - q(directMs, 0.99))}`)
+  console.log(
+    `proxy latency (GET ${path}, ${n} each, alternating, one connection each): direct median ${f(q(directMs, 0.5))} p99 ${f(q(directMs, 0.99))}; through the proxy median ${f(q(viaMs, 0.5))} p99 ${f(q(viaMs, 0.99))}; added median ${f(q(viaMs, 0.5) - q(directMs, 0.5))}, p99 ${f(q(viaMs, 0.99) - q(directMs, 0.99))}`,
+  )
   await direct.close()
   await via.close()
   proxy.kill('SIGTERM')

@@ -55,9 +55,13 @@ const median = (values: number[]) => {
 }
 
 const print = (label: string, f: RunFigures) =>
-  console.log(`${label.padEnd(10)} ${String(f.wallMs).padStart(6)} ms  ${String(f.requests).padStart(5)} requests  ${String(f.checks).padStart(4)} checks  ${String(f.checksPerSecond).padStart(5)} checks/s  ${String(f.peakRssMb).padStart(4)} MB  ${f.verdict}`)
+  console.log(
+    `${label.padEnd(10)} ${String(f.wallMs).padStart(6)} ms  ${String(f.requests).padStart(5)} requests  ${String(f.checks).padStart(4)} checks  ${String(f.checksPerSecond).padStart(5)} checks/s  ${String(f.peakRssMb).padStart(4)} MB  ${f.verdict}`,
+  )
 
-console.log(`crm-conformance ${TOOL_VERSION} bench on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`)
+console.log(
+  `crm-conformance ${TOOL_VERSION} bench on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+)
 console.log('\nfull profile against the embedded reference server')
 const runs: RunFigures[] = []
 for (let i = 0; i < RUNS; i++) {
@@ -105,7 +109,9 @@ if (process.env.BENCH_SKIP_FAULTS !== '1') {
   faultFigures = { faults: ALL_FAULTS.length, caught, requestsPerFullRun: perRun, caughtPer100Requests: Math.round((caught / perRun) * 100 * 100) / 100 }
   if (missed.length) console.log(`not caught by the whole suite: ${missed.sort().join(', ')}`)
   if (partly.length) console.log(`caught, but not by every check the fault names: ${partly.sort().join('; ')}`)
-  console.log(`${caught}/${ALL_FAULTS.length} faults caught; a full run sends ${perRun} requests: ${faultFigures.caughtPer100Requests} faults caught per 100 requests`)
+  console.log(
+    `${caught}/${ALL_FAULTS.length} faults caught; a full run sends ${perRun} requests: ${faultFigures.caughtPer100Requests} faults caught per 100 requests`,
+  )
 }
 
 mkdirSync(join(PROJECT_ROOT, 'reports'), { recursive: true })

@@ -59,7 +59,11 @@ if (!Number.isInteger(firstSeed) || firstSeed < 0) fail('--seed must be a non-ne
 
 /** Against a server: the configuration as `crm-conformance run` resolves it (environment, then .env). */
 const external: ResolvedConfig | undefined = args['base-url'] !== undefined ? loadConfig(process.env, { baseUrl: args['base-url'], profile }) : undefined
-const target = external ? external.baseUrl! : args.condition ? `the reference server, condition ${args.condition}` : `the reference server, variant ${args.variant ?? 'default'}`
+const target = external
+  ? external.baseUrl!
+  : args.condition
+    ? `the reference server, condition ${args.condition}`
+    : `the reference server, variant ${args.variant ?? 'default'}`
 
 async function oneRun(i: number, seed: number): Promise<CheckResult[]> {
   const runId = `flake-${Date.now().toString(36)}-${i}`

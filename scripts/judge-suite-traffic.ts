@@ -31,7 +31,14 @@ function toTraffic(e: Exchange): TrafficExchange {
     source: e.checkId ?? 'suite',
     request: e.request,
     ...(e.response
-      ? { response: { status: e.response.status, headers: e.response.headers, body: e.response.body ?? e.response.rawText, ...(e.response.truncated ? { truncated: true } : {}) } }
+      ? {
+          response: {
+            status: e.response.status,
+            headers: e.response.headers,
+            body: e.response.body ?? e.response.rawText,
+            ...(e.response.truncated ? { truncated: true } : {}),
+          },
+        }
       : {}),
     startedAt: e.startedAt,
     endedAt: new Date(ended).toISOString(),
@@ -39,7 +46,10 @@ function toTraffic(e: Exchange): TrafficExchange {
   }
 }
 
-const run = await runInProcess({ checks: catalogue, only: values.only, embedded: {
+const run = await runInProcess({
+  checks: catalogue,
+  only: values.only,
+  embedded: {
     faults: values.fault as never,
     ...(values.variant ? { variant: values.variant } : {}),
     ...(values.rate ? { rateLimitPerMinute: Number(values.rate) } : {}),
@@ -51,8 +61,13 @@ const traffic = run.session.exchanges.map(toTraffic).sort((a, b) => Date.parse(a
 const verifier = createVerifier({ rules: TRAFFIC_RULES, basePath, resolve: resolveOperation })
 for (const e of traffic) verifier.observe(e)
 const rows = verifier.finish()
-console.log(`${traffic.length} exchanges of ${values.only.join(', ')}${values.fault.length ? ` with fault ${values.fault.join(', ')}` : ''}; base path ${basePath}`)
-for (const row of rows) console.log(`  ${row.status.padEnd(7)} ${row.level.padEnd(6)} ${row.id.padEnd(44)} ${row.side ?? ''} ${row.status === 'failed' ? row.message.slice(0, 300) : `(${row.judged} judged)`}`)
+console.log(
+  `${traffic.length} exchanges of ${values.only.join(', ')}${values.fault.length ? ` with fault ${values.fault.join(', ')}` : ''}; base path ${basePath}`,
+)
+for (const row of rows)
+  console.log(
+    `  ${row.status.padEnd(7)} ${row.level.padEnd(6)} ${row.id.padEnd(44)} ${row.side ?? ''} ${row.status === 'failed' ? row.message.slice(0, 300) : `(${row.judged} judged)`}`,
+  )
 
 const repeat = Number(values.repeat)
 const timed = createVerifier({ rules: TRAFFIC_RULES, basePath, resolve: resolveOperation })
@@ -61,4 +76,6 @@ let n = 0
 for (let i = 0; i < repeat; i++) for (const e of traffic) timed.observe({ ...e, seq: ++n })
 timed.finish()
 const ms = Number(process.hrtime.bigint() - started) / 1e6
-console.log(`throughput: ${n} exchanges in ${ms.toFixed(0)} ms = ${Math.round((n / ms) * 1000)} exchanges/s; heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB`)
+console.log(
+  `throughput: ${n} exchanges in ${ms.toFixed(0)} ms = ${Math.round((n / ms) * 1000)} exchanges/s; heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB`,
+)

@@ -64,7 +64,9 @@ function measure(bin: string, args: string[]): Sample {
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const ms = (value: number): string => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a').padStart(8)
 
-console.log(`crm-conformance ${TOOL_VERSION} start-up on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${RUNS} runs each, interleaved`)
+console.log(
+  `crm-conformance ${TOOL_VERSION} start-up on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${RUNS} runs each, interleaved`,
+)
 try {
   const baseline: number[] = []
   const samples = new Map<string, Sample[]>()

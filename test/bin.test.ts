@@ -10,7 +10,10 @@ import { PROJECT_ROOT } from '../src/version.ts'
 
 const BIN = join(PROJECT_ROOT, 'bin', 'crm-conformance.mjs')
 /** Makes the child believe it is another Node before the bin's first line runs. */
-const pretendNode = (version: string): string[] => ['--import', `data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"${version}"}})`]
+const pretendNode = (version: string): string[] => [
+  '--import',
+  `data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"${version}"}})`,
+]
 
 const dirs: string[] = []
 afterAll(() => {

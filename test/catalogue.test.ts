@@ -46,7 +46,9 @@ describe('the check catalogue', () => {
   })
 
   it('holds every check that a suite file registers', async () => {
-    for (const area of readdirSync(SUITES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+    for (const area of readdirSync(SUITES, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)) {
       const suiteFile = join(SUITES, area, `${area}.suite.ts`)
       if (!existsSync(suiteFile)) continue
       expect(readFileSync(suiteFile, 'utf8'), `${area}.suite.ts registers ./checks.ts`).toContain("from './checks.ts'")

@@ -26,7 +26,7 @@ const PRODUCT: ProductInfo = {
   version: '1.0.0-test',
   vendor: 'crm-conformance tests',
   contact: 'tests@example.com',
-  description: 'The embedded reference server, certified by the project\'s own tests.',
+  description: "The embedded reference server, certified by the project's own tests.",
 }
 
 interface CliResult {
@@ -74,7 +74,8 @@ async function rewriteReport(dir: string, edit: (report: any) => void): Promise<
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'crm-certify-e2e-'))
   await writeFile(join(root, 'product.json'), JSON.stringify(PRODUCT))
-  const certify = (name: string, extra: string[]) => cli(['certify', '--out', join(root, name), '--product-file', join(root, 'product.json'), '--seed', '20260101', '--quiet', '--embedded', ...extra], root)
+  const certify = (name: string, extra: string[]) =>
+    cli(['certify', '--out', join(root, name), '--product-file', join(root, 'product.json'), '--seed', '20260101', '--quiet', '--embedded', ...extra], root)
   const [c, f, s] = await Promise.all([
     certify('compliant', []),
     certify('faulty', ['--fault', FAULT]),
@@ -102,7 +103,16 @@ describe('certify against the embedded reference server', () => {
   it('freezes the certifying profile into report.json: suite version, spec digest, every MUST and SHOULD check, no selection, no waiver', async () => {
     const report = await readReport(compliant.dir)
     const ids = certifyingChecks(catalogue).map((c) => c.id)
-    expect(report.certification).toMatchObject({ suiteVersion: TOOL_VERSION, specDigest: specDigest(), profile: 'full', selection: 'none', waivers: 'none', verdict: 'compliant', verdictReasons: [], notRun: [] })
+    expect(report.certification).toMatchObject({
+      suiteVersion: TOOL_VERSION,
+      specDigest: specDigest(),
+      profile: 'full',
+      selection: 'none',
+      waivers: 'none',
+      verdict: 'compliant',
+      verdictReasons: [],
+      notRun: [],
+    })
     expect(report.certification.checkIds).toEqual(ids)
     const rows = new Set(report.checks.map((c) => c.id))
     expect(ids.filter((id) => !rows.has(id))).toEqual([])
@@ -113,9 +123,22 @@ describe('certify against the embedded reference server', () => {
     const read = (name: string) => readFile(join(compliant.dir, name), 'utf8')
     expect(JSON.parse(await read('PRODUCT.json'))).toEqual(PRODUCT)
     const report = await readReport(compliant.dir)
-    expect(JSON.parse(await read('badge.json'))).toEqual({ schemaVersion: 1, label: `CRM API conformance (suite ${TOOL_VERSION})`, message: `compliant · ${report.summary.passed}/${report.summary.total}`, color: 'brightgreen' })
+    expect(JSON.parse(await read('badge.json'))).toEqual({
+      schemaVersion: 1,
+      label: `CRM API conformance (suite ${TOOL_VERSION})`,
+      message: `compliant · ${report.summary.passed}/${report.summary.total}`,
+      color: 'brightgreen',
+    })
     const capabilities = await read('CAPABILITIES.md')
-    for (const heading of ['## Update method (§4.1)', '## Success status codes (§4.1)', '## Delete responses (status and body) (§4.1)', '## nextCursor on the last page (§4.1)', '## RateLimit-Reset format (§8)', '## Same Idempotency-Key, different body (§4.1)', '## State names seen (§3)']) {
+    for (const heading of [
+      '## Update method (§4.1)',
+      '## Success status codes (§4.1)',
+      '## Delete responses (status and body) (§4.1)',
+      '## nextCursor on the last page (§4.1)',
+      '## RateLimit-Reset format (§8)',
+      '## Same Idempotency-Key, different body (§4.1)',
+      '## State names seen (§3)',
+    ]) {
       expect(capabilities).toContain(heading)
     }
     expect(capabilities).toMatch(/\| update\.method \| \\\["PATCH"\\\] \|/)
@@ -152,7 +175,9 @@ describe('verify-submission refuses a tampered submission with a clear reason', 
       await writeFile(join(dir, 'report.json'), edited)
       const result = await verifySubmission(dir, INSTALLED)
       expect(result.accepted, `byte ${at}`).toBe(false)
-      expect(result.problems[0], `byte ${at}`).toMatch(/^report\.json was modified after the run: its SHA-256 is [0-9a-f]{64}, MANIFEST\.sha256 says [0-9a-f]{64}$/)
+      expect(result.problems[0], `byte ${at}`).toMatch(
+        /^report\.json was modified after the run: its SHA-256 is [0-9a-f]{64}, MANIFEST\.sha256 says [0-9a-f]{64}$/,
+      )
     }
     const verified = await cli(['verify-submission', dir], root)
     expect(verified.code).toBe(1)
@@ -201,7 +226,10 @@ describe('verify-submission refuses a tampered submission with a clear reason', 
 
   it('a secret in a file', async () => {
     const dir = await copyOfCompliant()
-    await writeFile(join(dir, 'README.md'), `${await readFile(join(dir, 'README.md'), 'utf8')}\nexport CRM_API_KEY=crm_ws_main_Q7fT2mK9xLp4Rv8Zb1Nc6Hd3Wj5Ys0Ae\n`)
+    await writeFile(
+      join(dir, 'README.md'),
+      `${await readFile(join(dir, 'README.md'), 'utf8')}\nexport CRM_API_KEY=crm_ws_main_Q7fT2mK9xLp4Rv8Zb1Nc6Hd3Wj5Ys0Ae\n`,
+    )
     await writeManifest(dir, Object.keys(SUBMISSION_FILES))
     const verified = await cli(['verify-submission', dir], root)
     expect(verified.code).toBe(1)
@@ -220,7 +248,10 @@ describe('certify against a fault-injected server', () => {
     expect(report.certification.verdictReasons.length).toBeGreaterThan(0)
     for (const reason of report.certification.verdictReasons) expect(reason).toMatch(/^MUST \S+ \(§5\.5\) failed/)
     expect(await readFile(join(faulty.dir, 'README.md'), 'utf8')).toMatch(/## What did not pass\n\n- MUST \S+ \(§5\.5\) failed/)
-    expect(JSON.parse(await readFile(join(faulty.dir, 'badge.json'), 'utf8'))).toMatchObject({ color: 'red', message: expect.stringMatching(/^non-compliant · \d+\/\d+$/) })
+    expect(JSON.parse(await readFile(join(faulty.dir, 'badge.json'), 'utf8'))).toMatchObject({
+      color: 'red',
+      message: expect.stringMatching(/^non-compliant · \d+\/\d+$/),
+    })
 
     const verified = await cli(['verify-submission', faulty.dir], root)
     expect(verified.code).toBe(1)

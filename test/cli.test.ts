@@ -91,7 +91,11 @@ describe('--help, unknown flags and bad values', () => {
 
   test('an unreachable target: the run does not start, exit 2', async () => {
     // Port 9 (discard) on the loopback: nothing listens there.
-    const run = await cli(['run', '--report-dir', join(dir, 'unreachable')], { CRM_BASE_URL: 'http://127.0.0.1:9/v1', CRM_API_KEY: 'crm_ws_x_0123456789abcdef', CRM_REQUEST_TIMEOUT_MS: '2000' })
+    const run = await cli(['run', '--report-dir', join(dir, 'unreachable')], {
+      CRM_BASE_URL: 'http://127.0.0.1:9/v1',
+      CRM_API_KEY: 'crm_ws_x_0123456789abcdef',
+      CRM_REQUEST_TIMEOUT_MS: '2000',
+    })
     expect(run.code, run.stdout + run.stderr).toBe(2)
     expect(run.stdout).toContain('CRMCONF_TARGET_UNREACHABLE')
   })
@@ -103,7 +107,20 @@ describe('exit codes, junit.xml, summary.md and the replay command of a failure'
 
   test('a MUST failure: exit 1; junit, summary and report say which check, clause and how to replay it', async () => {
     const reportDir = join(dir, 'must')
-    const run = await cli(['run', '--fault', must.fault, '--only', [...must.checks, 'discovery'].join(','), '--profile', 'safe', '--seed', '99', '--report-dir', reportDir, '--quiet'])
+    const run = await cli([
+      'run',
+      '--fault',
+      must.fault,
+      '--only',
+      [...must.checks, 'discovery'].join(','),
+      '--profile',
+      'safe',
+      '--seed',
+      '99',
+      '--report-dir',
+      reportDir,
+      '--quiet',
+    ])
     expect(run.code, run.stdout + run.stderr).toBe(1)
     const report = readReport(reportDir)
     expect(report.verdict).toBe('non-compliant')
@@ -153,7 +170,17 @@ describe('exit codes, junit.xml, summary.md and the replay command of a failure'
   })
 
   test('a SHOULD failure alone: exit 0, and exit 1 with --strict', async () => {
-    const args = (name: string, ...extra: string[]) => ['run', '--fault', should.fault, '--only', should.checks.join(','), '--report-dir', join(dir, name), '--quiet', ...extra]
+    const args = (name: string, ...extra: string[]) => [
+      'run',
+      '--fault',
+      should.fault,
+      '--only',
+      should.checks.join(','),
+      '--report-dir',
+      join(dir, name),
+      '--quiet',
+      ...extra,
+    ]
     const [lenient, strict] = await Promise.all([cli(args('should')), cli(args('should-strict', '--strict'))])
     expect(lenient.code, lenient.stdout + lenient.stderr).toBe(0)
     expect(readReport(join(dir, 'should')).summary.failed).toBeGreaterThan(0)
@@ -183,14 +210,22 @@ describe('the run needs no test framework', () => {
   test('`run` never loads vitest (nothing of vite is written into the installed package)', async () => {
     // A module hook that refuses any import of vitest; the run would fail if it loaded one.
     const hooks = join(dir, 'no-vitest-hooks.mjs')
-    writeFileSync(hooks, `export async function resolve(specifier, context, next) {\n  if (specifier === 'vitest' || specifier.startsWith('vitest/')) throw new Error('vitest was loaded: ' + specifier)\n  return next(specifier, context)\n}\n`)
+    writeFileSync(
+      hooks,
+      `export async function resolve(specifier, context, next) {\n  if (specifier === 'vitest' || specifier.startsWith('vitest/')) throw new Error('vitest was loaded: ' + specifier)\n  return next(specifier, context)\n}\n`,
+    )
     const register = join(dir, 'no-vitest.mjs')
     writeFileSync(register, `import { register } from 'node:module'\nregister(${JSON.stringify(pathToFileURL(hooks).href)})\n`)
-    const run = await cli(['run', '--only', 'discovery', '--report-dir', join(dir, 'no-vitest'), '--quiet'], { NODE_OPTIONS: `--import ${pathToFileURL(register).href}` })
+    const run = await cli(['run', '--only', 'discovery', '--report-dir', join(dir, 'no-vitest'), '--quiet'], {
+      NODE_OPTIONS: `--import ${pathToFileURL(register).href}`,
+    })
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(run.stdout + run.stderr).not.toContain('vitest was loaded')
     // The hook is live: an import of vitest under it fails.
-    const probe = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', "await import('vitest')"], { cwd: ROOT, encoding: 'utf8' })
+    const probe = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', "await import('vitest')"], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
     expect(probe.status).not.toBe(0)
     expect(probe.stderr).toContain('vitest was loaded: vitest')
   })
@@ -211,7 +246,11 @@ describe('examples/: the CI jobs the README links', () => {
     for (const [, name, rest] of invocations) {
       const command = program.commands.find((c) => c.name() === name)
       expect(command, name).toBeDefined()
-      for (const flag of rest!.match(/--[a-z-]+/g) ?? []) expect(command!.options.map((o) => o.long), `${name} ${flag}`).toContain(flag)
+      for (const flag of rest!.match(/--[a-z-]+/g) ?? [])
+        expect(
+          command!.options.map((o) => o.long),
+          `${name} ${flag}`,
+        ).toContain(flag)
     }
     // The report files it hands to the CI are the ones a run writes.
     for (const name of text.match(/crm-conformance-report\/[\w.]+/g) ?? []) expect(['junit.xml', 'summary.md']).toContain(name.split('/')[1])

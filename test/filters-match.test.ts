@@ -45,7 +45,7 @@ test('enumerated filters are queried only with listed values', () => {
   expect(unmatchedValue(status)).toBeUndefined()
 })
 
-test('values no record holds are of the filter\'s own form', () => {
+test("values no record holds are of the filter's own form", () => {
   expect(unmatchedValue(filter('account', 'ownerId'))).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
   expect(unmatchedValue(filter('contact', 'email'))).toMatch(/^crmconf\.nomatch\.[0-9a-f]+@example\.com$/)
   expect(unmatchedValue(filter('product', 'sku'))).toMatch(/^CRMCONF-NOMATCH-[0-9A-F]+$/)

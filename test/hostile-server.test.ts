@@ -99,62 +99,69 @@ const HARD_LIMIT_MS = 150_000
 
 // The runs wait on timeouts and on the server far more than they compute: they run side by side.
 describe('the whole suite against a hostile server', () => {
-  test.concurrent('the CLI against a server that dies mid-run exits with a documented code and a report, never hanging', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crmconf-hostile-cli-'))
-    try {
-      const { webhookSecret: _none, ...target } = hostile.reference
-      const env = baseEnv({ ...targetEnv(hostile.baseUrls['dies-after'], target), CRM_REQUEST_TIMEOUT_MS: '2000', CRM_SEED: '7' })
-      const reportDir = join(dir, 'report')
-      const run = await runCli(['run', '--report-dir', reportDir, '--quiet'], { cwd: dir, env, hardLimitMs: HARD_LIMIT_MS })
-      const output = run.stdout + run.stderr
-      expect(run.hung, `the CLI hung and was killed after ${HARD_LIMIT_MS} ms; output:\n${output.slice(-3000)}`).toBe(false)
-      // 1: a MUST check failed or could not be verified (README, "Exit codes").
-      expect(run.code, output.slice(-3000)).toBe(1)
-      expect((await hostile.stats()).received['dies-after']).toBeGreaterThan(DIES_AFTER)
-      const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport
-      expect(report.checks.length).toBeGreaterThan(0)
-      expect(report.summary.errored).toBeGreaterThan(0)
-      for (const check of report.checks) if (check.status !== 'passed') expect(check.message, check.id).not.toBe('')
-      // What the dead server kept is listed, with its id and the reason, in the report and in the output.
-      expect(report.leftovers.length).toBeGreaterThan(0)
-      for (const leftover of report.leftovers) expect(output).toContain(`left behind: ${leftover.resource} ${leftover.id}`)
-      expect(output).toMatch(/reports: /)
-      expect(output).not.toMatch(/Unhandled|ERR_UNHANDLED/i)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }, 180_000)
+  test.concurrent(
+    'the CLI against a server that dies mid-run exits with a documented code and a report, never hanging',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'crmconf-hostile-cli-'))
+      try {
+        const { webhookSecret: _none, ...target } = hostile.reference
+        const env = baseEnv({ ...targetEnv(hostile.baseUrls['dies-after'], target), CRM_REQUEST_TIMEOUT_MS: '2000', CRM_SEED: '7' })
+        const reportDir = join(dir, 'report')
+        const run = await runCli(['run', '--report-dir', reportDir, '--quiet'], { cwd: dir, env, hardLimitMs: HARD_LIMIT_MS })
+        const output = run.stdout + run.stderr
+        expect(run.hung, `the CLI hung and was killed after ${HARD_LIMIT_MS} ms; output:\n${output.slice(-3000)}`).toBe(false)
+        // 1: a MUST check failed or could not be verified (README, "Exit codes").
+        expect(run.code, output.slice(-3000)).toBe(1)
+        expect((await hostile.stats()).received['dies-after']).toBeGreaterThan(DIES_AFTER)
+        const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport
+        expect(report.checks.length).toBeGreaterThan(0)
+        expect(report.summary.errored).toBeGreaterThan(0)
+        for (const check of report.checks) if (check.status !== 'passed') expect(check.message, check.id).not.toBe('')
+        // What the dead server kept is listed, with its id and the reason, in the report and in the output.
+        expect(report.leftovers.length).toBeGreaterThan(0)
+        for (const leftover of report.leftovers) expect(output).toContain(`left behind: ${leftover.resource} ${leftover.id}`)
+        expect(output).toMatch(/reports: /)
+        expect(output).not.toMatch(/Unhandled|ERR_UNHANDLED/i)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+    180_000,
+  )
 
-  test.concurrent.each(MODES)('$mode: every check ends with a verdict and a reason, and the run is not compliant', async ({ mode, requestTimeoutMs, answers }) => {
-    const run = await runAgainst(mode, requestTimeoutMs)
-    console.log(`hostile ${mode}: ${JSON.stringify(tally(run.results))}, ${run.session.transport.stats.total} requests, ${run.leftovers.length} left behind`)
-    expect((await hostile.stats()).received[mode] ?? 0, 'the run reached the hostile server').toBeGreaterThan(0)
-    expectEveryCheckJudged(run.results)
-    expect(verdictOf(run.results).verdict).not.toBe('compliant')
-    expect(exitCodeFor({ checks: run.results })).toBe(1)
-    if (!answers) {
-      // Nothing was ever answered: a MUST check that passed would have judged nothing.
-      expect(run.results.filter((r) => r.level === 'MUST' && r.status === 'passed').map((r) => r.id)).toEqual([])
-      // Harness errors, not server verdicts: the suite cannot tell what the server does.
-      expect(run.results.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual([])
-      // A target that stops answering costs a few timeouts, not one per request: once it has not answered
-      // several requests in a row, the rest are refused at once, with the reason.
-      expect(run.session.transport.stats.total).toBeLessThan(catalogue.length / 4)
-      expect(run.results.some((r) => /^CRMCONF_(TIMEOUT|NETWORK)/.test(r.message))).toBe(true)
-      const unreachable = run.results.filter((r) => r.message.startsWith('CRMCONF_TARGET_UNREACHABLE'))
-      expect(unreachable.length).toBeGreaterThan(catalogue.length / 2)
-      expect(unreachable[0]!.message).toMatch(/no answer.*treated as unreachable/)
-    }
-    if (mode === 'wrong-type') {
-      // Passed through from a conformant server: only the labelling is wrong, and that is what must fail.
-      expect(run.results.find((r) => r.id === 'invariants.json-bodies')?.status).toBe('failed')
-    }
-    // Whatever could not be removed is listed with its id and the reason.
-    for (const leftover of run.leftovers) {
-      expect(leftover.id).not.toBe('')
-      expect(leftover.reason).not.toBe('')
-    }
-  })
+  test.concurrent.each(MODES)(
+    '$mode: every check ends with a verdict and a reason, and the run is not compliant',
+    async ({ mode, requestTimeoutMs, answers }) => {
+      const run = await runAgainst(mode, requestTimeoutMs)
+      console.log(`hostile ${mode}: ${JSON.stringify(tally(run.results))}, ${run.session.transport.stats.total} requests, ${run.leftovers.length} left behind`)
+      expect((await hostile.stats()).received[mode] ?? 0, 'the run reached the hostile server').toBeGreaterThan(0)
+      expectEveryCheckJudged(run.results)
+      expect(verdictOf(run.results).verdict).not.toBe('compliant')
+      expect(exitCodeFor({ checks: run.results })).toBe(1)
+      if (!answers) {
+        // Nothing was ever answered: a MUST check that passed would have judged nothing.
+        expect(run.results.filter((r) => r.level === 'MUST' && r.status === 'passed').map((r) => r.id)).toEqual([])
+        // Harness errors, not server verdicts: the suite cannot tell what the server does.
+        expect(run.results.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual([])
+        // A target that stops answering costs a few timeouts, not one per request: once it has not answered
+        // several requests in a row, the rest are refused at once, with the reason.
+        expect(run.session.transport.stats.total).toBeLessThan(catalogue.length / 4)
+        expect(run.results.some((r) => /^CRMCONF_(TIMEOUT|NETWORK)/.test(r.message))).toBe(true)
+        const unreachable = run.results.filter((r) => r.message.startsWith('CRMCONF_TARGET_UNREACHABLE'))
+        expect(unreachable.length).toBeGreaterThan(catalogue.length / 2)
+        expect(unreachable[0]!.message).toMatch(/no answer.*treated as unreachable/)
+      }
+      if (mode === 'wrong-type') {
+        // Passed through from a conformant server: only the labelling is wrong, and that is what must fail.
+        expect(run.results.find((r) => r.id === 'invariants.json-bodies')?.status).toBe('failed')
+      }
+      // Whatever could not be removed is listed with its id and the reason.
+      for (const leftover of run.leftovers) {
+        expect(leftover.id).not.toBe('')
+        expect(leftover.reason).not.toBe('')
+      }
+    },
+  )
 
   test('redirects to another host are never followed, with or without the key', async () => {
     // Every mode above ran (`redirect`, and `flaky` which redirects every 40th request): the other host
@@ -247,7 +254,6 @@ describe('the whole suite against a hostile server', () => {
   })
 })
 
-
 /** Each form a server may echo a secret in, by a name that says which (never printed by value). */
 function echoedForms(secrets: Record<string, string>): Record<string, string> {
   const forms: Record<string, string> = {}
@@ -258,7 +264,12 @@ function echoedForms(secrets: Record<string, string>): Record<string, string> {
       forms[`${partName}, URL-encoded`] = encodeURIComponent(part)
       forms[`${partName}, form-encoded`] = new URLSearchParams({ x: part }).toString().slice(2)
       forms[`${partName}, JSON-escaped`] = JSON.stringify(part).slice(1, -1)
-      forms[`${partName}, HTML-escaped`] = part.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+      forms[`${partName}, HTML-escaped`] = part
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#39;')
     }
   }
   return forms
@@ -271,37 +282,43 @@ describe('hostile bodies and echoes, one request at a time', () => {
   test.each([
     { mode: 'deep' as const, maxResponseBytes: 1024 * 1024, note: /nested more than \d+ levels deep: kept as text, not parsed/ },
     { mode: 'gzip-bomb' as const, maxResponseBytes: MAX_RESPONSE_BYTES, note: /encoded as gzip although the request asked for identity: not decoded/ },
-  ])('$mode: every check ends with a verdict and a plain reason, and the evidence keeps the reason, not the body', async ({ mode, maxResponseBytes, note }) => {
-    const checks = catalogue.filter((c) => ['auth', 'records', 'errors'].includes(c.area))
-    const run = await runInProcess({
-      checks,
-      config: {
-        baseUrl: hostile.baseUrls[mode],
-        keys: hostile.reference.keys,
-        restrictedScopes: hostile.reference.restrictedScopes,
-        fixtures: hostile.reference.fixtures,
-        sinkPort: 0,
-        webhookTimeoutS: 2,
-        requestTimeoutMs: 10_000,
-        maxResponseBytes,
+  ])(
+    '$mode: every check ends with a verdict and a plain reason, and the evidence keeps the reason, not the body',
+    async ({ mode, maxResponseBytes, note }) => {
+      const checks = catalogue.filter((c) => ['auth', 'records', 'errors'].includes(c.area))
+      const run = await runInProcess({
+        checks,
+        config: {
+          baseUrl: hostile.baseUrls[mode],
+          keys: hostile.reference.keys,
+          restrictedScopes: hostile.reference.restrictedScopes,
+          fixtures: hostile.reference.fixtures,
+          sinkPort: 0,
+          webhookTimeoutS: 2,
+          requestTimeoutMs: 10_000,
+          maxResponseBytes,
+          concurrency: 8,
+        },
+        profile: 'full',
         concurrency: 8,
-      },
-      profile: 'full',
-      concurrency: 8,
-      runId: `hostile-${mode}`,
-    })
-    console.log(`hostile ${mode}: ${JSON.stringify(tally(run.results))}, ${run.session.transport.stats.total} requests`)
-    expect(run.results.map((r) => r.id)).toEqual(checks.map((c) => c.id))
-    for (const result of run.results) if (result.status !== 'passed') expect(result.message.trim(), result.id).not.toBe('')
-    expect(run.results.filter((r) => /Maximum call stack|RangeError|allocation failed/i.test(`${r.message} ${String(r.data ?? '')}`)).map((r) => r.id)).toEqual([])
-    expect(verdictOf(run.results).verdict).not.toBe('compliant')
-    expect(run.session.exchanges.length).toBeGreaterThan(0)
-    for (const exchange of run.session.exchanges) {
-      expect(exchange.response?.note).toMatch(note)
-      expect(exchange.response?.body).toBeUndefined()
-      expect(exchange.response?.rawText?.length ?? 0).toBeLessThanOrEqual(64 * 1024)
-    }
-  }, 120_000)
+        runId: `hostile-${mode}`,
+      })
+      console.log(`hostile ${mode}: ${JSON.stringify(tally(run.results))}, ${run.session.transport.stats.total} requests`)
+      expect(run.results.map((r) => r.id)).toEqual(checks.map((c) => c.id))
+      for (const result of run.results) if (result.status !== 'passed') expect(result.message.trim(), result.id).not.toBe('')
+      expect(
+        run.results.filter((r) => /Maximum call stack|RangeError|allocation failed/i.test(`${r.message} ${String(r.data ?? '')}`)).map((r) => r.id),
+      ).toEqual([])
+      expect(verdictOf(run.results).verdict).not.toBe('compliant')
+      expect(run.session.exchanges.length).toBeGreaterThan(0)
+      for (const exchange of run.session.exchanges) {
+        expect(exchange.response?.note).toMatch(note)
+        expect(exchange.response?.body).toBeUndefined()
+        expect(exchange.response?.rawText?.length ?? 0).toBeLessThanOrEqual(64 * 1024)
+      }
+    },
+    120_000,
+  )
 
   test('a server echoing the key and the webhook secret URL-, form-, JSON- and HTML-encoded: every form is masked', async () => {
     const run = await runInProcess({
@@ -337,18 +354,26 @@ describe('hostile bodies and echoes, one request at a time', () => {
   test('a gzip bomb costs no more memory than a clean server (peak within 1.5×, measured in child processes)', async () => {
     const probe = (baseUrl: string) =>
       new Promise<{ maxRssKb: number; answered: number; kept: number; keptBytes: number; note?: string }>((resolveProbe, reject) => {
-        const child = spawn(process.execPath, [join(ROOT, 'bin', 'run-ts.mjs'), join(ROOT, 'test', 'hostile', 'memory-probe.ts'), baseUrl, hostile.reference.keys.main, '300'], {
-          cwd: ROOT,
-          stdio: ['ignore', 'pipe', 'inherit'],
-        })
+        const child = spawn(
+          process.execPath,
+          [join(ROOT, 'bin', 'run-ts.mjs'), join(ROOT, 'test', 'hostile', 'memory-probe.ts'), baseUrl, hostile.reference.keys.main, '300'],
+          {
+            cwd: ROOT,
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        )
         let out = ''
         child.stdout!.on('data', (chunk: Buffer) => (out += chunk))
         child.on('error', reject)
-        child.on('close', (code) => (code === 0 ? resolveProbe(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`memory probe exited ${code}: ${out}`))))
+        child.on('close', (code) =>
+          code === 0 ? resolveProbe(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`memory probe exited ${code}: ${out}`)),
+        )
       })
     const clean = await probe(hostile.baseUrls.pass)
     const bomb = await probe(hostile.baseUrls['gzip-bomb'])
-    console.log(`peak memory: clean ${Math.round(clean.maxRssKb / 1024)} MB, gzip bomb ${Math.round(bomb.maxRssKb / 1024)} MB; evidence kept ${clean.keptBytes} vs ${bomb.keptBytes} bytes`)
+    console.log(
+      `peak memory: clean ${Math.round(clean.maxRssKb / 1024)} MB, gzip bomb ${Math.round(bomb.maxRssKb / 1024)} MB; evidence kept ${clean.keptBytes} vs ${bomb.keptBytes} bytes`,
+    )
     expect(clean.answered).toBe(300)
     expect(bomb.answered).toBe(300)
     expect(bomb.note).toMatch(/encoded as gzip although the request asked for identity: not decoded/)

@@ -94,7 +94,9 @@ function runEnv(): NodeJS.ProcessEnv {
 
 function journalAdds(journal: string): number {
   if (!existsSync(journal)) return 0
-  return readFileSync(journal, 'utf8').split('\n').filter((line) => line.includes('"op":"add"')).length
+  return readFileSync(journal, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"op":"add"')).length
 }
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -150,42 +152,46 @@ describe('records a run creates are removed', () => {
     }
   }, 200_000)
 
-  test.each(['SIGINT', 'SIGTERM'] as const)('%s mid-run: the run stops, cleans up, writes its report marked interrupted, exits 130', async (signal) => {
-    const before = new Set((await listDeletable()).map((r) => r.id))
-    const reportDir = join(dir, `report-${signal}`)
-    const journal = join(reportDir, '.journal', 'ledger.jsonl')
-    const cli = startCli(['run', '--report-dir', reportDir, '--no-sweep'], { cwd: dir, env: runEnv(), hardLimitMs: 120_000 })
-    // Mid-run: once the run has created records and before it ends.
-    const started = await until(() => journalAdds(journal) >= 10 || cli.child.exitCode !== null, 90_000)
-    expect(started && cli.child.exitCode === null, `the run ended before it could be interrupted:\n${cli.output().slice(-2000)}`).toBe(true)
-    const signalledAt = Date.now()
-    cli.child.kill(signal)
-    const result = await cli.done
-    const stoppedInMs = Date.now() - signalledAt
-    expect(result.hung, result.stdout.slice(-2000)).toBe(false)
-    // An interrupted run is not a verdict: exit 130 (128 + SIGINT, what a shell expects), its report written.
-    expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(130)
-    expect(result.stdout).toMatch(/interrupted: stopping the checks and cleaning up/)
-    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'))
-    expect(report.interrupted.reason).toBe(`the run was interrupted (${signal})`)
-    // The checks it never reached are listed as not run, so a run stopped half-way never reads compliant.
-    expect(report.checks.filter((c: { message: string }) => c.message === `not run: the run was interrupted (${signal})`).length).toBeGreaterThan(0)
-    expect(report.verdict).not.toBe('compliant')
-    expect(report.leftovers).toEqual([])
-    // The real request count, the clean-up's DELETEs included, in the report and in what was printed.
-    expect(report.requests.total).toBeGreaterThan(10)
-    expect(report.requests.byArea.cleanup).toBeGreaterThan(0)
-    expect(result.stdout).toContain(`(${report.requests.total} requests in `)
-    for (const name of ['report.html', 'summary.md', 'badge.json', 'junit.xml']) expect(existsSync(join(reportDir, name)), name).toBe(true)
-    expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toContain('**Interrupted**')
-    // Within the run's own bounds: in-flight requests drain (at most 4 s), then clean-up on loopback.
-    expect(stoppedInMs).toBeLessThan(20_000)
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s mid-run: the run stops, cleans up, writes its report marked interrupted, exits 130',
+    async (signal) => {
+      const before = new Set((await listDeletable()).map((r) => r.id))
+      const reportDir = join(dir, `report-${signal}`)
+      const journal = join(reportDir, '.journal', 'ledger.jsonl')
+      const cli = startCli(['run', '--report-dir', reportDir, '--no-sweep'], { cwd: dir, env: runEnv(), hardLimitMs: 120_000 })
+      // Mid-run: once the run has created records and before it ends.
+      const started = await until(() => journalAdds(journal) >= 10 || cli.child.exitCode !== null, 90_000)
+      expect(started && cli.child.exitCode === null, `the run ended before it could be interrupted:\n${cli.output().slice(-2000)}`).toBe(true)
+      const signalledAt = Date.now()
+      cli.child.kill(signal)
+      const result = await cli.done
+      const stoppedInMs = Date.now() - signalledAt
+      expect(result.hung, result.stdout.slice(-2000)).toBe(false)
+      // An interrupted run is not a verdict: exit 130 (128 + SIGINT, what a shell expects), its report written.
+      expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(130)
+      expect(result.stdout).toMatch(/interrupted: stopping the checks and cleaning up/)
+      const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'))
+      expect(report.interrupted.reason).toBe(`the run was interrupted (${signal})`)
+      // The checks it never reached are listed as not run, so a run stopped half-way never reads compliant.
+      expect(report.checks.filter((c: { message: string }) => c.message === `not run: the run was interrupted (${signal})`).length).toBeGreaterThan(0)
+      expect(report.verdict).not.toBe('compliant')
+      expect(report.leftovers).toEqual([])
+      // The real request count, the clean-up's DELETEs included, in the report and in what was printed.
+      expect(report.requests.total).toBeGreaterThan(10)
+      expect(report.requests.byArea.cleanup).toBeGreaterThan(0)
+      expect(result.stdout).toContain(`(${report.requests.total} requests in `)
+      for (const name of ['report.html', 'summary.md', 'badge.json', 'junit.xml']) expect(existsSync(join(reportDir, name)), name).toBe(true)
+      expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toContain('**Interrupted**')
+      // Within the run's own bounds: in-flight requests drain (at most 4 s), then clean-up on loopback.
+      expect(stoppedInMs).toBeLessThan(20_000)
 
-    const after = await listDeletable()
-    const tag = `${RUN_TAG_PREFIX}${report.runId}`
-    expect(after.filter((r) => r.tags.includes(tag))).toEqual([])
-    expect(after.filter((r) => !before.has(r.id))).toEqual([])
-  }, 150_000)
+      const after = await listDeletable()
+      const tag = `${RUN_TAG_PREFIX}${report.runId}`
+      expect(after.filter((r) => r.tags.includes(tag))).toEqual([])
+      expect(after.filter((r) => !before.has(r.id))).toEqual([])
+    },
+    150_000,
+  )
 
   test('a second Ctrl-C exits at once with 130, naming what may be left and the sweep command that removes it', async () => {
     const before = new Set((await listDeletable()).map((r) => r.id))
@@ -202,7 +208,11 @@ describe('records a run creates are removed', () => {
     const command = /remove them with: (crm-conformance sweep --run \S+)/.exec(result.stdout)?.[1]
     expect(command, result.stdout.slice(-2000)).toBeDefined()
     // The printed command removes what the abandoned run left, and nothing else.
-    const sweepRun = await runCli(command!.split(' ').slice(1), { cwd: dir, env: baseEnv({ CRM_BASE_URL: env.CRM_BASE_URL, CRM_API_KEY: env.CRM_API_KEY }), hardLimitMs: 60_000 })
+    const sweepRun = await runCli(command!.split(' ').slice(1), {
+      cwd: dir,
+      env: baseEnv({ CRM_BASE_URL: env.CRM_BASE_URL, CRM_API_KEY: env.CRM_API_KEY }),
+      hardLimitMs: 60_000,
+    })
     expect(sweepRun.code, sweepRun.stdout + sweepRun.stderr).toBe(0)
     expect((await listDeletable()).filter((r) => !before.has(r.id))).toEqual([])
   }, 150_000)

@@ -16,7 +16,19 @@ import { PROJECT_ROOT, TOOL_VERSION } from '../src/version.ts'
 import { catalogue } from '../suites/index.ts'
 
 /** What `npm pack` reads: the sources it builds from and everything `files` names. */
-const PROJECT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'bin', 'src', 'suites', 'schemas', 'spec']
+const PROJECT_FILES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'README.md',
+  'LICENSE',
+  'bin',
+  'src',
+  'suites',
+  'schemas',
+  'spec',
+]
 const REPORT_FILES = ['report.json', 'report.html', 'junit.xml', 'summary.md', 'badge.json']
 /** A small selection that reads, writes and cleans up: discovery, and the account records. */
 const SELECTION = ['--only', 'discovery', '--only', 'records.account']
@@ -93,7 +105,10 @@ beforeAll(() => {
   const project = join(base, 'project')
   for (const name of PROJECT_FILES) cpSync(join(PROJECT_ROOT, name), join(project, name), { recursive: true })
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(project, 'node_modules'), 'dir')
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: project, env: childEnv(), encoding: 'utf8' }).trim().split('\n').at(-1)!
+  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: project, env: childEnv(), encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .at(-1)!
   tarball = join(packs, name)
   packed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n')
 
@@ -120,9 +135,24 @@ afterAll(async () => {
 describe('the packed package', () => {
   it('holds what runs and no test, CI, script or TypeScript source file', () => {
     const files = packed.map((p) => p.replace(/^package\//, ''))
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/crm-conformance.mjs', 'dist/src/cli/main.js', 'dist/suites/index.js', 'dist/src/traffic/proxy-command.js', 'dist/src/traffic/verify-command.js', 'dist/src/traffic/har-entries.js', 'dist/src/traffic/rules/index.js', 'schemas/error.json', 'spec/crm-api-spec.md']))
-    const unexpected = files.filter(
-      (f) => /(^|\/)test\/|\.test\.|(^|\/)\.ci\/|^scripts\/|^src\/|^suites\/|^examples\/|^fixtures\/|^reports\/|\.tsbuildinfo$|(?<!\.d)\.ts$|test-fixtures/.test(f),
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'bin/crm-conformance.mjs',
+        'dist/src/cli/main.js',
+        'dist/suites/index.js',
+        'dist/src/traffic/proxy-command.js',
+        'dist/src/traffic/verify-command.js',
+        'dist/src/traffic/har-entries.js',
+        'dist/src/traffic/rules/index.js',
+        'schemas/error.json',
+        'spec/crm-api-spec.md',
+      ]),
+    )
+    const unexpected = files.filter((f) =>
+      /(^|\/)test\/|\.test\.|(^|\/)\.ci\/|^scripts\/|^src\/|^suites\/|^examples\/|^fixtures\/|^reports\/|\.tsbuildinfo$|(?<!\.d)\.ts$|test-fixtures/.test(f),
     )
     expect(unexpected).toEqual([])
   })
@@ -135,7 +165,8 @@ describe('the packed package', () => {
     const run = installedCli(['--help'])
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain('Usage: crm-conformance')
-    for (const command of ['run', 'list', 'serve', 'certify', 'openapi', 'proxy', 'verify-traffic']) expect(run.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'))
+    for (const command of ['run', 'list', 'serve', 'certify', 'openapi', 'proxy', 'verify-traffic'])
+      expect(run.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'))
   })
 
   it('list: every check of the catalogue', () => {
@@ -150,7 +181,11 @@ describe('the packed package', () => {
   }, 300_000)
 
   it('run against a `serve` process, configured from the .env block it prints', async () => {
-    serve = spawn(join(app, 'node_modules', '.bin', 'crm-conformance'), ['serve', '--port', '0'], { cwd: app, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    serve = spawn(join(app, 'node_modules', '.bin', 'crm-conformance'), ['serve', '--port', '0'], {
+      cwd: app,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let printed = ''
     const env = await new Promise<Record<string, string>>((resolve, reject) => {
       serve!.once('exit', (code) => reject(new Error(`serve exited (${code}): ${printed}`)))
@@ -171,7 +206,11 @@ describe('the packed package', () => {
     const server = await startReferenceServer({ port: 0 })
     const reportDir = join(base, 'reports ünï', 'proxy')
     const record = join(base, 'reports ünï', 'traffic.ndjson')
-    const proxy = spawn(join(app, 'node_modules', '.bin', 'crm-conformance'), ['proxy', '--target', server.baseUrl, '--port', '0', '--report-dir', reportDir, '--record', record], { cwd: app, env: childEnv({ CRM_API_KEY: server.keys.main }), stdio: ['ignore', 'pipe', 'pipe'] })
+    const proxy = spawn(
+      join(app, 'node_modules', '.bin', 'crm-conformance'),
+      ['proxy', '--target', server.baseUrl, '--port', '0', '--report-dir', reportDir, '--record', record],
+      { cwd: app, env: childEnv({ CRM_API_KEY: server.keys.main }), stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     try {
       let printed = ''
       const url = await new Promise<string>((resolve, reject) => {

@@ -29,7 +29,8 @@ describe('paths', () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name)
         if (entry.isDirectory()) walk(path)
-        else if (/\.(ts|mjs|js)$/.test(entry.name) && /import\.meta\.url\)\.pathname|import\.meta\.url\.pathname/.test(readFileSync(path, 'utf8'))) offenders.push(relative(PROJECT_ROOT, path))
+        else if (/\.(ts|mjs|js)$/.test(entry.name) && /import\.meta\.url\)\.pathname|import\.meta\.url\.pathname/.test(readFileSync(path, 'utf8')))
+          offenders.push(relative(PROJECT_ROOT, path))
       }
     }
     for (const dir of ['src', 'suites', 'scripts', 'bin']) walk(join(PROJECT_ROOT, dir))

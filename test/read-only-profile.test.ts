@@ -58,7 +58,10 @@ test('through the CLI: the server receives no request but GET', async () => {
 
   const methods = (await server.stats()).methods.pass ?? {}
   expect(Object.values(methods).reduce((a, b) => a + b, 0)).toBeGreaterThan(0)
-  expect(Object.keys(methods).filter((m) => !SAFE_METHODS.includes(m)), JSON.stringify(methods)).toEqual([])
+  expect(
+    Object.keys(methods).filter((m) => !SAFE_METHODS.includes(m)),
+    JSON.stringify(methods),
+  ).toEqual([])
 
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport
   expect(report.profile).toBe('read-only')

@@ -20,7 +20,16 @@ import { ROOT, baseEnv, runCli } from './hostile/cli.ts'
 import { faultCaughtBy } from './hostile/faults.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const IN_CI = Boolean(process.env.CI)
 const available = existsSync(CHROMIUM)
 const SCREENSHOTS = join(ROOT, 'reports', 'browser')
@@ -35,7 +44,12 @@ let context: BrowserContext | undefined
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crmconf-browser-'))
   if (!available) return
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 1400 } })
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 1400 },
+  })
 })
 
 afterAll(async () => {
@@ -75,11 +89,14 @@ describe.skipIf(!available && !IN_CI)('report.html in headless Chromium', () => 
     const should = faultCaughtBy('SHOULD')
     const reportDir = join(dir, 'run')
     const only = [...must.checks, ...should.checks, 'discovery']
-    const run = await runCli(['run', '--fault', must.fault, '--fault', should.fault, '--only', only.join(','), '--seed', '4242', '--report-dir', reportDir, '--quiet'], {
-      cwd: dir,
-      env: baseEnv(),
-      hardLimitMs: 120_000,
-    })
+    const run = await runCli(
+      ['run', '--fault', must.fault, '--fault', should.fault, '--only', only.join(','), '--seed', '4242', '--report-dir', reportDir, '--quiet'],
+      {
+        cwd: dir,
+        env: baseEnv(),
+        hardLimitMs: 120_000,
+      },
+    )
     expect(run.hung).toBe(false)
     expect(run.code, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(1)
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport

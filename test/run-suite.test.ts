@@ -25,15 +25,25 @@ function check(id: string, run: CheckDefinition['run'], extra: Partial<CheckDefi
 }
 
 /** A check that makes a record (journalled for clean-up), then keeps going for `ms`. */
-const creates = (ms: number): CheckDefinition['run'] => async (ctx) => {
-  const created = await ctx.api.post('/accounts', { name: `crmconf run-suite ${ctx.runId}`, tags: [] })
-  if (created.status !== 201) ctx.fail(`create answered ${created.status}`)
-  ctx.session.ledger.track({ resource: 'account', id: String(created.body.id), deletePath: `/accounts/${created.body.id}`, checkId: ctx.runId })
-  await new Promise((resolve) => setTimeout(resolve, ms))
-}
+const creates =
+  (ms: number): CheckDefinition['run'] =>
+  async (ctx) => {
+    const created = await ctx.api.post('/accounts', { name: `crmconf run-suite ${ctx.runId}`, tags: [] })
+    if (created.status !== 201) ctx.fail(`create answered ${created.status}`)
+    ctx.session.ledger.track({ resource: 'account', id: String(created.body.id), deletePath: `/accounts/${created.body.id}`, checkId: ctx.runId })
+    await new Promise((resolve) => setTimeout(resolve, ms))
+  }
 
 function options(name: string, catalogue: CheckDefinition[], extra: Partial<RunSuiteOptions> = {}): RunSuiteOptions {
-  return { config, catalogue, runId: `20200101-000000-${name}`, reportDir: join(dir, name), embedded: { rateLimitPerMinute: 1_000_000 }, concurrency: 1, ...extra }
+  return {
+    config,
+    catalogue,
+    runId: `20200101-000000-${name}`,
+    reportDir: join(dir, name),
+    embedded: { rateLimitPerMinute: 1_000_000 },
+    concurrency: 1,
+    ...extra,
+  }
 }
 
 function files(name: string): string[] {
@@ -51,7 +61,8 @@ test('the run bound: no check starts past it, the running one ends as error nami
   const byId = new Map(outcome.report.checks.map((c) => [c.id, c]))
   expect(byId.get('probe.slow')).toMatchObject({ status: 'error' })
   expect(byId.get('probe.slow')!.message).toContain('CRM_RUN_TIMEOUT_S')
-  for (const id of ['probe.fast-1', 'probe.fast-2']) expect(byId.get(id)).toMatchObject({ status: 'skipped', message: 'not run: the run reached its bound of 1 s (CRM_RUN_TIMEOUT_S)' })
+  for (const id of ['probe.fast-1', 'probe.fast-2'])
+    expect(byId.get(id)).toMatchObject({ status: 'skipped', message: 'not run: the run reached its bound of 1 s (CRM_RUN_TIMEOUT_S)' })
   expect(outcome.report.interrupted?.reason).toBe('the run reached its bound of 1 s (CRM_RUN_TIMEOUT_S)')
   expect(outcome.exitCode).toBe(1)
   // Clean-up ran: the record the slow check made is gone, and its DELETE is counted.
@@ -64,7 +75,11 @@ test('the run bound: no check starts past it, the running one ends as error nami
 }, 60_000)
 
 test('an exception mid-run: the report is still written, every check has a row, the run says it could not judge', async () => {
-  const catalogue = [check('one', creates(0)), check('two', async (ctx) => void (await ctx.api.get('/me'))), check('three', async (ctx) => void (await ctx.api.get('/me')))]
+  const catalogue = [
+    check('one', creates(0)),
+    check('two', async (ctx) => void (await ctx.api.get('/me'))),
+    check('three', async (ctx) => void (await ctx.api.get('/me'))),
+  ]
   let seen = 0
   const outcome = await runSuite(
     options('thrown', catalogue, {

@@ -53,7 +53,10 @@ describe('the embedded server is chosen on purpose', () => {
   test.each([
     { env: { CI: 'true' }, message: 'CI is set and CRM_BASE_URL is not: set CRM_BASE_URL (and CRM_API_KEY) to test your server, or pass --embedded' },
     { env: { CRM_API_KEY: 'crm_ws_x_0123456789abcdef' }, message: 'CRM_API_KEY is set but CRM_BASE_URL is not' },
-    { env: { CRM_BASEURL: 'http://127.0.0.1:9/v1', CRM_APIKEY: 'crm_ws_x_0123456789abcdef' }, message: 'warning: CRM_APIKEY is not a variable crm-conformance reads: did you mean CRM_API_KEY?' },
+    {
+      env: { CRM_BASEURL: 'http://127.0.0.1:9/v1', CRM_APIKEY: 'crm_ws_x_0123456789abcdef' },
+      message: 'warning: CRM_APIKEY is not a variable crm-conformance reads: did you mean CRM_API_KEY?',
+    },
   ])('$env: refused, exit 2', async ({ env, message }) => {
     const run = await refused({ env })
     expect(run.code, output(run)).toBe(2)
@@ -91,7 +94,10 @@ describe('credentials checked before the run, against a reference server started
 
   test('an IP-blocked key that is not blocked: a warning at start and a note on its check', async () => {
     const reportDir = join(dir, 'not-blocked')
-    const run = await cli(['run', '--only', 'auth.ip-blocked.refused', '--report-dir', reportDir, '--no-sweep', '--quiet'], env({ CRM_API_KEY_IP_BLOCKED: server.keys.restricted }))
+    const run = await cli(
+      ['run', '--only', 'auth.ip-blocked.refused', '--report-dir', reportDir, '--no-sweep', '--quiet'],
+      env({ CRM_API_KEY_IP_BLOCKED: server.keys.restricted }),
+    )
     expect(run.stdout).toContain('configuration warning: CRM_API_KEY_IP_BLOCKED is accepted from this machine (GET /me answered 200)')
     expect(run.code, output(run)).toBe(1)
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport

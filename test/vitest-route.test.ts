@@ -32,7 +32,15 @@ function env(): NodeJS.ProcessEnv {
 /** `npx vitest run --config vitest.suites.config.ts suites/<area>/…`, as a user runs it; statuses by check id. */
 async function vitestRoute(): Promise<Map<string, Outcome>> {
   const outputFile = join(dir, 'vitest.json')
-  const args = [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'vitest.suites.config.ts', ...AREAS.map((a) => `suites/${a}/`), '--reporter=json', `--outputFile=${outputFile}`]
+  const args = [
+    join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+    'run',
+    '--config',
+    'vitest.suites.config.ts',
+    ...AREAS.map((a) => `suites/${a}/`),
+    '--reporter=json',
+    `--outputFile=${outputFile}`,
+  ]
   const child = spawn(process.execPath, args, { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
@@ -40,14 +48,19 @@ async function vitestRoute(): Promise<Map<string, Outcome>> {
   await new Promise((resolve) => child.on('close', resolve))
   const json = JSON.parse(readFileSync(outputFile, 'utf8')) as { testResults: { assertionResults: { title: string; status: string }[] }[] }
   const statuses = new Map<string, Outcome>()
-  for (const file of json.testResults) for (const test of file.assertionResults) statuses.set(test.title.split(' ')[0]!, test.status === 'pending' ? 'skipped' : (test.status as Outcome))
+  for (const file of json.testResults)
+    for (const test of file.assertionResults) statuses.set(test.title.split(' ')[0]!, test.status === 'pending' ? 'skipped' : (test.status as Outcome))
   expect(statuses.size, output.slice(-3000)).toBeGreaterThan(0)
   return statuses
 }
 
 async function cliRoute(): Promise<Map<string, Outcome>> {
   const reportDir = join(dir, 'cli')
-  const run = await runCli(['run', '--only', AREAS.join(','), '--report-dir', reportDir, '--quiet', '--no-sweep'], { cwd: dir, env: env(), hardLimitMs: 240_000 })
+  const run = await runCli(['run', '--only', AREAS.join(','), '--report-dir', reportDir, '--quiet', '--no-sweep'], {
+    cwd: dir,
+    env: env(),
+    hardLimitMs: 240_000,
+  })
   expect(run.hung).toBe(false)
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport
   // vitest has two outcomes for a check that did not pass: a failed test (failed or error) and a skipped one.

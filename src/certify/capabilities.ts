@@ -29,7 +29,7 @@ export const CAPABILITY_TOPICS: readonly CapabilityTopic[] = [
   { id: 'idempotency', heading: 'Same Idempotency-Key, different body', clause: '§4.1', match: /idempoten/ },
   { id: 'ratelimit-reset', heading: 'RateLimit-Reset format', clause: '§8', match: /^ratelimit\.reset$|\.reset\.form$/ },
   { id: 'states', heading: 'State names seen', clause: '§3', match: /^state\.names\./ },
-  { id: 'state-refusal', heading: 'Answer to a write the record\'s state forbids', clause: '§3, §7.8', match: /\.refusal(\.status)?$/ },
+  { id: 'state-refusal', heading: "Answer to a write the record's state forbids", clause: '§3, §7.8', match: /\.refusal(\.status)?$/ },
   { id: 'non-uuid-id', heading: 'A path id that is not a uuid', clause: '§4.1', match: /non-uuid-id\.status$/ },
   { id: 'missing-operations', heading: 'Operations the API does not have', clause: '§4.2', match: /-refused\.status$/ },
   { id: 'error-codes', heading: 'Error codes', clause: '§7.8', match: /(\.error\.code|\.errorcode)$/ },
@@ -64,7 +64,7 @@ export function renderCapabilitiesMarkdown(report: Pick<RunReport, 'capabilities
     `# Capabilities: ${mdCell(product.product)} ${mdCell(product.version)}`,
     '',
     'Where the spec leaves a choice open ("not shown"), what this server chose, as observed by the run. Information, never a',
-    'failure: every choice here is legal. The headings and their order are fixed, so `diff` of two submissions\'',
+    "failure: every choice here is legal. The headings and their order are fixed, so `diff` of two submissions'",
     '`CAPABILITIES.md` shows where two certified servers differ.',
     '',
     `- vendor: ${mdCell(product.vendor)}`,
@@ -84,6 +84,10 @@ export function renderCapabilitiesMarkdown(report: Pick<RunReport, 'capabilities
     for (const [key, value] of entries) out.push(`| ${mdCell(key, 200)} | ${mdCell(valueText(value), 400)} |`)
     out.push('')
   }
-  out.push('## Other observations', '', `${other.length} further observation(s) of this run (values queried, counts, timings) differ from run to run; they are in report.json (\`capabilities\`) and report.html (Capabilities).`)
+  out.push(
+    '## Other observations',
+    '',
+    `${other.length} further observation(s) of this run (values queried, counts, timings) differ from run to run; they are in report.json (\`capabilities\`) and report.html (Capabilities).`,
+  )
   return `${out.join('\n').trimEnd()}\n`
 }

@@ -73,7 +73,11 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
   // PRODUCT.json first: a run of several minutes must not end on a missing vendor name.
   let fields: Record<string, unknown>
   try {
-    fields = mergeProduct(embedded ? embeddedProduct(TOOL_VERSION) : undefined, options.productFile ? readProductFile(options.productFile) : undefined, options.product)
+    fields = mergeProduct(
+      embedded ? embeddedProduct(TOOL_VERSION) : undefined,
+      options.productFile ? readProductFile(options.productFile) : undefined,
+      options.product,
+    )
   } catch (error) {
     write(`${(error as Error).message}\n`)
     return { exitCode: 2 }
@@ -95,7 +99,9 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
 
   const runDir = await mkdtemp(join(tmpdir(), 'crm-certify-'))
   try {
-    write(`certify: ${product.product} ${product.version} (${product.vendor}), every MUST and SHOULD check of crm-conformance ${TOOL_VERSION}, profile ${CERTIFYING_PROFILE}\n`)
+    write(
+      `certify: ${product.product} ${product.version} (${product.vendor}), every MUST and SHOULD check of crm-conformance ${TOOL_VERSION}, profile ${CERTIFYING_PROFILE}\n`,
+    )
     const run = await runCommand({
       baseUrl: options.baseUrl,
       profile: CERTIFYING_PROFILE,
@@ -116,19 +122,27 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
     const submission = await assembleSubmission(runDir, outDir, product, secrets)
     const cert = submission.report.certification
 
-    write(`\nCERTIFICATION ${cert.verdict.toUpperCase()}: ${product.product} ${product.version}, crm-conformance ${cert.suiteVersion}, spec sha256 ${cert.specDigest}\n`)
+    write(
+      `\nCERTIFICATION ${cert.verdict.toUpperCase()}: ${product.product} ${product.version}, crm-conformance ${cert.suiteVersion}, spec sha256 ${cert.specDigest}\n`,
+    )
     for (const reason of cert.verdictReasons) write(`  ${reason}\n`)
     const notRunShould = cert.notRun.filter((n) => n.level === 'SHOULD')
     for (const n of notRunShould) write(`  SHOULD ${n.id} (${n.clause}) did not run (${n.status}): ${n.reason}\n`)
 
     // The same checks a reviewer will run: a vendor sees every problem before publishing.
-    const verified = await verifySubmission(outDir, { catalogue: (await import('../../suites/index.ts')).catalogue, toolVersion: TOOL_VERSION, specDigest: specDigest() })
+    const verified = await verifySubmission(outDir, {
+      catalogue: (await import('../../suites/index.ts')).catalogue,
+      toolVersion: TOOL_VERSION,
+      specDigest: specDigest(),
+    })
     for (const problem of verified.problems) write(`  verify-submission: ${problem}\n`)
 
     write(`submission: ${outDir}\n`)
     for (const file of submission.files) write(`  ${file}\n`)
     write(`${MANIFEST_FILE} sha256: ${submission.manifestDigest}\n`)
-    write('Publish this digest with the submission; a customer checks it with `sha256sum MANIFEST.sha256` and runs `crm-conformance verify-submission <folder>`.\n')
+    write(
+      'Publish this digest with the submission; a customer checks it with `sha256sum MANIFEST.sha256` and runs `crm-conformance verify-submission <folder>`.\n',
+    )
     const exitCode = cert.verdict === 'compliant' && verified.problems.length === 0 ? 0 : 1
     return { exitCode, dir: outDir, manifestDigest: submission.manifestDigest }
   } finally {

@@ -29,7 +29,13 @@ describe('manifest', () => {
       { file: 'README.md', sha256: sha256('a') },
     ])
     expect(text).toBe(`${sha256('a')}  README.md\n${sha256('b')}  report.json\n`)
-    expect(parseManifest(text)).toEqual({ entries: [{ file: 'README.md', sha256: sha256('a') }, { file: 'report.json', sha256: sha256('b') }], problems: [] })
+    expect(parseManifest(text)).toEqual({
+      entries: [
+        { file: 'README.md', sha256: sha256('a') },
+        { file: 'report.json', sha256: sha256('b') },
+      ],
+      problems: [],
+    })
   })
 
   it('accepts the binary-mode marker, and names every line it cannot use', () => {

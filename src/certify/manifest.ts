@@ -41,7 +41,8 @@ export function parseManifest(text: string): { entries: ManifestEntry[]; problem
       return
     }
     const file = m[2]!
-    if (!isPlainFileName(file) || file === MANIFEST_FILE) problems.push(`${MANIFEST_FILE} line ${i + 1} names ${JSON.stringify(file)}: only the submission's own files may be listed`)
+    if (!isPlainFileName(file) || file === MANIFEST_FILE)
+      problems.push(`${MANIFEST_FILE} line ${i + 1} names ${JSON.stringify(file)}: only the submission's own files may be listed`)
     else if (seen.has(file)) problems.push(`${MANIFEST_FILE} lists ${file} twice`)
     else {
       seen.add(file)

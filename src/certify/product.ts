@@ -63,7 +63,8 @@ export function readProductFile(path: string): Partial<ProductInfo> {
   } catch (error) {
     throw new ProductInfoError([`${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`])
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new ProductInfoError([`${path}: expected a JSON object with ${REQUIRED_PRODUCT_FIELDS.join(', ')}`])
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw new ProductInfoError([`${path}: expected a JSON object with ${REQUIRED_PRODUCT_FIELDS.join(', ')}`])
   return doc as Partial<ProductInfo>
 }
 

@@ -15,26 +15,43 @@ describe('certifying profile', () => {
   })
 
   it('gives a certifying check that reached no result an error row, naming the first harness error; INFO is not required', () => {
-    const rows = completeCertifyingRows([makeCheckResult({ id: 'a.must-one' })], CATALOGUE, { target: { seed: 7, profile: 'full' }, harnessErrors: ['Test timed out'] })
+    const rows = completeCertifyingRows([makeCheckResult({ id: 'a.must-one' })], CATALOGUE, {
+      target: { seed: 7, profile: 'full' },
+      harnessErrors: ['Test timed out'],
+    })
     expect(rows.map((r) => [r.id, r.status])).toEqual([
       ['a.must-one', 'passed'],
       ['a.must-two', 'error'],
       ['b.should', 'error'],
     ])
-    expect(rows[1]).toMatchObject({ level: 'MUST', clause: '§5.5', message: 'no result: the check did not report (first harness error of the run: Test timed out)', replay: 'crm-conformance run --only a.must-two --seed 7 --profile full' })
+    expect(rows[1]).toMatchObject({
+      level: 'MUST',
+      clause: '§5.5',
+      message: 'no result: the check did not report (first harness error of the run: Test timed out)',
+      replay: 'crm-conformance run --only a.must-two --seed 7 --profile full',
+    })
   })
 
   it('verdict: compliant, partial when a MUST did not run, non-compliant when one failed; a waiver changes nothing', () => {
     const pass = (id: string, level: Level = 'MUST') => makeCheckResult({ id, level })
-    expect(certificationVerdictOf([pass('a.must-one'), pass('a.must-two'), makeCheckResult({ id: 'b.should', level: 'SHOULD', status: 'failed' })]).verdict).toBe('compliant')
+    expect(
+      certificationVerdictOf([pass('a.must-one'), pass('a.must-two'), makeCheckResult({ id: 'b.should', level: 'SHOULD', status: 'failed' })]).verdict,
+    ).toBe('compliant')
     const partial = certificationVerdictOf([pass('a.must-one'), makeCheckResult({ id: 'a.must-two', status: 'skipped', clause: '§5.5' })])
     expect(partial).toEqual({ verdict: 'partial', reasons: ['MUST a.must-two (§5.5) was skipped: CRM_API_KEY_RESTRICTED is not set'] })
     const waived = makeCheckResult({ id: 'a.must-two', status: 'failed', clause: '§5.5', waived: { reason: 'known' } })
-    expect(certificationVerdictOf([pass('a.must-one'), waived])).toEqual({ verdict: 'non-compliant', reasons: ['MUST a.must-two (§5.5) failed: status is 500, expected 404 (§5.7)'] })
+    expect(certificationVerdictOf([pass('a.must-one'), waived])).toEqual({
+      verdict: 'non-compliant',
+      reasons: ['MUST a.must-two (§5.5) failed: status is 500, expected 404 (§5.7)'],
+    })
   })
 
   it('the certification block freezes suite version, spec digest, the checks and what did not run', () => {
-    const rows = [makeCheckResult({ id: 'a.must-one' }), makeCheckResult({ id: 'a.must-two', status: 'error', clause: '§5.5' }), makeCheckResult({ id: 'b.should', level: 'SHOULD', status: 'skipped' })]
+    const rows = [
+      makeCheckResult({ id: 'a.must-one' }),
+      makeCheckResult({ id: 'a.must-two', status: 'error', clause: '§5.5' }),
+      makeCheckResult({ id: 'b.should', level: 'SHOULD', status: 'skipped' }),
+    ]
     const block = certificationBlock(rows, CATALOGUE, { suiteVersion: '9.9.9', specDigest: 'f'.repeat(64) })
     expect(block).toEqual({
       suiteVersion: '9.9.9',

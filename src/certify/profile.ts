@@ -51,12 +51,18 @@ export function certifyingChecks(catalogue: readonly CheckDefinition[]): CheckDe
  * no result at all (its test died before reporting). A check that did not run must show as not run, never
  * disappear: an absent row would otherwise leave the verdict untouched.
  */
-export function completeCertifyingRows(results: readonly CheckResult[], catalogue: readonly CheckDefinition[], run: { target: ReplayTarget; harnessErrors?: readonly string[] }): CheckResult[] {
+export function completeCertifyingRows(
+  results: readonly CheckResult[],
+  catalogue: readonly CheckDefinition[],
+  run: { target: ReplayTarget; harnessErrors?: readonly string[] },
+): CheckResult[] {
   const seen = new Set(results.map((r) => r.id))
   const firstError = run.harnessErrors?.[0]
   const missing = certifyingChecks(catalogue)
     .filter((c) => !seen.has(c.id))
-    .map((c) => unrunResult(c, 'error', `no result: the check did not report${firstError ? ` (first harness error of the run: ${firstError})` : ''}`, run.target))
+    .map((c) =>
+      unrunResult(c, 'error', `no result: the check did not report${firstError ? ` (first harness error of the run: ${firstError})` : ''}`, run.target),
+    )
   return [...results, ...missing]
 }
 
@@ -76,7 +82,11 @@ export function certificationVerdictOf(rows: readonly CheckResult[]): { verdict:
   return verdictOf(unwaived)
 }
 
-export function certificationBlock(rows: readonly CheckResult[], catalogue: readonly CheckDefinition[], identity: { suiteVersion: string; specDigest: string }): CertificationBlock {
+export function certificationBlock(
+  rows: readonly CheckResult[],
+  catalogue: readonly CheckDefinition[],
+  identity: { suiteVersion: string; specDigest: string },
+): CertificationBlock {
   const { verdict, reasons } = certificationVerdictOf(rows)
   return {
     suiteVersion: identity.suiteVersion,

@@ -21,7 +21,10 @@ export const SUBMISSION_FILES = {
 
 export type SubmissionFile = keyof typeof SUBMISSION_FILES
 
-type CertifiedView = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'seed' | 'runId' | 'startedAt' | 'finishedAt' | 'verdict' | 'verdictReasons' | 'summary' | 'config' | 'checks'> & { certification: CertificationBlock }
+type CertifiedView = Pick<
+  RunReport,
+  'tool' | 'spec' | 'target' | 'profile' | 'seed' | 'runId' | 'startedAt' | 'finishedAt' | 'verdict' | 'verdictReasons' | 'summary' | 'config' | 'checks'
+> & { certification: CertificationBlock }
 
 /** A base URL without credentials in its userinfo (`https://user:pass@host` would otherwise be published). */
 export function publicUrl(url: string): string {
@@ -88,7 +91,9 @@ function counts(report: CertifiedView): string {
 export function renderSubmissionReadme(report: CertifiedView, product: ProductInfo): string {
   const cert = report.certification
   const version = cert.suiteVersion
-  const target = report.target?.embedded ? `embedded reference server${report.target.variant ? `, variant ${report.target.variant}` : ''}${report.target.faults?.length ? `, faults injected: ${report.target.faults.join(', ')}` : ''}` : publicUrl(report.target?.baseUrl ?? '')
+  const target = report.target?.embedded
+    ? `embedded reference server${report.target.variant ? `, variant ${report.target.variant}` : ''}${report.target.faults?.length ? `, faults injected: ${report.target.faults.join(', ')}` : ''}`
+    : publicUrl(report.target?.baseUrl ?? '')
   const out: string[] = [
     `# CRM API conformance submission: ${mdCell(product.product)} ${mdCell(product.version)}`,
     '',
@@ -138,7 +143,7 @@ export function renderSubmissionReadme(report: CertifiedView, product: ProductIn
     ...reproductionEnv(report),
     '```',
     '',
-    '3. Run the certifying profile with the same seed (the same generated data; the server\'s own data may differ):',
+    "3. Run the certifying profile with the same seed (the same generated data; the server's own data may differ):",
     '',
     '```sh',
     reproductionCommand(report),
@@ -146,7 +151,7 @@ export function renderSubmissionReadme(report: CertifiedView, product: ProductIn
     '',
     '## Verify this submission',
     '',
-    'With the same suite version, in this folder\'s parent:',
+    "With the same suite version, in this folder's parent:",
     '',
     '```sh',
     `npx crm-conformance@${version} verify-submission <this folder>`,

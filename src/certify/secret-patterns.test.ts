@@ -54,7 +54,11 @@ describe('findSecretShapes', () => {
 
   it('finds nothing in the report files of a synthetic run (redacted keys, curl lines, hostile bodies)', () => {
     const report = makeReport()
-    for (const [name, text] of [['report.json', toReportJson(report)], ['report.html', renderHtml(report)], ['summary.md', renderSummaryMarkdown(report)]] as const) {
+    for (const [name, text] of [
+      ['report.json', toReportJson(report)],
+      ['report.html', renderHtml(report)],
+      ['summary.md', renderSummaryMarkdown(report)],
+    ] as const) {
       expect(findSecretShapes(text, name)).toEqual([])
     }
   })

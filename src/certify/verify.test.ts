@@ -22,12 +22,34 @@ const VERSION = '1.2.3'
 function check(id: string, level: Level, clause = '§4.1'): CheckDefinition {
   return { id, level, clauses: [clause], area: id.split('.')[0]!, title: `does ${id}`, run: async () => {} }
 }
-const CATALOGUE = [check('auth.missing-key', 'MUST', '§5.5'), check('records.schema', 'MUST', '§2'), check('errors.no-5xx', 'SHOULD', '§7.8'), check('lists.last-page', 'INFO')]
+const CATALOGUE = [
+  check('auth.missing-key', 'MUST', '§5.5'),
+  check('records.schema', 'MUST', '§2'),
+  check('errors.no-5xx', 'SHOULD', '§7.8'),
+  check('lists.last-page', 'INFO'),
+]
 const INSTALLED: InstalledSuite = { catalogue: CATALOGUE, toolVersion: VERSION, specDigest: SPEC }
-const PRODUCT: ProductInfo = { product: 'Acme CRM', version: '2026.1', vendor: 'Acme', contact: 'crm@acme.example', description: 'SaaS, EU region, staging workspace' }
+const PRODUCT: ProductInfo = {
+  product: 'Acme CRM',
+  version: '2026.1',
+  vendor: 'Acme',
+  contact: 'crm@acme.example',
+  description: 'SaaS, EU region, staging workspace',
+}
 
 function rowsFor(statuses: Partial<Record<string, CheckResult['status']>> = {}): CheckResult[] {
-  return CATALOGUE.map((c) => makeCheckResult({ id: c.id, level: c.level, clause: c.clauses[0], clauses: c.clauses, area: c.area, title: c.title, status: statuses[c.id] ?? 'passed', observations: c.level === 'INFO' ? { lastPageCursor: 'null' } : {} }))
+  return CATALOGUE.map((c) =>
+    makeCheckResult({
+      id: c.id,
+      level: c.level,
+      clause: c.clauses[0],
+      clauses: c.clauses,
+      area: c.area,
+      title: c.title,
+      status: statuses[c.id] ?? 'passed',
+      observations: c.level === 'INFO' ? { lastPageCursor: 'null' } : {},
+    }),
+  )
 }
 
 let root: string
@@ -36,7 +58,14 @@ let counter = 0
 /** A run folder as certify's run writes it, then a submission assembled from it. */
 async function submission(rows: CheckResult[], edit: (report: CertifiedReport) => void = () => {}): Promise<string> {
   const runDir = join(root, `run-${++counter}`)
-  const base = buildRunReport(makeReportInput(rows, { tool: { name: 'crm-conformance', version: VERSION }, spec: { digest: SPEC, file: 'spec/crm-api-spec.md' }, profile: 'full', replay: 'crm-conformance run --seed 424242 --profile full' }))
+  const base = buildRunReport(
+    makeReportInput(rows, {
+      tool: { name: 'crm-conformance', version: VERSION },
+      spec: { digest: SPEC, file: 'spec/crm-api-spec.md' },
+      profile: 'full',
+      replay: 'crm-conformance run --seed 424242 --profile full',
+    }),
+  )
   const report: CertifiedReport = { ...base, certification: certificationBlock(rows, CATALOGUE, { suiteVersion: VERSION, specDigest: SPEC }) }
   edit(report)
   const { mkdir } = await import('node:fs/promises')
@@ -54,7 +83,13 @@ async function editReport(dir: string, edit: (report: any) => void): Promise<voi
   const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))
   edit(report)
   await writeFile(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`)
-  await writeManifest(dir, (await readFile(join(dir, MANIFEST_FILE), 'utf8')).trim().split('\n').map((l) => l.slice(66)))
+  await writeManifest(
+    dir,
+    (await readFile(join(dir, MANIFEST_FILE), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => l.slice(66)),
+  )
 }
 
 beforeAll(async () => {
@@ -96,7 +131,9 @@ describe('verifySubmission', () => {
     await writeFile(join(dir, 'report.json'), edited)
     const result = await verifySubmission(dir, INSTALLED)
     expect(result.accepted).toBe(false)
-    expect(result.problems).toEqual([expect.stringMatching(/^report\.json was modified after the run: its SHA-256 is [0-9a-f]{64}, MANIFEST\.sha256 says [0-9a-f]{64}$/)])
+    expect(result.problems).toEqual([
+      expect.stringMatching(/^report\.json was modified after the run: its SHA-256 is [0-9a-f]{64}, MANIFEST\.sha256 says [0-9a-f]{64}$/),
+    ])
     // A change that shows in the rendered files is named again for each: the digest, and every file that no longer matches.
     await writeFile(join(dir, 'report.json'), text.replace('"seed": 424242', '"seed": 424243'))
     expect((await verifySubmission(dir, INSTALLED)).problems).toEqual([
@@ -140,7 +177,9 @@ describe('verifySubmission', () => {
       delete r.certification
       r.replay += ' --only auth'
     })
-    expect((await verifySubmission(plain, INSTALLED)).problems).toContain('report.json has no certification block: it was written by `run`, not `certify` (a selection, a profile or waivers may have been used)')
+    expect((await verifySubmission(plain, INSTALLED)).problems).toContain(
+      'report.json has no certification block: it was written by `run`, not `certify` (a selection, a profile or waivers may have been used)',
+    )
   })
 
   it('refuses a verdict that does not follow from the rows, and a demoted level', async () => {
@@ -154,7 +193,7 @@ describe('verifySubmission', () => {
     expect(result.problems).toEqual(
       expect.arrayContaining([
         'auth.missing-key is reported at level INFO; this suite version declares it MUST',
-        'report.json\'s counts (summary) do not match its rows',
+        "report.json's counts (summary) do not match its rows",
         'README.md is not what certify renders from report.json and PRODUCT.json',
       ]),
     )
@@ -169,9 +208,13 @@ describe('verifySubmission', () => {
   it('refuses a submission of another suite version, or of a modified spec', async () => {
     const dir = await submission(rowsFor())
     const other = await verifySubmission(dir, { ...INSTALLED, toolVersion: '1.3.0' })
-    expect(other.problems).toEqual(['the submission was made with crm-conformance 1.2.3; this is 1.3.0. Its certifying checks are those of 1.2.3: verify it with `npx crm-conformance@1.2.3 verify-submission`'])
+    expect(other.problems).toEqual([
+      'the submission was made with crm-conformance 1.2.3; this is 1.3.0. Its certifying checks are those of 1.2.3: verify it with `npx crm-conformance@1.2.3 verify-submission`',
+    ])
     const spec = await verifySubmission(dir, { ...INSTALLED, specDigest: 'd'.repeat(64) })
-    expect(spec.problems).toEqual([`report.json names spec digest ${SPEC}, but crm-conformance 1.2.3 ships the spec with digest ${'d'.repeat(64)}: the run used a modified suite`])
+    expect(spec.problems).toEqual([
+      `report.json names spec digest ${SPEC}, but crm-conformance 1.2.3 ships the spec with digest ${'d'.repeat(64)}: the run used a modified suite`,
+    ])
   })
 
   it('refuses a secret in any file, without printing it', async () => {
@@ -180,7 +223,12 @@ describe('verifySubmission', () => {
     await appendFile(join(dir, 'README.md'), `\nexport CRM_API_KEY=${key}\n`)
     await writeManifest(dir, ['report.json', 'report.html', 'junit.xml', 'PRODUCT.json', 'README.md', 'CAPABILITIES.md', 'badge.json'])
     const result = await verifySubmission(dir, INSTALLED)
-    expect(result.problems).toContain('possible secret: README.md line 65 holds what looks like an API key (<prefix>_<workspace>_<secret>): crm_ws… (44 characters)'.replace('line 65', `line ${(await readFile(join(dir, 'README.md'), 'utf8')).split('\n').findIndex((l) => l.includes('crm_ws_acme')) + 1}`))
+    expect(result.problems).toContain(
+      'possible secret: README.md line 65 holds what looks like an API key (<prefix>_<workspace>_<secret>): crm_ws… (44 characters)'.replace(
+        'line 65',
+        `line ${(await readFile(join(dir, 'README.md'), 'utf8')).split('\n').findIndex((l) => l.includes('crm_ws_acme')) + 1}`,
+      ),
+    )
     expect(result.problems.join('\n')).not.toContain('Q7fT2mK9')
   })
 

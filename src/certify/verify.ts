@@ -46,12 +46,16 @@ export interface VerifyResult {
   manifestDigest?: string
 }
 
-
 /** Deep equality of JSON values, whatever the key order (report.json orders keys for reading, not as built). */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical)
   if (typeof value !== 'object' || value === null) return value
-  return Object.fromEntries(Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+  )
 }
 const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
 
@@ -61,8 +65,14 @@ function listDiff(label: string, actual: readonly string[], expected: readonly s
   const missing = expected.filter((x) => !a.has(x))
   const extra = actual.filter((x) => !e.has(x))
   const out: string[] = []
-  if (missing.length) out.push(`${label} lacks ${missing.length} certifying check(s) of this suite version: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`)
-  if (extra.length) out.push(`${label} names ${extra.length} check(s) that are not certifying checks of this suite version: ${extra.slice(0, 20).join(', ')}${extra.length > 20 ? ', …' : ''}`)
+  if (missing.length)
+    out.push(
+      `${label} lacks ${missing.length} certifying check(s) of this suite version: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
+    )
+  if (extra.length)
+    out.push(
+      `${label} names ${extra.length} check(s) that are not certifying checks of this suite version: ${extra.slice(0, 20).join(', ')}${extra.length > 20 ? ', …' : ''}`,
+    )
   return out
 }
 
@@ -167,21 +177,30 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
   }
   result.suiteVersion = cert.suiteVersion
   result.specDigest = cert.specDigest
-  if (cert.suiteVersion !== report.tool.version) problems.push(`the certification names suite ${cert.suiteVersion} but the report was written by ${report.tool.version}`)
-  if (cert.specDigest !== report.spec?.digest) problems.push(`the certification names spec digest ${cert.specDigest} but the report names ${report.spec?.digest}`)
+  if (cert.suiteVersion !== report.tool.version)
+    problems.push(`the certification names suite ${cert.suiteVersion} but the report was written by ${report.tool.version}`)
+  if (cert.specDigest !== report.spec?.digest)
+    problems.push(`the certification names spec digest ${cert.specDigest} but the report names ${report.spec?.digest}`)
   const sameVersion = report.tool.version === installed.toolVersion
   if (!sameVersion) {
-    problems.push(`the submission was made with crm-conformance ${report.tool.version}; this is ${installed.toolVersion}. Its certifying checks are those of ${report.tool.version}: verify it with \`npx crm-conformance@${report.tool.version} verify-submission\``)
+    problems.push(
+      `the submission was made with crm-conformance ${report.tool.version}; this is ${installed.toolVersion}. Its certifying checks are those of ${report.tool.version}: verify it with \`npx crm-conformance@${report.tool.version} verify-submission\``,
+    )
   } else if (report.spec?.digest !== installed.specDigest) {
-    problems.push(`report.json names spec digest ${report.spec?.digest}, but crm-conformance ${installed.toolVersion} ships the spec with digest ${installed.specDigest}: the run used a modified suite`)
+    problems.push(
+      `report.json names spec digest ${report.spec?.digest}, but crm-conformance ${installed.toolVersion} ships the spec with digest ${installed.specDigest}: the run used a modified suite`,
+    )
   } else confirmed.push(`suite crm-conformance ${installed.toolVersion}, spec sha256 ${installed.specDigest}`)
 
   // 5. The certifying profile: full, no selection, no waiver.
   const before = problems.length
-  if (report.profile !== CERTIFYING_PROFILE || cert.profile !== CERTIFYING_PROFILE) problems.push(`the run used the ${report.profile} profile; certification needs ${CERTIFYING_PROFILE}`)
-  if (cert.selection !== 'none' || /\s--(only|skip)\b/.test(String(report.replay ?? ''))) problems.push('the run selected checks (--only / --skip); certification runs every check')
+  if (report.profile !== CERTIFYING_PROFILE || cert.profile !== CERTIFYING_PROFILE)
+    problems.push(`the run used the ${report.profile} profile; certification needs ${CERTIFYING_PROFILE}`)
+  if (cert.selection !== 'none' || /\s--(only|skip)\b/.test(String(report.replay ?? '')))
+    problems.push('the run selected checks (--only / --skip); certification runs every check')
   // A report that says its own scope was not the whole catalogue is not a certification.
-  if (report.scope && report.scope.complete !== true) problems.push('report.json says its scope was not complete (a selection or a narrower profile); certification runs every check')
+  if (report.scope && report.scope.complete !== true)
+    problems.push('report.json says its scope was not complete (a selection or a narrower profile); certification runs every check')
   const waived = report.checks.filter((c) => c && c.waived)
   if (cert.waivers !== 'none' || waived.length > 0 || (report.summary?.waived ?? 0) > 0 || 'waivers' in report) {
     problems.push(`the run used waivers${waived.length ? ` (${waived.map((c) => c.id).join(', ')})` : ''}; certification admits none`)
@@ -211,7 +230,8 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
       }
       if (!STATUSES.includes(row.status)) problems.push(`${row.id} has no verdict (status ${JSON.stringify(row.status)})`)
       if (row.level !== check.level) problems.push(`${row.id} is reported at level ${row.level}; this suite version declares it ${check.level}`)
-      if (!same(row.clauses, check.clauses)) problems.push(`${row.id} names clauses ${JSON.stringify(row.clauses)}; this suite version declares ${JSON.stringify(check.clauses)}`)
+      if (!same(row.clauses, check.clauses))
+        problems.push(`${row.id} names clauses ${JSON.stringify(row.clauses)}; this suite version declares ${JSON.stringify(check.clauses)}`)
     }
     if (problems.length === before) confirmed.push(`all ${certifying.length} certifying checks (MUST and SHOULD) have one row with a verdict`)
   }
@@ -220,11 +240,13 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
   {
     const before = problems.length
     const derived = verdictOf(rows)
-    if (report.verdict !== derived.verdict || !same(report.verdictReasons, derived.reasons)) problems.push(`report.json says ${report.verdict}, but its rows give ${derived.verdict}`)
+    if (report.verdict !== derived.verdict || !same(report.verdictReasons, derived.reasons))
+      problems.push(`report.json says ${report.verdict}, but its rows give ${derived.verdict}`)
     const certified = certificationVerdictOf(rows)
-    if (cert.verdict !== certified.verdict || !same(cert.verdictReasons, certified.reasons)) problems.push(`the certification says ${cert.verdict}, but the rows give ${certified.verdict}`)
-    if (!same(cert.notRun, notRunOf(rows))) problems.push('the certification\'s list of checks that did not run does not match the rows')
-    if (!same(report.summary, summarize(rows))) problems.push('report.json\'s counts (summary) do not match its rows')
+    if (cert.verdict !== certified.verdict || !same(cert.verdictReasons, certified.reasons))
+      problems.push(`the certification says ${cert.verdict}, but the rows give ${certified.verdict}`)
+    if (!same(cert.notRun, notRunOf(rows))) problems.push("the certification's list of checks that did not run does not match the rows")
+    if (!same(report.summary, summarize(rows))) problems.push("report.json's counts (summary) do not match its rows")
     result.verdict = certified.verdict
     result.verdictReasons = certified.reasons
     if (problems.length === before) confirmed.push(`the verdict ${certified.verdict} and the counts follow from the ${rows.length} rows`)
@@ -247,7 +269,8 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
     else problems.push('junit.xml is not what the run renders from report.json')
   }
   const html = texts.get('report.html')
-  if (html !== undefined && typeof report.runId === 'string' && !html.includes(report.runId)) problems.push(`report.html is not the report of run ${report.runId}`)
+  if (html !== undefined && typeof report.runId === 'string' && !html.includes(report.runId))
+    problems.push(`report.html is not the report of run ${report.runId}`)
 
   return finish(result)
 }

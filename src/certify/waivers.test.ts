@@ -17,8 +17,14 @@ function problemsOf(text: string): string[] {
 
 describe('parseWaivers', () => {
   it('reads { waivers: [...] } and the bare array, trimming values', () => {
-    const entries = [{ check: ' auth.missing-key ', reason: 'CRM-12', expires: '2026-12-31' }, { check: 'state.quotation.replace-non-draft', reason: 'ticket 7' }]
-    const expected = [{ check: 'auth.missing-key', reason: 'CRM-12', expires: '2026-12-31' }, { check: 'state.quotation.replace-non-draft', reason: 'ticket 7' }]
+    const entries = [
+      { check: ' auth.missing-key ', reason: 'CRM-12', expires: '2026-12-31' },
+      { check: 'state.quotation.replace-non-draft', reason: 'ticket 7' },
+    ]
+    const expected = [
+      { check: 'auth.missing-key', reason: 'CRM-12', expires: '2026-12-31' },
+      { check: 'state.quotation.replace-non-draft', reason: 'ticket 7' },
+    ]
     expect(parseWaivers(JSON.stringify({ waivers: entries }))).toEqual(expected)
     expect(parseWaivers(JSON.stringify(entries))).toEqual(expected)
   })
@@ -109,7 +115,15 @@ describe('applyWaivers', () => {
   })
 
   it('leaves unused the waivers of checks skipped or not selected: neither applied nor stale', () => {
-    const { outcome } = applyWaivers(results, [{ check: 'x.skipped', reason: 'r' }, { check: 'x.not-selected', reason: 'r' }], known, NOW)
+    const { outcome } = applyWaivers(
+      results,
+      [
+        { check: 'x.skipped', reason: 'r' },
+        { check: 'x.not-selected', reason: 'r' },
+      ],
+      known,
+      NOW,
+    )
     expect(outcome.stale).toEqual([])
     expect(outcome.unused.map((w) => [w.check, w.why])).toEqual([
       ['x.skipped', 'the check was skipped; a waiver excuses a failure only'],

@@ -64,7 +64,11 @@ export function parseWaivers(text: string, file = 'waivers.json'): Waiver[] {
   } catch (error) {
     throw new WaiverFileError(file, [`not JSON: ${(error as Error).message}`])
   }
-  const list = Array.isArray(doc) ? doc : typeof doc === 'object' && doc !== null && Array.isArray((doc as { waivers?: unknown }).waivers) ? (doc as { waivers: unknown[] }).waivers : undefined
+  const list = Array.isArray(doc)
+    ? doc
+    : typeof doc === 'object' && doc !== null && Array.isArray((doc as { waivers?: unknown }).waivers)
+      ? (doc as { waivers: unknown[] }).waivers
+      : undefined
   if (!list) throw new WaiverFileError(file, ['expected { "waivers": [ { "check": "<check id>", "reason": "<why>", "expires": "YYYY-MM-DD" } ] }'])
   const problems: string[] = []
   const waivers: Waiver[] = []
@@ -84,7 +88,8 @@ export function parseWaivers(text: string, file = 'waivers.json'): Waiver[] {
     if (!reason) problems.push(`${named}: "reason" is missing or empty: say why the failure is accepted (a ticket, a decision)`)
     let expires: string | undefined
     if (e.expires !== undefined) {
-      if (typeof e.expires !== 'string' || !isCalendarDate(e.expires)) problems.push(`${named}: "expires" must be a date YYYY-MM-DD, got ${JSON.stringify(e.expires)}`)
+      if (typeof e.expires !== 'string' || !isCalendarDate(e.expires))
+        problems.push(`${named}: "expires" must be a date YYYY-MM-DD, got ${JSON.stringify(e.expires)}`)
       else expires = e.expires
     }
     if (check && seen.has(check)) problems.push(`${named}: a second waiver for the same check`)
@@ -115,7 +120,13 @@ export function isExpired(waiver: Waiver, now: Date): boolean {
  * objects; the input is not changed. `knownIds` is the catalogue's ids (the whole suite, not the selection:
  * a waiver for a check left out by --only is unused, not unknown).
  */
-export function applyWaivers(results: readonly CheckResult[], waivers: readonly Waiver[], knownIds: ReadonlySet<string>, now: Date, file = 'waivers.json'): { results: CheckResult[]; outcome: WaiverOutcome } {
+export function applyWaivers(
+  results: readonly CheckResult[],
+  waivers: readonly Waiver[],
+  knownIds: ReadonlySet<string>,
+  now: Date,
+  file = 'waivers.json',
+): { results: CheckResult[]; outcome: WaiverOutcome } {
   const outcome: WaiverOutcome = { file, applied: [], stale: [], unused: [] }
   const byCheck = new Map(waivers.map((w) => [w.check, w]))
   const notes = new Map<string, string>()
@@ -124,9 +135,17 @@ export function applyWaivers(results: readonly CheckResult[], waivers: readonly 
     const result = ran.get(waiver.check)
     const until = waiver.expires ? ` (expires ${waiver.expires})` : ''
     if (!knownIds.has(waiver.check)) {
-      outcome.stale.push({ ...waiver, problem: 'unknown-check', message: `waiver for ${waiver.check}: no check of this suite has that id; correct it or remove the waiver` })
+      outcome.stale.push({
+        ...waiver,
+        problem: 'unknown-check',
+        message: `waiver for ${waiver.check}: no check of this suite has that id; correct it or remove the waiver`,
+      })
     } else if (isExpired(waiver, now)) {
-      outcome.stale.push({ ...waiver, problem: 'expired', message: `waiver for ${waiver.check} expired on ${waiver.expires}; fix the failure or renew the waiver with a new date` })
+      outcome.stale.push({
+        ...waiver,
+        problem: 'expired',
+        message: `waiver for ${waiver.check} expired on ${waiver.expires}; fix the failure or renew the waiver with a new date`,
+      })
       if (result) notes.set(result.id, `waiver expired on ${waiver.expires} (not applied): ${waiver.reason}`)
     } else if (!result) {
       outcome.unused.push({ ...waiver, why: 'the check was not selected in this run' })

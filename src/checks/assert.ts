@@ -22,7 +22,12 @@ export function expectRecord(response: ApiResponse, clause: string, why?: string
   expectStatus(response, 200, clause, why)
   const body = response.body
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    fail(`status 200 without a JSON record: ${body === undefined ? 'the body is not JSON' : `the body is ${Array.isArray(body) ? 'an array' : typeof body}`} (${clause})`, response, why ?? 'the record as §2 lists it', bodyPreview(response))
+    fail(
+      `status 200 without a JSON record: ${body === undefined ? 'the body is not JSON' : `the body is ${Array.isArray(body) ? 'an array' : typeof body}`} (${clause})`,
+      response,
+      why ?? 'the record as §2 lists it',
+      bodyPreview(response),
+    )
   }
 }
 

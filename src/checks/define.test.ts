@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { callSiteOf, defineCheck } from './define.ts'
 
-const declared = () =>
-  defineCheck({ id: 'x.y.z', clauses: ['§1'], level: 'MUST', area: 'x', title: 'a check', run: async () => {} })
+const declared = () => defineCheck({ id: 'x.y.z', clauses: ['§1'], level: 'MUST', area: 'x', title: 'a check', run: async () => {} })
 
 describe('defineCheck', () => {
   it('records its call site, relative to the package root, with the line of the call', () => {
@@ -10,7 +9,7 @@ describe('defineCheck', () => {
     expect(check.declaredAt).toBe('src/checks/define.test.ts:9')
   })
 
-  it('records the generator\'s call for a check a function declares', () => {
+  it("records the generator's call for a check a function declares", () => {
     expect(declared().declaredAt).toBe('src/checks/define.test.ts:5')
   })
 

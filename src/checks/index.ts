@@ -7,7 +7,21 @@ export { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES } from '../config/conf
 export type { FixtureName, KeyRole } from '../config/config.ts'
 export { readUntil } from '../engine/eventually.ts'
 export { scopesFromMe, showsScopes, userIdInMe } from '../engine/me.ts'
-export { createRecord, deleteRecord, itemPath, observeWalkEnd, recordsNotInUse, replaceRecord, runLabel, safeEmail, safePhone, tagged, trackCreated, updateRecord, walkAllPages } from '../engine/operations.ts'
+export {
+  createRecord,
+  deleteRecord,
+  itemPath,
+  observeWalkEnd,
+  recordsNotInUse,
+  replaceRecord,
+  runLabel,
+  safeEmail,
+  safePhone,
+  tagged,
+  trackCreated,
+  updateRecord,
+  walkAllPages,
+} from '../engine/operations.ts'
 export { replayCommand } from '../engine/replay.ts'
 export { replayTarget } from '../engine/runner.ts'
 export { RUN_LABEL_FIELDS } from '../engine/sweep.ts'

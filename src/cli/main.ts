@@ -6,7 +6,13 @@ import { addConditionOptions, conditionsFromFlags } from '../reference/condition
 import { TOOL_VERSION } from '../version.ts'
 import { PROFILES } from '../vocabulary.ts'
 
-const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)]
+const collect = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+]
 
 function integer(name: string, min: number, max: number) {
   return (value: string) => {
@@ -37,7 +43,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--embedded', 'test the embedded reference server (required in CI, or when CRM_ keys are set, without CRM_BASE_URL)')
     .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
-    .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
+    .option('--rate-limit <n>', "embedded server only: the main key's per-minute limit", integer('--rate-limit', 1, 10_000_000))
     .option('--quiet', 'print only the failed checks and the summary')
     .option('--no-sweep', 'do not remove records that crashed earlier runs left behind before starting')
     .option('--waivers <file>', 'known failures: a waivers.json of { check, reason, expires? }; a waived failure does not fail the run, a stale waiver does')
@@ -67,19 +73,19 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('certify')
     .description('run the certifying profile (every MUST and SHOULD check, full profile, no selection, no waiver) and write a submission folder')
     .option('--out <dir>', 'the submission folder, missing or empty (default submissions/<run id>/)')
-    .option('--product <name>', 'PRODUCT.json: the product\'s name')
+    .option('--product <name>', "PRODUCT.json: the product's name")
     .option('--product-version <version>', 'PRODUCT.json: the product version tested')
     .option('--vendor <name>', 'PRODUCT.json: the vendor')
     .option('--contact <contact>', 'PRODUCT.json: e-mail or URL for this claim')
     .option('--description <text>', 'PRODUCT.json: what was tested (deployment, edition, region)')
-    .option('--website <url>', 'PRODUCT.json: the product\'s web page (optional)')
+    .option('--website <url>', "PRODUCT.json: the product's web page (optional)")
     .option('--product-file <file>', 'a JSON file with those fields (flags win); missing ones are asked for on a terminal')
     .option('--base-url <url>', 'base address including /v1 (overrides CRM_BASE_URL)')
     .option('--seed <n>', 'seed of the generated data', integer('--seed', 0, 2 ** 31 - 1))
     .option('--embedded', 'certify the embedded reference server (required in CI, or when CRM_ keys are set, without CRM_BASE_URL)')
     .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
-    .option('--rate-limit <n>', 'embedded server only: the main key\'s per-minute limit', integer('--rate-limit', 1, 10_000_000))
+    .option('--rate-limit <n>', "embedded server only: the main key's per-minute limit", integer('--rate-limit', 1, 10_000_000))
     .option('--quiet', 'print only the failed checks and the summary')
     // Accepted only to be refused with a reason: a certification runs everything, as it is.
     .addOption(new Option('--only <ids>').hideHelp())
@@ -87,15 +93,26 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('--waivers <file>').hideHelp())
     .addOption(new Option('--profile <profile>').hideHelp())
     .action(async (opts) => {
-      const refused = (['only', 'skip', 'waivers', 'profile'] as const).filter((name) => opts[name] !== undefined && !(name === 'profile' && opts.profile === 'full'))
+      const refused = (['only', 'skip', 'waivers', 'profile'] as const).filter(
+        (name) => opts[name] !== undefined && !(name === 'profile' && opts.profile === 'full'),
+      )
       if (refused.length > 0) {
-        process.stderr.write(`certify runs every MUST and SHOULD check with the full profile and no waiver: ${refused.map((n) => `--${n}`).join(', ')} is not allowed (use \`run\` for everyday runs)\n`)
+        process.stderr.write(
+          `certify runs every MUST and SHOULD check with the full profile and no waiver: ${refused.map((n) => `--${n}`).join(', ')} is not allowed (use \`run\` for everyday runs)\n`,
+        )
         return setExit(2)
       }
       const { certifyCommand } = await import('../certify/certify-command.ts')
       const outcome = await certifyCommand({
         out: opts.out,
-        product: { product: opts.product, version: opts.productVersion, vendor: opts.vendor, contact: opts.contact, description: opts.description, website: opts.website },
+        product: {
+          product: opts.product,
+          version: opts.productVersion,
+          vendor: opts.vendor,
+          contact: opts.contact,
+          description: opts.description,
+          website: opts.website,
+        },
         productFile: opts.productFile,
         baseUrl: opts.baseUrl,
         seed: opts.seed,
@@ -123,7 +140,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('list')
     .description('list every check: id, level, clauses, title')
     .option('--json', 'as JSON')
-    .option('--where <id|clause>', 'where each check this selects is declared: file and line (id, id prefix, area or clause; repeatable, comma-separated)', collect)
+    .option(
+      '--where <id|clause>',
+      'where each check this selects is declared: file and line (id, id prefix, area or clause; repeatable, comma-separated)',
+      collect,
+    )
     .action(async (opts) => {
       const { catalogue } = await import('../../suites/index.ts')
       if (opts.where) {
@@ -133,11 +154,25 @@ export function buildProgram(setExit: (code: number) => void): Command {
           process.stderr.write(`${answer.problem}\n`)
           return setExit(2)
         }
-        if (opts.json) process.stdout.write(`${JSON.stringify(answer.checks.map(({ run: _run, ...c }) => c), null, 2)}\n`)
+        if (opts.json)
+          process.stdout.write(
+            `${JSON.stringify(
+              answer.checks.map(({ run: _run, ...c }) => c),
+              null,
+              2,
+            )}\n`,
+          )
         else process.stdout.write(answer.lines.map((line) => `${line}\n`).join(''))
         return
       }
-      if (opts.json) process.stdout.write(`${JSON.stringify(catalogue.map(({ run: _run, declaredAt: _declaredAt, ...c }) => c), null, 2)}\n`)
+      if (opts.json)
+        process.stdout.write(
+          `${JSON.stringify(
+            catalogue.map(({ run: _run, declaredAt: _declaredAt, ...c }) => c),
+            null,
+            2,
+          )}\n`,
+        )
       else for (const c of catalogue) process.stdout.write(`${c.id.padEnd(48)} ${c.level.padEnd(6)} ${c.clauses.join(',').padEnd(14)} ${c.title}\n`)
     })
 
@@ -151,7 +186,16 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--fault <id>', 'inject a named fault (repeatable)', collect)
     .action(async (opts) => {
       const { runServeCommand } = await import('../reference/serve-command.ts')
-      await runServeCommand({ port: opts.port, host: opts.host, basePath: opts.basePath, variant: opts.variant, faults: opts.fault, rateLimitPerMinute: opts.rateLimit, conditions: conditionsFromFlags(opts), listLagMs: opts.listLag })
+      await runServeCommand({
+        port: opts.port,
+        host: opts.host,
+        basePath: opts.basePath,
+        variant: opts.variant,
+        faults: opts.fault,
+        rateLimitPerMinute: opts.rateLimit,
+        conditions: conditionsFromFlags(opts),
+        listLagMs: opts.listLag,
+      })
     })
   addConditionOptions(program.commands.find((c) => c.name() === 'serve')!)
 
@@ -160,12 +204,16 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('receive and verify webhook deliveries (§6); prints each one and appends it to a JSON Lines log')
     .option('--host <host>', 'host (default CRM_WEBHOOK_SINK_HOST or 127.0.0.1)')
     .option('--port <n>', 'port (default CRM_WEBHOOK_SINK_PORT or 8787)', integer('--port', 0, 65535))
-    .option('--secret <whsec>', 'the endpoint\'s signing secret (default CRM_WEBHOOK_SECRET)')
+    .option('--secret <whsec>', "the endpoint's signing secret (default CRM_WEBHOOK_SECRET)")
     .addOption(new Option('--tls <mode>', 'serve HTTPS with a self-signed certificate').choices(['self-signed']))
     .option('--cert <file>', 'certificate (PEM) for HTTPS')
     .option('--key <file>', 'private key (PEM) for HTTPS')
     .option('--log <file>', 'JSON Lines log', 'webhook-deliveries.jsonl')
-    .option('--respond <rule>', 'answer chosen deliveries non-2xx to observe retries: <type>=<status>[:<first n attempts>], * for any type (repeatable)', collect)
+    .option(
+      '--respond <rule>',
+      'answer chosen deliveries non-2xx to observe retries: <type>=<status>[:<first n attempts>], * for any type (repeatable)',
+      collect,
+    )
     .action(async (opts) => {
       const { loadConfig } = await import('../config/config.ts')
       const { runSinkCommand } = await import('../webhooks/sink-command.ts')
@@ -208,7 +256,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
         const result = await sweep(transport, opts.run ? { olderThanMs: 0, onlyRunId: opts.run, dryRun: opts.dryRun } : { olderThanMs, dryRun: opts.dryRun })
         for (const r of result.removed) process.stdout.write(`${opts.dryRun ? 'would remove' : 'removed'} ${r.resource} ${r.id} (run ${r.runId})\n`)
         for (const f of result.failed) process.stdout.write(`could not remove ${f.resource} ${f.id}: ${f.reason}\n`)
-        process.stdout.write(`${result.scanned} records scanned, ${result.removed.length} ${opts.dryRun ? 'to remove' : 'removed'}, ${result.failed.length} failed\n`)
+        process.stdout.write(
+          `${result.scanned} records scanned, ${result.removed.length} ${opts.dryRun ? 'to remove' : 'removed'}, ${result.failed.length} failed\n`,
+        )
         setExit(result.failed.length > 0 ? 1 : 0)
       } finally {
         await transport.close()
@@ -219,7 +269,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('proxy')
     .description('a validating proxy: forwards every request to --target unchanged and judges the traffic; on SIGINT/SIGTERM writes the report')
-    .option('--target <url>', 'required: the target\'s base URL, /v1 included (e.g. https://crm.example.com/v1)')
+    .option('--target <url>', "required: the target's base URL, /v1 included (e.g. https://crm.example.com/v1)")
     .option('--port <n>', 'port (0: any free port)', integer('--port', 0, 65535), 8080)
     .option('--host <host>', 'host', '127.0.0.1')
     .option('--report-dir <dir>', 'where to write the reports (default reports/<run id>/, copied to reports/latest/)')
@@ -228,7 +278,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (opts) => {
       if (!opts.target) throw new CrmConfError('CRMCONF_USAGE', 'proxy: --target <url> is required: the base URL of the API to forward to, /v1 included')
       const { proxyCommand } = await import('../traffic/proxy-command.ts')
-      const outcome = await proxyCommand({ target: opts.target, host: opts.host, port: opts.port, reportDir: opts.reportDir, record: opts.record, failOn: opts.failOn })
+      const outcome = await proxyCommand({
+        target: opts.target,
+        host: opts.host,
+        port: opts.port,
+        reportDir: opts.reportDir,
+        record: opts.record,
+        failOn: opts.failOn,
+      })
       setExit(outcome.exitCode)
     })
 
@@ -237,7 +294,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('judge recorded traffic: HAR 1.2 files (devtools, Playwright, mitmproxy, Charles) and NDJSON exchanges (proxy --record)')
     .argument('<file...>', 'HAR or NDJSON files, judged as one stream in the order given')
     .option('--report-dir <dir>', 'where to write the reports (default reports/<run id>/, copied to reports/latest/)')
-    .option('--base-path <path>', 'the API\'s base path in the URLs (default: read from the traffic, else /v1)')
+    .option('--base-path <path>', "the API's base path in the URLs (default: read from the traffic, else /v1)")
     .addOption(new Option('--fail-on <level>', 'exit 1 when a rule of this level (or above) was broken').choices(['must', 'should']).default('must'))
     .action(async (files: string[], opts) => {
       const { verifyTrafficCommand } = await import('../traffic/verify-command.ts')
@@ -264,7 +321,9 @@ export async function main(argv: string[]): Promise<number> {
   // `run` is the default command, so a mistyped command (`certfy`) would otherwise be refused as an extra argument of run.
   const first = argv[0]
   if (first !== undefined && !first.startsWith('-') && first !== 'help' && !program.commands.some((c) => c.name() === first || c.aliases().includes(first))) {
-    process.stderr.write(`error: unknown command '${first}' (commands: ${program.commands.map((c) => c.name()).join(', ')}; crm-conformance --help lists them)\n`)
+    process.stderr.write(
+      `error: unknown command '${first}' (commands: ${program.commands.map((c) => c.name()).join(', ')}; crm-conformance --help lists them)\n`,
+    )
     return 2
   }
   try {

@@ -42,7 +42,10 @@ export class Progress {
   attach(session: RunSession): void {
     this.session = session
     if (this.options.quiet) return
-    this.timer = setInterval(() => (this.options.tty ? this.drawLive() : this.options.write(`${this.statusLine()}\n`)), this.options.tty ? LIVE_INTERVAL_MS : PLAIN_INTERVAL_MS)
+    this.timer = setInterval(
+      () => (this.options.tty ? this.drawLive() : this.options.write(`${this.statusLine()}\n`)),
+      this.options.tty ? LIVE_INTERVAL_MS : PLAIN_INTERVAL_MS,
+    )
     this.timer.unref()
   }
 
@@ -60,7 +63,9 @@ export class Progress {
     if (result.status !== 'failed' && result.status !== 'error') return
     // Each failure and error as it happens, also with --quiet: the one thing a person must not miss.
     const colour = result.status === 'failed' ? '31' : '33'
-    this.print(`${this.paint(colour, MARK[result.status])} ${result.level} ${result.id} (${result.clause})${this.options.quiet ? '' : `\n    ${result.message.split('\n')[0]}`}\n`)
+    this.print(
+      `${this.paint(colour, MARK[result.status])} ${result.level} ${result.id} (${result.clause})${this.options.quiet ? '' : `\n    ${result.message.split('\n')[0]}`}\n`,
+    )
   }
 
   /** A message of the run's own (stopping, cleaning up) on a line of its own. */
@@ -106,7 +111,5 @@ export class Progress {
 export function skipsByReason(results: readonly CheckResult[]): string[] {
   const byReason = new Map<string, number>()
   for (const result of results) if (result.status === 'skipped') byReason.set(result.message, (byReason.get(result.message) ?? 0) + 1)
-  return [...byReason]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([reason, n]) => `${n} check${n === 1 ? '' : 's'} skipped: ${reason}`)
+  return [...byReason].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([reason, n]) => `${n} check${n === 1 ? '' : 's'} skipped: ${reason}`)
 }

@@ -194,15 +194,19 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   const { report, leftovers, waiverOutcome } = outcome
 
   if (outcome.harnessError) write(`harness error: ${outcome.harnessError}\n`)
-  for (const masked of outcome.masked) write(`masked a secret in the report: ${masked.secret} appeared ${masked.count}× (${masked.encoding}) in what the server sent back\n`)
+  for (const masked of outcome.masked)
+    write(`masked a secret in the report: ${masked.secret} appeared ${masked.count}× (${masked.encoding}) in what the server sent back\n`)
   const s = report.summary
   if (report.interrupted) write(`\nINTERRUPTED (${report.interrupted.reason}): the report lists the checks it did not reach as not run\n`)
-  write(`\n${report.verdict.toUpperCase()}${report.verdictLabel.slice(report.verdict.length)}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests in ${formatDuration(wallMs)})\n`)
+  write(
+    `\n${report.verdict.toUpperCase()}${report.verdictLabel.slice(report.verdict.length)}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests in ${formatDuration(wallMs)})\n`,
+  )
   for (const line of skipsByReason(report.checks).slice(0, MAX_SKIP_LINES)) write(`  ${line}\n`)
   const byArea = Object.entries(report.requests.byArea).sort((a, b) => b[1] - a[1])
   if (byArea.length > 0 && !options.quiet) write(`  requests by area: ${byArea.map(([area, n]) => `${area} ${n}`).join(', ')}\n`)
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
-  if (embedded && leftovers.length > 0) write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
+  if (embedded && leftovers.length > 0)
+    write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
   else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
   write(`reports: ${reportDir}\n`)

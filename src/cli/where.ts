@@ -19,7 +19,9 @@ export interface WhereAnswer {
 export function declarationFrom(declaredAt: string | undefined, cwd: string): string {
   if (!declaredAt) return '(declaration not recorded)'
   const colon = declaredAt.lastIndexOf(':')
-  const file = relative(cwd, join(PROJECT_ROOT, declaredAt.slice(0, colon))).split(sep).join('/')
+  const file = relative(cwd, join(PROJECT_ROOT, declaredAt.slice(0, colon)))
+    .split(sep)
+    .join('/')
   return `${file}${declaredAt.slice(colon)}`
 }
 

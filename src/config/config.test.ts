@@ -3,7 +3,7 @@ import { keyUnset, loadConfig } from './config.ts'
 
 const load = (env: Record<string, string>) => loadConfig(env, { envFile: false, seed: 1 })
 
-it('reads the role-limited key\'s denied operations as METHOD /path pairs', () => {
+it("reads the role-limited key's denied operations as METHOD /path pairs", () => {
   const config = load({ CRM_API_KEY_ROLE_LIMITED: 'crm_ws_x_secret', CRM_API_KEY_ROLE_LIMITED_DENIED: ' DELETE /accounts/{id}  POST /products ' })
   expect(config.keys.roleLimited).toBe('crm_ws_x_secret')
   expect(config.roleLimitedDenied).toEqual(['DELETE /accounts/{id}', 'POST /products'])

@@ -17,10 +17,10 @@ export function keyUnset(role: KeyRole): string {
 
 /** What each optional value enables, printed when it is missing. */
 export const OPTIONAL_PURPOSE: Record<string, string> = {
-  CRM_API_KEY_RESTRICTED: 'scope checks (403 outside the key\'s scopes, §5.4, §5.6)',
+  CRM_API_KEY_RESTRICTED: "scope checks (403 outside the key's scopes, §5.4, §5.6)",
   CRM_API_KEY_RESTRICTED_SCOPES: 'scope checks on servers whose /me does not show scopes',
   CRM_API_KEY_REVOKED: 'the revoked-key check (401, §5.5)',
-  CRM_API_KEY_FOREIGN: 'workspace isolation checks (404 for another workspace\'s records, §5.7)',
+  CRM_API_KEY_FOREIGN: "workspace isolation checks (404 for another workspace's records, §5.7)",
   CRM_API_KEY_IP_BLOCKED: 'the IP allowlist check (403, §5.6)',
   CRM_API_KEY_RATE_LIMITED: 'the 429 probe (§7.7, §8)',
   CRM_API_KEY_ROLE_LIMITED: "owner's role checks (403 for what the owner's role may not do, §5.3 b, §5.6); a key with every scope",
@@ -206,9 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   const seed = overrides.seed ?? integer('CRM_SEED', Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1)
   const restrictedScopes = get('CRM_API_KEY_RESTRICTED_SCOPES')?.split(/\s+/)
   const deniedWords = get('CRM_API_KEY_ROLE_LIMITED_DENIED')?.split(/\s+/)
-  const roleLimitedDenied = deniedWords && Array.from({ length: Math.ceil(deniedWords.length / 2) }, (_, i) => `${deniedWords[2 * i]} ${deniedWords[2 * i + 1] ?? ''}`.trim())
+  const roleLimitedDenied =
+    deniedWords && Array.from({ length: Math.ceil(deniedWords.length / 2) }, (_, i) => `${deniedWords[2 * i]} ${deniedWords[2 * i + 1] ?? ''}`.trim())
   const badDenial = roleLimitedDenied?.find((d) => !/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/.test(d))
-  if (badDenial) problems.push(`CRM_API_KEY_ROLE_LIMITED_DENIED must be METHOD /path pairs (e.g. DELETE /accounts/{id} POST /products), got ${JSON.stringify(badDenial)}`)
+  if (badDenial)
+    problems.push(`CRM_API_KEY_ROLE_LIMITED_DENIED must be METHOD /path pairs (e.g. DELETE /accounts/{id} POST /products), got ${JSON.stringify(badDenial)}`)
 
   const config: ResolvedConfig = {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
@@ -293,6 +295,8 @@ export function redactedConfig(config: ResolvedConfig): Record<string, unknown> 
     webhookSecret: config.webhookSecret ? '<redacted:CRM_WEBHOOK_SECRET>' : undefined,
     extraHeaders: Object.fromEntries(Object.keys(config.extraHeaders ?? {}).map((name) => [name, '<redacted:CRM_EXTRA_HEADERS>'])),
     // A proxy URL may carry user:password@.
-    proxy: Object.fromEntries(Object.entries(config.proxy ?? {}).map(([name, value]) => [name, typeof value === 'string' ? value.replace(/\/\/[^/@]*@/, '//<redacted>@') : value])),
+    proxy: Object.fromEntries(
+      Object.entries(config.proxy ?? {}).map(([name, value]) => [name, typeof value === 'string' ? value.replace(/\/\/[^/@]*@/, '//<redacted>@') : value]),
+    ),
   }
 }

@@ -18,16 +18,19 @@ describe('variables that look like ours', () => {
     ])
   })
 
-  test('known names, unrelated names and the CI examples\' own variables are left alone', () => {
+  test("known names, unrelated names and the CI examples' own variables are left alone", () => {
     expect(lookalikeVariables([...PUBLIC_VARIABLES, 'PATH', 'HOME', 'CI', 'CRM_CONFORMANCE_REF', 'NODE_OPTIONS'], PUBLIC_VARIABLES)).toEqual([])
   })
 
   test('a CRM name far from every public one: warned, without a guess', () => {
-    expect(lookalikeWarnings(['CRM_SOMETHING_ELSE_ENTIRELY'], PUBLIC_VARIABLES)).toEqual(['warning: CRM_SOMETHING_ELSE_ENTIRELY is not a variable crm-conformance reads (the README lists them): it is ignored'])
+    expect(lookalikeWarnings(['CRM_SOMETHING_ELSE_ENTIRELY'], PUBLIC_VARIABLES)).toEqual([
+      'warning: CRM_SOMETHING_ELSE_ENTIRELY is not a variable crm-conformance reads (the README lists them): it is ignored',
+    ])
   })
 
   test('the public list holds every name the loader reads', () => {
-    for (const name of ['CRM_BASE_URL', 'CRM_API_KEY', 'CRM_API_KEY_IP_BLOCKED', 'CRM_FIXTURE_SENT_INVOICE_ID', 'CRM_PBT_RUNS', 'CRM_WEBHOOK_SINK_PORT']) expect(PUBLIC_VARIABLES).toContain(name)
+    for (const name of ['CRM_BASE_URL', 'CRM_API_KEY', 'CRM_API_KEY_IP_BLOCKED', 'CRM_FIXTURE_SENT_INVOICE_ID', 'CRM_PBT_RUNS', 'CRM_WEBHOOK_SINK_PORT'])
+      expect(PUBLIC_VARIABLES).toContain(name)
   })
 })
 

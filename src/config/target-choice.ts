@@ -25,14 +25,19 @@ const SET_BASE_URL = 'set CRM_BASE_URL (and CRM_API_KEY) to test your server, or
 
 export function chooseTarget(facts: TargetFacts): TargetChoice {
   if (facts.baseUrl !== undefined) {
-    if (facts.embeddedFlag) return { kind: 'refused', message: `--embedded and CRM_BASE_URL (or --base-url ${facts.baseUrl}) name two targets: unset CRM_BASE_URL to test the embedded reference server, or drop --embedded to test ${facts.baseUrl}` }
+    if (facts.embeddedFlag)
+      return {
+        kind: 'refused',
+        message: `--embedded and CRM_BASE_URL (or --base-url ${facts.baseUrl}) name two targets: unset CRM_BASE_URL to test the embedded reference server, or drop --embedded to test ${facts.baseUrl}`,
+      }
     return { kind: 'remote' }
   }
   if (facts.embeddedFlag) {
     const ignored = [...facts.targetVariables]
-    const notice = ignored.length > 0
-      ? `--embedded: testing the embedded reference server with its own keys; ignoring ${ignored.join(', ')}`
-      : '--embedded: testing the embedded reference server'
+    const notice =
+      ignored.length > 0
+        ? `--embedded: testing the embedded reference server with its own keys; ignoring ${ignored.join(', ')}`
+        : '--embedded: testing the embedded reference server'
     return { kind: 'embedded', notice, ignored }
   }
   if (facts.ci) return { kind: 'refused', message: `CI is set and CRM_BASE_URL is not: ${SET_BASE_URL}` }
@@ -41,9 +46,16 @@ export function chooseTarget(facts: TargetFacts): TargetChoice {
     return { kind: 'refused', message: `${named} ${facts.targetVariables.length === 1 ? 'is' : 'are'} set but CRM_BASE_URL is not: ${SET_BASE_URL}` }
   }
   if (facts.lookalikes.length > 0) {
-    return { kind: 'refused', message: `${facts.lookalikes.join(', ')} ${facts.lookalikes.length === 1 ? 'is' : 'are'} set but CRM_BASE_URL is not (a misspelt variable?): ${SET_BASE_URL}` }
+    return {
+      kind: 'refused',
+      message: `${facts.lookalikes.join(', ')} ${facts.lookalikes.length === 1 ? 'is' : 'are'} set but CRM_BASE_URL is not (a misspelt variable?): ${SET_BASE_URL}`,
+    }
   }
-  return { kind: 'embedded', notice: 'no CRM_BASE_URL: testing the embedded reference server (pass --embedded to say so; set CRM_BASE_URL to test your server)', ignored: [] }
+  return {
+    kind: 'embedded',
+    notice: 'no CRM_BASE_URL: testing the embedded reference server (pass --embedded to say so; set CRM_BASE_URL to test your server)',
+    ignored: [],
+  }
 }
 
 /** The configuration with the user's target variables dropped, so the embedded server is tested with its own keys, secret and fixtures. */

@@ -98,10 +98,7 @@ export interface Leftover {
 }
 
 /** Deletes what the ledger still holds; returns what could not be removed through the API. */
-export async function cleanUp(
-  ledger: Ledger,
-  remove: (path: string, keyRole: string) => Promise<number | undefined>,
-): Promise<Leftover[]> {
+export async function cleanUp(ledger: Ledger, remove: (path: string, keyRole: string) => Promise<number | undefined>): Promise<Leftover[]> {
   const leftovers: Leftover[] = []
   for (const entry of ledger.pending()) {
     if (!entry.deletePath) {

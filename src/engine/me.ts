@@ -18,7 +18,9 @@ function scopeMap(value: Record<string, unknown>): string[] | undefined {
     if (Array.isArray(access)) granted = access as string[]
     else if (typeof access === 'string') granted = access.split(/[\s,]+/).filter(Boolean)
     else if (typeof access === 'object' && access !== null && Object.values(access).every((v) => typeof v === 'boolean')) {
-      granted = Object.entries(access).filter(([, on]) => on).map(([a]) => a)
+      granted = Object.entries(access)
+        .filter(([, on]) => on)
+        .map(([a]) => a)
       if (Object.keys(access).some((a) => !ACCESS.test(a))) return undefined
     } else return undefined
     if (!granted.every((a) => typeof a === 'string' && ACCESS.test(a))) return undefined

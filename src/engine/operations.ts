@@ -42,14 +42,21 @@ export interface CreateOptions {
 }
 
 /** POST a record that must be accepted; tracks it for clean-up. Fails the check when the server refuses. */
-export async function createRecord(ctx: CheckContext, resource: ResourceName, body: AnyRecord, options: CreateOptions = {}): Promise<{ record: AnyRecord; response: ApiResponse }> {
+export async function createRecord(
+  ctx: CheckContext,
+  resource: ResourceName,
+  body: AnyRecord,
+  options: CreateOptions = {},
+): Promise<{ record: AnyRecord; response: ApiResponse }> {
   const spec = RESOURCES[resource]
   const client = options.client ?? ctx.api
   const sent = options.untagged ? body : tagged(ctx, resource, body)
-  const response = await ctx.session.ledger.creating(client.post(spec.path, sent, { idempotencyKey: options.idempotencyKey }).then((r) => {
-    if (r.ok && typeof r.body?.id === 'string') trackCreated(ctx, resource, r.body.id, client.role)
-    return r
-  }))
+  const response = await ctx.session.ledger.creating(
+    client.post(spec.path, sent, { idempotencyKey: options.idempotencyKey }).then((r) => {
+      if (r.ok && typeof r.body?.id === 'string') trackCreated(ctx, resource, r.body.id, client.role)
+      return r
+    }),
+  )
   if (!response.ok) {
     throw new CheckFailed(`create ${resource}: status is ${response.status}, expected a 2xx for a valid body (§4.1, §4.4)`, {
       exchanges: [response.exchange],
@@ -92,7 +99,13 @@ function sender(client: ApiClient, path: string, body: AnyRecord): (method: Meth
  * after a 405 or 501 the second answer stands. The method that succeeded is remembered per resource for the
  * rest of the run and reported as a capability.
  */
-async function withMethodFallback(ctx: CheckContext, op: 'update' | 'replace', resource: ResourceName, methods: readonly [Method, Method], send: (method: Method) => Promise<ApiResponse>): Promise<ApiResponse> {
+async function withMethodFallback(
+  ctx: CheckContext,
+  op: 'update' | 'replace',
+  resource: ResourceName,
+  methods: readonly [Method, Method],
+  send: (method: Method) => Promise<ApiResponse>,
+): Promise<ApiResponse> {
   const key = `${op}.method.${resource}`
   const known = ctx.session.capabilities[key] as Method | undefined
   if (known !== undefined) return send(known)
@@ -157,10 +170,13 @@ export async function walkAllPages(client: ApiClient, path: string, query: Query
     const response = await client.get(path, { ...query, cursor })
     pages.push(response)
     if (response.status !== 200 || !Array.isArray(response.body?.data)) {
-      throw new CheckFailed(`list ${path}: status ${response.status}${Array.isArray(response.body?.data) ? '' : ', no data array'} while walking pages (§4.1)`, {
-        exchanges: [response.exchange],
-        expected: '200 with { data: [...], nextCursor } (§4.1)',
-      })
+      throw new CheckFailed(
+        `list ${path}: status ${response.status}${Array.isArray(response.body?.data) ? '' : ', no data array'} while walking pages (§4.1)`,
+        {
+          exchanges: [response.exchange],
+          expected: '200 with { data: [...], nextCursor } (§4.1)',
+        },
+      )
     }
     const data = response.body.data as AnyRecord[]
     records.push(...data)
@@ -173,7 +189,9 @@ export async function walkAllPages(client: ApiClient, path: string, query: Query
       throw new CheckFailed(`list ${path}: nextCursor is ${typeof next}, expected a string (§4.1)`, { exchanges: [response.exchange] })
     }
     if (seenCursors.has(next)) {
-      throw new CheckFailed(`list ${path}: nextCursor repeats an earlier cursor; the walk would never end (§4.1, §9.2)`, { exchanges: pages.slice(-2).map((p) => p.exchange) })
+      throw new CheckFailed(`list ${path}: nextCursor repeats an earlier cursor; the walk would never end (§4.1, §9.2)`, {
+        exchanges: pages.slice(-2).map((p) => p.exchange),
+      })
     }
     seenCursors.add(next)
     cursor = next

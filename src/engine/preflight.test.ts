@@ -8,8 +8,12 @@ import { annotateResults, judgeMain, judgeOptional, outOfScopeRead, preflightTar
 describe('judging what the keys answered', () => {
   const base = 'https://crm.example.test/v1'
   test('the main key: silence, 401 and 403 refuse the run, naming CRM_API_KEY', () => {
-    expect(judgeMain({ error: 'connect ECONNREFUSED' }, base)).toBe('CRMCONF_TARGET_UNREACHABLE: https://crm.example.test/v1 did not answer (connect ECONNREFUSED)')
-    expect(judgeMain({ status: 401 }, base)).toBe('CRM_API_KEY was refused: GET /me answered 401 at https://crm.example.test/v1; set CRM_API_KEY to a valid key of that workspace with every scope')
+    expect(judgeMain({ error: 'connect ECONNREFUSED' }, base)).toBe(
+      'CRMCONF_TARGET_UNREACHABLE: https://crm.example.test/v1 did not answer (connect ECONNREFUSED)',
+    )
+    expect(judgeMain({ status: 401 }, base)).toBe(
+      'CRM_API_KEY was refused: GET /me answered 401 at https://crm.example.test/v1; set CRM_API_KEY to a valid key of that workspace with every scope',
+    )
     expect(judgeMain({ status: 403 }, base)).toMatch(/^CRM_API_KEY may not call GET \/me: 403/)
     expect(judgeMain({ status: 200 }, base)).toBeUndefined()
     expect(judgeMain({ status: 500 }, base)).toBeUndefined()
@@ -21,11 +25,15 @@ describe('judging what the keys answered', () => {
     expect(judgeOptional('revoked', { status: 401 }, main)).toBeUndefined()
     expect(judgeOptional('ipBlocked', { status: 200 }, main)).toMatch(/^CRM_API_KEY_IP_BLOCKED is accepted from this machine/)
     expect(judgeOptional('ipBlocked', { status: 403 }, main)).toBeUndefined()
-    expect(judgeOptional('foreign', { status: 200, body: { workspace: 'ws1' } }, main)).toMatch(/^CRM_API_KEY_FOREIGN belongs to the main key's workspace \(ws1/)
+    expect(judgeOptional('foreign', { status: 200, body: { workspace: 'ws1' } }, main)).toMatch(
+      /^CRM_API_KEY_FOREIGN belongs to the main key's workspace \(ws1/,
+    )
     expect(judgeOptional('foreign', { status: 200, body: { workspace: 'ws2' } }, main)).toBeUndefined()
     expect(judgeOptional('foreign', { status: 401 }, main)).toMatch(/^CRM_API_KEY_FOREIGN was refused/)
     expect(judgeOptional('restricted', { status: 200, body: { scopes: 'accounts:read' } }, main)).toBeUndefined()
-    expect(judgeOptional('restricted', { status: 200, body: { key: { scopes: ['users:read', ...['accounts', 'contacts'].map((a) => `${a}:read`)] } } }, main)).toBeUndefined()
+    expect(
+      judgeOptional('restricted', { status: 200, body: { key: { scopes: ['users:read', ...['accounts', 'contacts'].map((a) => `${a}:read`)] } } }, main),
+    ).toBeUndefined()
     expect(judgeOptional('ipBlocked', { error: 'timeout' }, main)).toBeUndefined()
   })
 
@@ -50,7 +58,10 @@ describe('notes on the checks a warned key touches', () => {
       makeCheckResult({ id: 'auth.revoked.read', status: 'failed', evidence: [makeEvidence(makeExchange({ keyRole: 'revoked' }))] }),
       makeCheckResult({ id: 'records.a', status: 'passed' }),
     ]
-    const annotated = annotateResults(results, catalogue, [{ role: 'revoked', message: 'R' }, { role: 'foreign', message: 'F' }])
+    const annotated = annotateResults(results, catalogue, [
+      { role: 'revoked', message: 'R' },
+      { role: 'foreign', message: 'F' },
+    ])
     expect(annotated.map((r) => r.notes)).toEqual([['configuration warning: F'], ['configuration warning: R'], []])
   })
 })
@@ -83,7 +94,16 @@ describe('against the reference server', () => {
 
   test('optional keys swapped: each is warned about', async () => {
     const { keys } = server
-    const result = await preflightTarget(configWith({ main: keys.main, revoked: keys.restricted, foreign: keys.restricted, ipBlocked: keys.foreign, restricted: keys.rateLimited, rateLimited: keys.main }))
+    const result = await preflightTarget(
+      configWith({
+        main: keys.main,
+        revoked: keys.restricted,
+        foreign: keys.restricted,
+        ipBlocked: keys.foreign,
+        restricted: keys.rateLimited,
+        rateLimited: keys.main,
+      }),
+    )
     const byRole = Object.fromEntries(result.warnings.map((w) => [w.role, w.message]))
     expect(result.refusal).toBeUndefined()
     expect(byRole.revoked).toMatch(/^CRM_API_KEY_REVOKED is accepted/)
@@ -95,6 +115,11 @@ describe('against the reference server', () => {
 
   test('a restricted key that can read outside its declared scopes', async () => {
     const result = await preflightTarget(configWith({ main: server.keys.main, restricted: server.keys.restricted }, ['accounts:read']))
-    expect(result.warnings).toEqual([{ role: 'restricted', message: expect.stringMatching(/^CRM_API_KEY_RESTRICTED read \/contacts \(GET answered 200\) although its scopes \(accounts:read\) lack contacts:read/) }])
+    expect(result.warnings).toEqual([
+      {
+        role: 'restricted',
+        message: expect.stringMatching(/^CRM_API_KEY_RESTRICTED read \/contacts \(GET answered 200\) although its scopes \(accounts:read\) lack contacts:read/),
+      },
+    ])
   })
 })

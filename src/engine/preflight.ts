@@ -41,8 +41,10 @@ const ok = (seen: Seen) => seen.status !== undefined && seen.status >= 200 && se
 /** The main key's /me: a refusal when the key is refused or the target is silent, else undefined. */
 export function judgeMain(seen: Seen, baseUrl: string): string | undefined {
   if (seen.status === undefined) return `${new CrmConfError('CRMCONF_TARGET_UNREACHABLE', '').code}: ${baseUrl} did not answer (${seen.error ?? 'no response'})`
-  if (seen.status === 401) return `${KEY_VARIABLES.main} was refused: GET /me answered 401 at ${baseUrl}; set ${KEY_VARIABLES.main} to a valid key of that workspace with every scope`
-  if (seen.status === 403) return `${KEY_VARIABLES.main} may not call GET /me: 403 at ${baseUrl}; set ${KEY_VARIABLES.main} to a key with every scope whose IP allowlist admits this machine`
+  if (seen.status === 401)
+    return `${KEY_VARIABLES.main} was refused: GET /me answered 401 at ${baseUrl}; set ${KEY_VARIABLES.main} to a valid key of that workspace with every scope`
+  if (seen.status === 403)
+    return `${KEY_VARIABLES.main} may not call GET /me: 403 at ${baseUrl}; set ${KEY_VARIABLES.main} to a key with every scope whose IP allowlist admits this machine`
   return undefined
 }
 
@@ -69,19 +71,24 @@ export function judgeOptional(role: KeyRole, me: Seen, main: Seen): string | und
   const variable = KEY_VARIABLES[role]
   if (me.status === undefined) return undefined
   if (role === 'revoked') {
-    return ok(me) ? `${variable} is accepted (GET /me answered ${me.status}): a revoked key gets 401 (§5.5); revoke it, or the server ignores revocation` : undefined
+    return ok(me)
+      ? `${variable} is accepted (GET /me answered ${me.status}): a revoked key gets 401 (§5.5); revoke it, or the server ignores revocation`
+      : undefined
   }
   if (me.status === 401) return `${variable} was refused (GET /me answered 401): it is not a valid key, so the checks that use it cannot judge its role`
-  if (role === 'ipBlocked' && ok(me)) return `${variable} is accepted from this machine (GET /me answered ${me.status}): its IP allowlist must exclude this machine (403, §5.6), or the server ignores the allowlist`
+  if (role === 'ipBlocked' && ok(me))
+    return `${variable} is accepted from this machine (GET /me answered ${me.status}): its IP allowlist must exclude this machine (403, §5.6), or the server ignores the allowlist`
   if (role === 'foreign' && ok(me)) {
     const mine = workspaceOf(main.body)
     const theirs = workspaceOf(me.body)
     // The id is the server's text, printed on the console: one short line.
-    if (mine !== undefined && mine === theirs) return `${variable} belongs to the main key's workspace (${mine.replace(/\s+/g, ' ').slice(0, 80)}, GET /me): it must be a key of another workspace (§5.7)`
+    if (mine !== undefined && mine === theirs)
+      return `${variable} belongs to the main key's workspace (${mine.replace(/\s+/g, ' ').slice(0, 80)}, GET /me): it must be a key of another workspace (§5.7)`
   }
   if (role === 'restricted' && ok(me)) {
     const scopes = scopesFromMe(me.body)
-    if (scopes && ALL_SCOPES.every((s) => scopes.includes(s))) return `${variable} has every scope (GET /me): it must lack some (§5.4), or the scope checks test nothing`
+    if (scopes && ALL_SCOPES.every((s) => scopes.includes(s)))
+      return `${variable} has every scope (GET /me): it must lack some (§5.4), or the scope checks test nothing`
   }
   return undefined
 }
@@ -95,7 +102,8 @@ const OPTIONAL_PROBED: KeyRole[] = ['restricted', 'revoked', 'foreign', 'ipBlock
  */
 export async function preflight(config: ResolvedConfig, transport: Transport): Promise<PreflightResult> {
   const baseUrl = config.baseUrl ?? ''
-  const probe = async (role: KeyRole, path: string, query?: Record<string, string>): Promise<Seen> => seenOf(await transport.send({ method: 'GET', path, query, retryOn429: false }, role, PROBE))
+  const probe = async (role: KeyRole, path: string, query?: Record<string, string>): Promise<Seen> =>
+    seenOf(await transport.send({ method: 'GET', path, query, retryOn429: false }, role, PROBE))
   const mainExchange = await transport.send({ method: 'GET', path: '/me', retryOn429: false }, 'main', PROBE)
   const main = seenOf(mainExchange)
   const refusal = judgeMain(main, baseUrl)
@@ -103,9 +111,11 @@ export async function preflight(config: ResolvedConfig, transport: Transport): P
   const limitPerMinute = headerInt(mainExchange.response?.headers['ratelimit-limit'])
 
   const warnings: KeyWarning[] = []
-  if (main.status === 404) warnings.push({ role: 'main', message: `GET /me answered 404 at ${baseUrl}: is CRM_BASE_URL the base address with its version segment (/v1)?` })
+  if (main.status === 404)
+    warnings.push({ role: 'main', message: `GET /me answered 404 at ${baseUrl}: is CRM_BASE_URL the base address with its version segment (/v1)?` })
   for (const [role, value] of Object.entries(config.keys) as [KeyRole, string][]) {
-    if (role !== 'main' && value === config.keys.main) warnings.push({ role, message: `${KEY_VARIABLES[role]} is the same key as ${KEY_VARIABLES.main}: it cannot play its own role` })
+    if (role !== 'main' && value === config.keys.main)
+      warnings.push({ role, message: `${KEY_VARIABLES[role]} is the same key as ${KEY_VARIABLES.main}: it cannot play its own role` })
   }
   const probed = OPTIONAL_PROBED.filter((role) => transport.hasKey(role) && !warnings.some((w) => w.role === role))
   const answers = await Promise.all(probed.map(async (role) => [role, await probe(role, '/me')] as const))
@@ -121,7 +131,11 @@ export async function preflight(config: ResolvedConfig, transport: Transport): P
       const read = declared && outOfScopeRead(declared)
       if (read) {
         const seen = await probe('restricted', read.path, { limit: '1' })
-        if (ok(seen)) warnings.push({ role, message: `${KEY_VARIABLES.restricted} read ${read.path} (GET answered ${seen.status}) although its scopes (${declared.join(' ')}) lack ${read.scope}: the key has more scopes than declared, or the server ignores scopes (§5.4)` })
+        if (ok(seen))
+          warnings.push({
+            role,
+            message: `${KEY_VARIABLES.restricted} read ${read.path} (GET answered ${seen.status}) although its scopes (${declared.join(' ')}) lack ${read.scope}: the key has more scopes than declared, or the server ignores scopes (§5.4)`,
+          })
       }
     }
   }

@@ -22,7 +22,7 @@ describe('gateRun', () => {
     expect(gateRun(config({}), CATALOGUE, { env: {}, only: ['discovry'] }).refusal).toBe('--only discovry selects no check: did you mean discovery?')
   })
 
-  test('--embedded with the user\'s key: the key is dropped, and said so', () => {
+  test("--embedded with the user's key: the key is dropped, and said so", () => {
     const env = { CRM_API_KEY: 'crm_ws_x_secret', CRM_APIKEY: 'x' }
     const gate = gateRun(config(env), CATALOGUE, { env, embedded: true })
     expect(gate.refusal).toBeUndefined()

@@ -85,20 +85,29 @@ describe("a check's deadline", () => {
       }),
       session,
     )
-    const waiter = runCheck(check(async () => void (await fixture), { id: 'deadline.waiter' }), session)
+    const waiter = runCheck(
+      check(async () => void (await fixture), { id: 'deadline.waiter' }),
+      session,
+    )
     const [first, second] = await Promise.all([creator, waiter])
     expect(first.status, first.message).toBe('passed')
     expect(second.status, second.message).toBe('passed')
   })
 
   it("counts the check's own waits, and says which limit it hit", async () => {
-    const result = await runCheck(check(() => new Promise((resolve) => setTimeout(resolve, 1_500))), sessionWith(300))
+    const result = await runCheck(
+      check(() => new Promise((resolve) => setTimeout(resolve, 1_500))),
+      sessionWith(300),
+    )
     expect(result.status).toBe('error')
     expect(result.message).toMatch(/^CRMCONF_TIMEOUT: the check did not finish within 300 ms.*CRM_CHECK_TIMEOUT_MS/)
   })
 
   it("a check's declared timeoutMs wins over the configured one", async () => {
-    const result = await runCheck(check(() => new Promise((resolve) => setTimeout(resolve, 400)), { timeoutMs: 2_000 }), sessionWith(100))
+    const result = await runCheck(
+      check(() => new Promise((resolve) => setTimeout(resolve, 400)), { timeoutMs: 2_000 }),
+      sessionWith(100),
+    )
     expect(result.status, result.message).toBe('passed')
   })
 })

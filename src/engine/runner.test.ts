@@ -34,7 +34,13 @@ function check(id: string, events: string[], extra: Partial<CheckDefinition> = {
 describe('the check scheduler', () => {
   it('starts the longest waits first and takes the areas in turn', () => {
     const events: string[] = []
-    const order = startOrder([check('a.1', events), check('a.2', events), check('b.1', events), check('c.1', events, { timeoutMs: 90_000 }), check('b.2', events)])
+    const order = startOrder([
+      check('a.1', events),
+      check('a.2', events),
+      check('b.1', events),
+      check('c.1', events, { timeoutMs: 90_000 }),
+      check('b.2', events),
+    ])
     expect(order.map((c) => c.id)).toEqual(['c.1', 'a.1', 'b.1', 'a.2', 'b.2'])
   })
 

@@ -226,7 +226,9 @@ export function scheduleChecks(
         const check = queue.splice(index, 1)[0]!
         onStart?.(check)
         // runCheck turns every ending of a check into a result; a throw here is the harness's own fault.
-        const result = await runCheck(check, session).catch((error: unknown) => unrunResult(check, 'error', `harness error: ${String(error)}`, replayTarget(session)))
+        const result = await runCheck(check, session).catch((error: unknown) =>
+          unrunResult(check, 'error', `harness error: ${String(error)}`, replayTarget(session)),
+        )
         ended.add(check.id)
         settle.get(check.id)!(result)
       }

@@ -2,7 +2,15 @@ import { describe, expect, test } from 'vitest'
 import type { CheckDefinition, Level, WriteNeed } from '../checks/types.ts'
 import { describeScope, emptyScopeProblem, profileExclusion } from './scope.ts'
 
-const check = (id: string, level: Level, writes?: WriteNeed): CheckDefinition => ({ id, clauses: ['§4.1'], level, area: id.split('.')[0]!, title: id, writes, run: async () => {} })
+const check = (id: string, level: Level, writes?: WriteNeed): CheckDefinition => ({
+  id,
+  clauses: ['§4.1'],
+  level,
+  area: id.split('.')[0]!,
+  title: id,
+  writes,
+  run: async () => {},
+})
 const CATALOGUE = [
   check('records.a.read', 'MUST'),
   check('records.a.create', 'MUST', 'safe'),
@@ -24,7 +32,12 @@ describe('profileExclusion', () => {
 describe('describeScope', () => {
   test('the full profile, no selection: complete', () => {
     expect(describeScope(CATALOGUE, { profile: 'full' })).toEqual({
-      complete: true, only: [], skip: [], catalogue: { checks: 5, must: 3 }, inScope: { checks: 5, must: 3 }, outOfScope: [],
+      complete: true,
+      only: [],
+      skip: [],
+      catalogue: { checks: 5, must: 3 },
+      inScope: { checks: 5, must: 3 },
+      outOfScope: [],
     })
   })
 
@@ -32,7 +45,10 @@ describe('describeScope', () => {
     const scope = describeScope(CATALOGUE, { profile: 'safe' })
     expect(scope.complete).toBe(false)
     expect(scope.inScope).toEqual({ checks: 3, must: 2 })
-    expect(scope.outOfScope.map((c) => [c.id, c.level])).toEqual([['state.order.create', 'MUST'], ['state.comment.public', 'SHOULD']])
+    expect(scope.outOfScope.map((c) => [c.id, c.level])).toEqual([
+      ['state.order.create', 'MUST'],
+      ['state.comment.public', 'SHOULD'],
+    ])
   })
 
   test('a selection is a subset even with the full profile', () => {

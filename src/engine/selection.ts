@@ -42,7 +42,10 @@ export function nearestTerms(value: string, terms: readonly string[], max = MAX_
     .filter(({ d }) => d <= bound)
     .sort((a, b) => a.d - b.d || a.term.length - b.term.length || a.term.localeCompare(b.term))
   const best = scored[0]?.d
-  return scored.filter(({ d }) => d === best).slice(0, max).map(({ term }) => term)
+  return scored
+    .filter(({ d }) => d === best)
+    .slice(0, max)
+    .map(({ term }) => term)
 }
 
 /**
@@ -53,16 +56,20 @@ export function nearestTerms(value: string, terms: readonly string[], max = MAX_
 export function selectionProblem(checks: CheckDefinition[], only: string[] = [], skip: string[] = [], onlyOption = '--only'): string | undefined {
   const { names, clauses } = selectionTerms(checks)
   const lines: string[] = []
-  for (const [option, values] of [[onlyOption, only], ['--skip', skip]] as const) {
+  for (const [option, values] of [
+    [onlyOption, only],
+    ['--skip', skip],
+  ] as const) {
     for (const value of values) {
       if (checks.some((c) => selects(value, c))) continue
       const isClause = value.startsWith('§')
       const near = nearestTerms(value, isClause ? clauses : names)
-      const hint = near.length > 0
-        ? `did you mean ${near.join(', ')}?`
-        : isClause
-          ? `the checks cite ${clauses.filter((c) => !c.includes('.')).join(', ')} and their sub-clauses`
-          : 'a value is a check id or id prefix, an area, or a clause (§4.1); `crm-conformance list` prints them'
+      const hint =
+        near.length > 0
+          ? `did you mean ${near.join(', ')}?`
+          : isClause
+            ? `the checks cite ${clauses.filter((c) => !c.includes('.')).join(', ')} and their sub-clauses`
+            : 'a value is a check id or id prefix, an area, or a clause (§4.1); `crm-conformance list` prints them'
       lines.push(`${option} ${value} selects no check: ${hint}`)
     }
   }

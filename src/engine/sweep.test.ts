@@ -22,7 +22,7 @@ describe('sweep markers', () => {
 })
 
 describe('sweep against the reference server', () => {
-  it('removes what is old enough, or only one run\'s records, and never a record without its marker', async () => {
+  it("removes what is old enough, or only one run's records, and never a record without its marker", async () => {
     const server = await startReferenceServer({ rateLimitPerMinute: 1_000_000 })
     const transport = new Transport({
       baseUrl: server.baseUrl,

@@ -7,7 +7,11 @@ import { bodyFields } from './schema-fields.ts'
 
 const ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e'
 const refsFor = (resource: Parameters<typeof bodyFields>[0], op: Parameters<typeof bodyFields>[1]) =>
-  Object.fromEntries(bodyFields(resource, op).filter((f) => f.kind === 'uuid').map((f) => [f.name, ID]))
+  Object.fromEntries(
+    bodyFields(resource, op)
+      .filter((f) => f.kind === 'uuid')
+      .map((f) => [f.name, ID]),
+  )
 
 describe('invalidBody', () => {
   for (const { resource, op } of writeBodies()) {
@@ -32,7 +36,9 @@ describe('invalidBody', () => {
   })
 
   test('missing-required only for fields marked * (§4.4), never a defect the spec leaves open', () => {
-    const missing = defectsOf('account', 'create').filter((d) => d.defect.kind === 'missing-required').map((d) => d.defect.path)
+    const missing = defectsOf('account', 'create')
+      .filter((d) => d.defect.kind === 'missing-required')
+      .map((d) => d.defect.path)
     expect(missing).toEqual(['name'])
     expect(defectsOf('contact', 'create').some((d) => d.defect.kind === 'missing-required')).toBe(false)
     // No string is ever too long or a malformed address: lengths and email syntax are not defects here.

@@ -43,7 +43,9 @@ const ascii = (s: string) =>
  * server may refuse a second record with an address it already holds (contacts, leads).
  */
 export function email(mark?: () => string): fc.Arbitrary<string> {
-  return fake((f) => `${ascii(f.person.firstName())}.${ascii(f.person.lastName())}.${f.number.int({ min: 1, max: 999 })}`).map((local) => `${mark ? `${local}.${mark()}` : local}@example.com`)
+  return fake((f) => `${ascii(f.person.firstName())}.${ascii(f.person.lastName())}.${f.number.int({ min: 1, max: 999 })}`).map(
+    (local) => `${mark ? `${local}.${mark()}` : local}@example.com`,
+  )
 }
 
 /** +1 202 555-01xx: fictional numbers reserved for examples, in E.164. */
@@ -81,7 +83,8 @@ const TO = Date.UTC(2031, 11, 31)
 const REMINDERS_END = Date.UTC(2028, 0, 1)
 
 /** Whole seconds, UTC, `Z`: a server that keeps no milliseconds still returns the same instant. */
-const instant = (from: number, to: number) => fc.integer({ min: from / 1000, max: to / 1000 }).map((s) => new Date(s * 1000).toISOString().replace('.000Z', 'Z'))
+const instant = (from: number, to: number) =>
+  fc.integer({ min: from / 1000, max: to / 1000 }).map((s) => new Date(s * 1000).toISOString().replace('.000Z', 'Z'))
 
 const reminderTime = instant(FROM, REMINDERS_END - 1000)
 const laterTime = instant(REMINDERS_END, TO)

@@ -8,7 +8,11 @@ import { validBody } from './valid-body.ts'
 const ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e'
 /** Every uuid field gets a real-looking id, so bodies that require one (comment caseId…) can be generated. */
 const refsFor = (resource: Parameters<typeof bodyFields>[0], op: Parameters<typeof bodyFields>[1]) =>
-  Object.fromEntries(bodyFields(resource, op).filter((f) => f.kind === 'uuid').map((f) => [f.name, ID]))
+  Object.fromEntries(
+    bodyFields(resource, op)
+      .filter((f) => f.kind === 'uuid')
+      .map((f) => [f.name, ID]),
+  )
 
 describe('validBody', () => {
   for (const { resource, op } of writeBodies()) {
@@ -57,7 +61,7 @@ describe('validBody', () => {
   test('enum fields pick from the enum; integers in *Sen stay safe', () => {
     const priorities = new Set<unknown>()
     for (const body of fc.sample(validBody('task', 'create'), { numRuns: 300, seed: 5 })) if ('priority' in body) priorities.add(body.priority)
-    expect([...priorities].sort()).toEqual([...(RESOURCES.task.create!.fields.priority.slice('enum:'.length).split(','))].sort())
+    expect([...priorities].sort()).toEqual([...RESOURCES.task.create!.fields.priority.slice('enum:'.length).split(',')].sort())
     for (const body of fc.sample(validBody('opportunity', 'create'), { numRuns: 300, seed: 5 })) {
       if ('amountSen' in body) expect(Number.isSafeInteger(body.amountSen)).toBe(true)
     }

@@ -64,7 +64,11 @@ export function validValue(field: FieldShape, options: BodyOptions = {}): fc.Arb
 }
 
 /** The fields a body generator draws, with their arbitraries. */
-export function validModel(resource: ResourceName, op: WriteOp, options: BodyOptions = {}): { model: Record<string, fc.Arbitrary<unknown>>; required: string[] } {
+export function validModel(
+  resource: ResourceName,
+  op: WriteOp,
+  options: BodyOptions = {},
+): { model: Record<string, fc.Arbitrary<unknown>>; required: string[] } {
   const model: Record<string, fc.Arbitrary<unknown>> = {}
   const required: string[] = []
   for (const field of bodyFields(resource, op)) {

@@ -78,7 +78,11 @@ export function openConnections(options: ConnectionOptions): Connections {
     forRequest(method, headers) {
       if (!isReplayable(method, headers)) return { dispatcher: single, extra: { reset: true }, answered: () => {} }
       let answered = false
-      const retry = (error: Error & { code?: string; socket?: { bytesRead?: number } }, { state }: { state: { counter: number } }, callback: (error?: Error | null) => void) => {
+      const retry = (
+        error: Error & { code?: string; socket?: { bytesRead?: number } },
+        { state }: { state: { counter: number } },
+        callback: (error?: Error | null) => void,
+      ) => {
         // Once an answer has begun the server did process the request: never again. And only a connection
         // that had carried an earlier answer (undici's SocketError tells what the socket read) was a stale
         // one: a server that resets every new connection is a genuine error, not sent to again.

@@ -22,7 +22,11 @@ describe('CRM_EXTRA_HEADERS in the redactor', () => {
   })
 
   it('masks credential-like values wherever they are echoed, but not a short plain word the base URL may hold', () => {
-    expect(namedSecrets(config).filter((s) => s.name === 'CRM_EXTRA_HEADERS').map((s) => s.value)).toEqual(['gw01', 'tenant-0123456789ab'])
+    expect(
+      namedSecrets(config)
+        .filter((s) => s.name === 'CRM_EXTRA_HEADERS')
+        .map((s) => s.value),
+    ).toEqual(['gw01', 'tenant-0123456789ab'])
     expect(redactor.string('echo gw01 and tenant-0123456789ab')).toBe('echo <redacted:CRM_EXTRA_HEADERS> and <redacted:CRM_EXTRA_HEADERS>')
     expect(redactor.string(config.baseUrl!)).toBe('https://staging.crm.example/v1')
   })

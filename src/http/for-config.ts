@@ -28,7 +28,10 @@ export function namedSecrets(config: ResolvedConfig): NamedSecret[] {
     if (extraHeaderIsSecret(name, value)) secrets.push({ name: 'CRM_EXTRA_HEADERS', value })
   }
   // A proxy's password (http://user:password@proxy:3128) may surface in an error message.
-  for (const [variable, url] of [['HTTP_PROXY', config.proxy?.httpProxy], ['HTTPS_PROXY', config.proxy?.httpsProxy]] as const) {
+  for (const [variable, url] of [
+    ['HTTP_PROXY', config.proxy?.httpProxy],
+    ['HTTPS_PROXY', config.proxy?.httpsProxy],
+  ] as const) {
     const password = proxyPassword(url)
     if (password) secrets.push({ name: variable, value: password })
   }

@@ -6,8 +6,14 @@ const error = (code: string, message = 'x', cause?: unknown) => Object.assign(ne
 describe('network and TLS errors in words', () => {
   const url = 'https://crm.example:8443/v1/me'
   it.each([
-    [error('ERR_SSL_WRONG_VERSION_NUMBER', '80BC:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/ssl3_record.c:350:\n'), /^crm\.example:8443 does not speak TLS on that port: use http:\/\/ or the TLS port/],
-    [error('ECONNRESET', 'Client network socket disconnected before secure TLS connection was established'), /closed the connection during the TLS handshake: if it does not speak TLS on that port, use http:\/\//],
+    [
+      error('ERR_SSL_WRONG_VERSION_NUMBER', '80BC:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/ssl3_record.c:350:\n'),
+      /^crm\.example:8443 does not speak TLS on that port: use http:\/\/ or the TLS port/,
+    ],
+    [
+      error('ECONNRESET', 'Client network socket disconnected before secure TLS connection was established'),
+      /closed the connection during the TLS handshake: if it does not speak TLS on that port, use http:\/\//,
+    ],
     [error('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'), /set NODE_EXTRA_CA_CERTS to the CA's PEM file/],
     [error('UND_ERR_CONNECT', 'wrapped', error('SELF_SIGNED_CERT_IN_CHAIN')), /NODE_EXTRA_CA_CERTS/],
     [error('UNABLE_TO_VERIFY_LEAF_SIGNATURE'), /NODE_EXTRA_CA_CERTS/],

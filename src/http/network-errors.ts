@@ -65,7 +65,9 @@ export function describeNetworkError(cause: unknown, url: string, timeoutMs: num
   }
   const untrusted = codes.find((c) => UNTRUSTED_CA_CODES.has(c))
   if (untrusted) {
-    return network(`the TLS certificate of ${origin} is not signed by a CA this machine trusts (self-signed or a private CA): set NODE_EXTRA_CA_CERTS to the CA's PEM file (${untrusted})`)
+    return network(
+      `the TLS certificate of ${origin} is not signed by a CA this machine trusts (self-signed or a private CA): set NODE_EXTRA_CA_CERTS to the CA's PEM file (${untrusted})`,
+    )
   }
   if (codes.includes('CERT_HAS_EXPIRED')) return network(`the TLS certificate of ${origin} has expired (CERT_HAS_EXPIRED)`)
   if (codes.includes('ERR_TLS_CERT_ALTNAME_INVALID')) {
@@ -74,16 +76,21 @@ export function describeNetworkError(cause: unknown, url: string, timeoutMs: num
   if (codes.some((c) => c.startsWith('ERR_SSL_') || c.startsWith('ERR_TLS_') || c === 'EPROTO')) {
     return network(`the TLS handshake with ${origin} failed (${codes.find((c) => c.startsWith('ERR_SSL_') || c.startsWith('ERR_TLS_') || c === 'EPROTO')})`)
   }
-  if (codes.includes('ECONNREFUSED')) return network(`${origin} refused the connection: nothing listens there (is the server running, is the port right?) (ECONNREFUSED)`)
+  if (codes.includes('ECONNREFUSED'))
+    return network(`${origin} refused the connection: nothing listens there (is the server running, is the port right?) (ECONNREFUSED)`)
   if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) {
-    return network(`the host name of ${origin} does not resolve (DNS): check the host in CRM_BASE_URL (${codes.includes('ENOTFOUND') ? 'ENOTFOUND' : 'EAI_AGAIN'})`)
+    return network(
+      `the host name of ${origin} does not resolve (DNS): check the host in CRM_BASE_URL (${codes.includes('ENOTFOUND') ? 'ENOTFOUND' : 'EAI_AGAIN'})`,
+    )
   }
   if (codes.includes('EHOSTUNREACH') || codes.includes('ENETUNREACH')) return network(`${origin} cannot be reached from this machine: no route (${code})`)
-  if (codes.includes('UND_ERR_HEADERS_OVERFLOW')) return network(`the response headers are larger than the 16 KiB the client reads: no answer was read (UND_ERR_HEADERS_OVERFLOW)`)
+  if (codes.includes('UND_ERR_HEADERS_OVERFLOW'))
+    return network(`the response headers are larger than the 16 KiB the client reads: no answer was read (UND_ERR_HEADERS_OVERFLOW)`)
   if (codes.includes('UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) {
     return network(`the response body does not match its Content-Length (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)`)
   }
-  if (codes.some((c) => c.startsWith('HPE_'))) return network(`the answer is not valid HTTP/1.1 (${codes.find((c) => c.startsWith('HPE_'))}: ${errors[0]?.message ?? ''})`)
+  if (codes.some((c) => c.startsWith('HPE_')))
+    return network(`the answer is not valid HTTP/1.1 (${codes.find((c) => c.startsWith('HPE_'))}: ${errors[0]?.message ?? ''})`)
   if (codes.includes('ECONNRESET') || codes.includes('UND_ERR_SOCKET') || codes.includes('EPIPE')) {
     return network(`${origin} closed the connection before the answer was complete (${code}: ${errors[0]?.message ?? 'reset'})`)
   }

@@ -140,7 +140,10 @@ export class Pacer {
       if (current <= 0 && this.state.resetAt !== undefined && this.state.resetAt + RESET_ROUNDING_MS > now) {
         const waitMs = this.state.resetAt + RESET_ROUNDING_MS - now
         if (waitMs > this.options.maxWaitS * 1000) {
-          throw new CrmConfError('CRMCONF_RATE_LIMITED', `the rate limit resets in ${Math.ceil(waitMs / 1000)} s, more than the ${this.options.maxWaitS} s the run waits`)
+          throw new CrmConfError(
+            'CRMCONF_RATE_LIMITED',
+            `the rate limit resets in ${Math.ceil(waitMs / 1000)} s, more than the ${this.options.maxWaitS} s the run waits`,
+          )
         }
         this.waitUntil = now + waitMs
         this.options.onWindowWait?.(true)

@@ -2,6 +2,7 @@
 // joining, auth, JSON, timeouts, the response size cap, the request budget, and the redacted record of each
 // exchange. Connections, proxies and reconnects are in connections.ts; error wording in network-errors.ts;
 // rate-limit pacing (the per-key concurrency cap, the pacer, the 429 policy) in the files pacer.ts names.
+// Past ~400 lines on purpose: one request's life (admit, send, read, record, retry) reads best in order here.
 import { request } from 'undici'
 import type { Dispatcher } from 'undici'
 import { CrmConfError } from '../errors.ts'
@@ -307,7 +308,10 @@ export class Transport {
     const admission = this.reachability.admit(Date.now())
     if (admission.refused !== undefined) {
       release()
-      throw new CrmConfError('CRMCONF_TARGET_UNREACHABLE', `${req.method} ${this.options.redactor.string(url)}: ${this.options.redactor.string(admission.refused)}`)
+      throw new CrmConfError(
+        'CRMCONF_TARGET_UNREACHABLE',
+        `${req.method} ${this.options.redactor.string(url)}: ${this.options.redactor.string(admission.refused)}`,
+      )
     }
     const seq = ++this.seq
     this.stats.total++
@@ -419,4 +423,3 @@ export class Transport {
     }
   }
 }
-

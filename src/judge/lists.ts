@@ -45,7 +45,11 @@ export function filtersAsked(resource: ResourceSpec, query: Record<string, strin
 }
 
 /** The first record that a filter of the query does not match (§4.3, case rules included), or undefined. */
-export function firstUnmatched(resource: ResourceSpec, query: Record<string, string>, records: AnyRecord[]): { filter: FilterSpec; value: string; record: AnyRecord } | undefined {
+export function firstUnmatched(
+  resource: ResourceSpec,
+  query: Record<string, string>,
+  records: AnyRecord[],
+): { filter: FilterSpec; value: string; record: AnyRecord } | undefined {
   for (const { filter, value } of filtersAsked(resource, query)) {
     for (const record of records) if (!recordMatches(filter, record, value)) return { filter, value, record }
   }
@@ -56,7 +60,8 @@ export function firstUnmatched(resource: ResourceSpec, query: Record<string, str
 export function sortAsked(query: Record<string, string>): { sort: SortKey; order: Order } | undefined {
   const sort = query.sort ?? LIST_PARAMETERS.sort.default
   const order = query.order ?? LIST_PARAMETERS.order.default
-  if (!(LIST_PARAMETERS.sort.values as readonly string[]).includes(sort) || !(LIST_PARAMETERS.order.values as readonly string[]).includes(order)) return undefined
+  if (!(LIST_PARAMETERS.sort.values as readonly string[]).includes(sort) || !(LIST_PARAMETERS.order.values as readonly string[]).includes(order))
+    return undefined
   return { sort: sort as SortKey, order: order as Order }
 }
 

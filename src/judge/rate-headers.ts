@@ -36,7 +36,9 @@ export function retryAfterProblem(value: string | undefined): string | undefined
 export function tooManyRequestsHeadersProblem(header: (name: string) => string | undefined): string | undefined {
   const missing = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].filter((h) => header(h) === undefined)
   if (missing.length > 0) return `the 429 lacks ${missing.join(', ')} (§7.7)`
-  if (headerInt(header('ratelimit-remaining')) !== 0) return `RateLimit-Remaining is ${JSON.stringify(header('ratelimit-remaining'))} on the 429, expected 0 (§7.7)`
-  if (!headerInt(header('ratelimit-limit'))) return `RateLimit-Limit is ${JSON.stringify(header('ratelimit-limit'))} on the 429, expected a positive integer (§7.7)`
+  if (headerInt(header('ratelimit-remaining')) !== 0)
+    return `RateLimit-Remaining is ${JSON.stringify(header('ratelimit-remaining'))} on the 429, expected 0 (§7.7)`
+  if (!headerInt(header('ratelimit-limit')))
+    return `RateLimit-Limit is ${JSON.stringify(header('ratelimit-limit'))} on the 429, expected a positive integer (§7.7)`
   return undefined
 }

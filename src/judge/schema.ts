@@ -12,6 +12,9 @@ export interface SchemaProblem {
 export function schemaProblem(key: SchemaKey, value: unknown): SchemaProblem | undefined {
   const issues = validate(key, value)
   if (issues.length === 0) return undefined
-  const first = issues.slice(0, 5).map((i) => `${i.path || '(root)'} ${i.message}`).join('; ')
+  const first = issues
+    .slice(0, 5)
+    .map((i) => `${i.path || '(root)'} ${i.message}`)
+    .join('; ')
   return { summary: `${first}${issues.length > 5 ? `; and ${issues.length - 5} more` : ''}`, issues }
 }

@@ -84,7 +84,12 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(TABLE.map(([p]) => p).sort())
     for (const [path, methods] of TABLE) {
       const item = doc.paths[path]
-      expect(Object.keys(item).filter((k) => HTTP_METHODS.includes(k)).sort(), path).toEqual(Object.keys(methods).sort())
+      expect(
+        Object.keys(item)
+          .filter((k) => HTTP_METHODS.includes(k))
+          .sort(),
+        path,
+      ).toEqual(Object.keys(methods).sort())
       for (const [method, scope] of Object.entries(methods)) {
         expect(item[method].security, `${method} ${path}`).toEqual([{ apiKey: scope === '' ? [] : [scope] }])
       }
@@ -110,7 +115,7 @@ describe('OpenAPI document', () => {
   it('lists take the common parameters of §4.1 and the §4.3 filters', () => {
     for (const r of RESOURCE_LIST) {
       const op = doc.paths[r.path].get
-      const names = op.parameters.map((p: Json) => (p.$ref ? resolvePointer(doc, p.$ref) as Json : p).name)
+      const names = op.parameters.map((p: Json) => (p.$ref ? (resolvePointer(doc, p.$ref) as Json) : p).name)
       expect(names, r.name).toEqual(['limit', 'cursor', 'sort', 'order', 'createdSince', 'updatedSince', ...r.filters.map((f) => f.param)])
       expect(op.responses['2XX'].content['application/json'].schema).toEqual({ $ref: `#/components/schemas/lists.${r.name}` })
     }
@@ -132,7 +137,12 @@ describe('OpenAPI document', () => {
     for (const name of ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'TooManyRequests']) {
       expect(doc.components.responses[name].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/error' })
     }
-    expect(Object.keys(doc.components.responses.TooManyRequests.headers).sort()).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'])
+    expect(Object.keys(doc.components.responses.TooManyRequests.headers).sort()).toEqual([
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+    ])
     const get = doc.paths['/accounts/{id}'].get
     for (const status of ['401', '403', '404', '429']) expect(get.responses[status], status).toBeDefined()
   })
@@ -149,8 +159,7 @@ describe('OpenAPI document', () => {
     const ajv = new Ajv2020({ strict: false })
     formatsModule.default(ajv)
     ajv.addSchema({ $id: 'https://openapi.test/doc.json', components: doc.components })
-    const check = (name: string, value: unknown): boolean =>
-      ajv.getSchema(`https://openapi.test/doc.json#/components/schemas/${name}`)!(value) as boolean
+    const check = (name: string, value: unknown): boolean => ajv.getSchema(`https://openapi.test/doc.json#/components/schemas/${name}`)!(value) as boolean
     expect(check('lists.account', { data: [RECORD_EXAMPLES.account], nextCursor: '' })).toBe(true)
     expect(check('lists.account', { data: [RECORD_EXAMPLES.account], nextCursor: null })).toBe(false)
     expect(check('lists.account', { data: [{ ...RECORD_EXAMPLES.account, id: 'x' }], nextCursor: '' })).toBe(false)

@@ -40,8 +40,7 @@ function embed(value: unknown): unknown {
 }
 
 const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const
-const headerRefs = (names: readonly string[]): Json =>
-  Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]))
+const headerRefs = (names: readonly string[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]))
 
 function headers(): Json {
   return {
@@ -143,8 +142,7 @@ function capitalised(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1)
 }
 
-const CONVENTIONAL_METHOD_NOTE =
-  'The spec does not show the method of update, replace and delete operations (§4.1); this document uses the conventional one.'
+const CONVENTIONAL_METHOD_NOTE = 'The spec does not show the method of update, replace and delete operations (§4.1); this document uses the conventional one.'
 
 function success(description: string, key?: SchemaKey): Json {
   const out: Json = { description, headers: headerRefs(RATE_HEADERS) }

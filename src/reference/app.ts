@@ -18,8 +18,12 @@ import { writeRoutes } from './routes/writes.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const ROUTING_FAULTS = [
-  'read-only.create-everywhere', 'read-only.delete-everywhere', 'read-only.delete-stub-204', 'read-only.user-writes-unscoped',
-  'read-only.update-everywhere', 'invariants.framework-default-errors',
+  'read-only.create-everywhere',
+  'read-only.delete-everywhere',
+  'read-only.delete-stub-204',
+  'read-only.user-writes-unscoped',
+  'read-only.update-everywhere',
+  'invariants.framework-default-errors',
 ] as const satisfies readonly FaultId[]
 
 export { BASE_PATHS, HTTP_DEFAULTS, type AppState } from './routes/context.ts'
@@ -73,7 +77,9 @@ export function createApp(state: AppState): Hono<Env> {
   for (const base of BASE_PATHS) app.route(base, api)
 
   // The fault: the framework's defaults answer unknown paths and wrong methods, as plain text.
-  app.notFound((c) => (faults['invariants.framework-default-errors'] ? c.text('404 Not Found', 404) : errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))))
+  app.notFound((c) =>
+    faults['invariants.framework-default-errors'] ? c.text('404 Not Found', 404) : errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.')),
+  )
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err)
     if (err instanceof HTTPException && err.status < 500) {

@@ -8,8 +8,16 @@ import { ALL_SCOPES } from '../spec/resources.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const AUTH_FAULTS = [
-  'auth.scopes-split-on-commas', 'auth.prefix-not-checked', 'auth.garbage-key-500', 'auth.secret-not-compared', 'auth.revocation-ignored',
-  'auth.missing-key-403', 'auth.malformed-header-400', 'auth.scopes-ignored', 'auth.owner-role-ignored', 'auth.role-overreach-read-only',
+  'auth.scopes-split-on-commas',
+  'auth.prefix-not-checked',
+  'auth.garbage-key-500',
+  'auth.secret-not-compared',
+  'auth.revocation-ignored',
+  'auth.missing-key-403',
+  'auth.malformed-header-400',
+  'auth.scopes-ignored',
+  'auth.owner-role-ignored',
+  'auth.role-overreach-read-only',
 ] as const satisfies readonly FaultId[]
 
 export const KEY_PREFIX = 'crm'
@@ -92,7 +100,8 @@ export function bearerOf(header: string | undefined): string | undefined {
 export function unauthorized(problem: 'missing' | 'malformed' | 'unknown' | 'revoked', faults: SwitchesOf<typeof AUTH_FAULTS>, header?: string): ApiError {
   if (problem === 'missing' && faults['auth.missing-key-403']) return new ApiError(403, 'forbidden', 'No API key.')
   // The fault: a header that is not `Bearer <token>` is taken for a bad request.
-  if (faults['auth.malformed-header-400'] && bearerOf(header) === NOT_BEARER) return new ApiError(400, 'invalid_request', 'The Authorization header is malformed.')
+  if (faults['auth.malformed-header-400'] && bearerOf(header) === NOT_BEARER)
+    return new ApiError(400, 'invalid_request', 'The Authorization header is malformed.')
   const message = {
     missing: 'An API key is required: send Authorization: Bearer <API_KEY>.',
     malformed: 'The API key is not valid.',

@@ -52,7 +52,7 @@ test('behind the relay, an idle keep-alive connection is closed by the server, u
   expect(closed - sentAt).toBeGreaterThanOrEqual(200)
 })
 
-test('a reused connection that crosses the server\'s close fails on the client, as behind a load balancer', async () => {
+test("a reused connection that crosses the server's close fails on the client, as behind a load balancer", async () => {
   server = await startReferenceServer({ conditions: { idleCloseMs: 100, relayDelayMs: 40 } })
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 1 })
   const get = async () => {

@@ -23,7 +23,10 @@ export interface ServerConditions {
 }
 
 /** The app's fetch, answering every response `responseDelayMs ± responseJitterMs` late. */
-export function delayed<E>(fetch: (request: Request, env: E) => Response | Promise<Response>, conditions: ServerConditions): (request: Request, env: E) => Promise<Response> | Response {
+export function delayed<E>(
+  fetch: (request: Request, env: E) => Response | Promise<Response>,
+  conditions: ServerConditions,
+): (request: Request, env: E) => Promise<Response> | Response {
   const base = conditions.responseDelayMs ?? 0
   const jitter = conditions.responseJitterMs ?? 0
   if (base <= 0 && jitter <= 0) return fetch

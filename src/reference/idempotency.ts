@@ -3,7 +3,11 @@
 import type { FaultId, SwitchesOf } from './faults.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
-export const IDEMPOTENCY_FAULTS = ['idempotency.ignored', 'idempotency.ignored-on-payments', 'idempotency.replay-returns-current'] as const satisfies readonly FaultId[]
+export const IDEMPOTENCY_FAULTS = [
+  'idempotency.ignored',
+  'idempotency.ignored-on-payments',
+  'idempotency.replay-returns-current',
+] as const satisfies readonly FaultId[]
 type Switches = SwitchesOf<typeof IDEMPOTENCY_FAULTS>
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000

@@ -18,9 +18,7 @@ import { variantOf, type BasePath, type VariantName } from './variants.ts'
 import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
-export const SERVER_FAULTS = [
-  'pagination.limit-uncapped',
-] as const satisfies readonly FaultId[]
+export const SERVER_FAULTS = ['pagination.limit-uncapped'] as const satisfies readonly FaultId[]
 
 export type { VariantName, BasePath } from './variants.ts'
 export type { ServerConditions } from './conditions.ts'
@@ -127,7 +125,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   })
   if (conditions.idleCloseMs !== undefined) closeIdleConnections(server as Server, conditions.idleCloseMs)
   let relay: Relay | undefined
-  if (relayed) relay = await startRelay({ host, port: (server.address() as AddressInfo).port }, conditions.relayDelayMs!, host, options.port ?? REFERENCE_DEFAULTS.port)
+  if (relayed)
+    relay = await startRelay({ host, port: (server.address() as AddressInfo).port }, conditions.relayDelayMs!, host, options.port ?? REFERENCE_DEFAULTS.port)
   const port = relay?.port ?? (server.address() as AddressInfo).port
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   const basePath = options.basePath ?? variant.basePath

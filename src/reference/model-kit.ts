@@ -11,9 +11,17 @@ import type { Variant } from './variants.ts'
 
 /** The faults the models of models.ts play (faults.ts), read through `WriteCtx.faults`: the only switches they can read. */
 export const MODEL_FAULTS = [
-  'side-effects.contact-account-ignored', 'side-effects.comment-unsanitised', 'side-effects.lead-not-routed',
-  'side-effects.opportunity-fixed-fields-updatable', 'state.created-not-draft', 'state.order-accepted-refused', 'state.order-from-any-quotation',
-  'state.second-order-accepted', 'state.order-total-before-tax', 'state.payment-not-applied', 'side-effects.activity-body-uncut',
+  'side-effects.contact-account-ignored',
+  'side-effects.comment-unsanitised',
+  'side-effects.lead-not-routed',
+  'side-effects.opportunity-fixed-fields-updatable',
+  'state.created-not-draft',
+  'state.order-accepted-refused',
+  'state.order-from-any-quotation',
+  'state.second-order-accepted',
+  'state.order-total-before-tax',
+  'state.payment-not-applied',
+  'side-effects.activity-body-uncut',
 ] as const satisfies readonly FaultId[]
 
 /** Workspace settings the API cannot show but its behaviour depends on (routing, default pipeline). */
@@ -143,7 +151,8 @@ export function copyBody(spec: ResourceSpec, bodySpec: BodySpec, body: Json, rec
     if (bodyType === undefined || value === undefined) continue
     const recordType = own(spec.record, field)
     if (recordType !== undefined && field !== 'id') record[field] = normalize(field, recordType, bodyType, value)
-    else if (own(spec.writeOnly, field) !== undefined) hidden[field] = typeof value === 'string' && parseFieldType(bodyType).base === 'uuid' ? normalizeUuid(value) : value
+    else if (own(spec.writeOnly, field) !== undefined)
+      hidden[field] = typeof value === 'string' && parseFieldType(bodyType).base === 'uuid' ? normalizeUuid(value) : value
   }
 }
 

@@ -5,7 +5,33 @@
 import type { ResourceName } from '../spec/resources.ts'
 import { invalidField } from './api-error.ts'
 import { isoOf } from './clock.ts'
-import { caseTimes, checkReminder, checkTaskEntity, composesFullName, contactFullName, createOf, DEFAULT_CURRENCY, FIRST_STAGE, has, invoiceDerived, isDraft, keyUserDefault, mergeOf, normalizeUuid, numberOf, preview, quotationDerived, refuseDuplicateEmail, roundRobin, sanitizeComment, stageFields, statusCategoryOf, str, taskAbout, type Model } from './model-kit.ts'
+import {
+  caseTimes,
+  checkReminder,
+  checkTaskEntity,
+  composesFullName,
+  contactFullName,
+  createOf,
+  DEFAULT_CURRENCY,
+  FIRST_STAGE,
+  has,
+  invoiceDerived,
+  isDraft,
+  keyUserDefault,
+  mergeOf,
+  normalizeUuid,
+  numberOf,
+  preview,
+  quotationDerived,
+  refuseDuplicateEmail,
+  roundRobin,
+  sanitizeComment,
+  stageFields,
+  statusCategoryOf,
+  str,
+  taskAbout,
+  type Model,
+} from './model-kit.ts'
 import type { Json } from './store.ts'
 
 export const MODELS: Record<ResourceName, Model> = {
@@ -148,7 +174,8 @@ export const MODELS: Record<ResourceName, Model> = {
       // §3.2: an order is created from an accepted quotation, at most once.
       const quote = w.store.get(w.workspace.id, 'quotation', normalizeUuid(String(body.quoteId)))!
       const accepted = w.faults['state.order-accepted-refused'] ? 'approved' : 'accepted'
-      if (quote.record.status !== accepted && !w.faults['state.order-from-any-quotation']) throw w.refuse(`Quotation ${quote.record.number} is ${quote.record.status}, not accepted.`)
+      if (quote.record.status !== accepted && !w.faults['state.order-from-any-quotation'])
+        throw w.refuse(`Quotation ${quote.record.number} is ${quote.record.status}, not accepted.`)
       // The fault: the one-order rule is left to the client; a quotation takes any number of orders.
       if (!w.faults['state.second-order-accepted'] && w.store.sorted(w.workspace.id, 'order', 'createdAt').some((o) => o.record.quoteId === quote.id)) {
         throw w.refuse(`Quotation ${quote.record.number} already has an order.`)
@@ -288,4 +315,3 @@ export function changesOf(before: Json, after: Json): Json {
   }
   return changes
 }
-

@@ -10,14 +10,37 @@ import type { Variant } from './variants.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const LIST_FAULTS = [
-  'pagination.default-limit-20', 'pagination.limit-uncapped', 'pagination.limit-clamped', 'pagination.limit-ignored', 'pagination.bad-sort-ignored',
-  'pagination.order-case-sensitive', 'pagination.bad-cursor-restarts', 'pagination.bad-since-ignored', 'pagination.createdSince-ignored',
-  'filters.email-ignored', 'filters.unimplemented-ignored', 'filters.mobile-plus-as-space', 'filters.direction-system-refused',
-  'filters.enum-last-value-refused', 'filters.enum-unvalidated', 'pagination.param-error-code', 'pagination.sort-ignored', 'pagination.order-ignored',
-  'pagination.default-order-asc', 'pagination.since-includes-bound', 'pagination.updatedSince-reads-createdAt', 'filters.email-case-sensitive',
-  'filters.sku-lowercased', 'filters.unknown-uuid-unfiltered', 'pagination.repeat-boundary-record', 'pagination.skip-boundary-record',
-  'filters.first-match-dropped', 'pagination.last-page-cursor-null', 'pagination.last-page-cursor-absent',
-  'filters.exact-substring', 'filters.exact-case-insensitive',
+  'pagination.default-limit-20',
+  'pagination.limit-uncapped',
+  'pagination.limit-clamped',
+  'pagination.limit-ignored',
+  'pagination.bad-sort-ignored',
+  'pagination.order-case-sensitive',
+  'pagination.bad-cursor-restarts',
+  'pagination.bad-since-ignored',
+  'pagination.createdSince-ignored',
+  'filters.email-ignored',
+  'filters.unimplemented-ignored',
+  'filters.mobile-plus-as-space',
+  'filters.direction-system-refused',
+  'filters.enum-last-value-refused',
+  'filters.enum-unvalidated',
+  'pagination.param-error-code',
+  'pagination.sort-ignored',
+  'pagination.order-ignored',
+  'pagination.default-order-asc',
+  'pagination.since-includes-bound',
+  'pagination.updatedSince-reads-createdAt',
+  'filters.email-case-sensitive',
+  'filters.sku-lowercased',
+  'filters.unknown-uuid-unfiltered',
+  'pagination.repeat-boundary-record',
+  'pagination.skip-boundary-record',
+  'filters.first-match-dropped',
+  'pagination.last-page-cursor-null',
+  'pagination.last-page-cursor-absent',
+  'filters.exact-substring',
+  'filters.exact-case-insensitive',
 ] as const satisfies readonly FaultId[]
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -74,7 +97,8 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     if (faults['pagination.limit-uncapped'] && n > LIMITS.pageSizeMax) limit = n
     else if (faults['pagination.limit-clamped'] && !(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) {
       if (!Number.isNaN(n)) limit = Math.min(Math.max(n, LIMITS.pageSizeMin), LIMITS.pageSizeMax)
-    } else if (!(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) bad('limit', `limit must be an integer from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}`)
+    } else if (!(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax))
+      bad('limit', `limit must be an integer from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}`)
     // The fault: limit is validated, then never applied.
     else if (!faults['pagination.limit-ignored']) limit = n
   }
@@ -125,9 +149,15 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     // The fault: '+' read as a form-encoded space, then trimmed away.
     if (f.match === 'e164' && faults['filters.mobile-plus-as-space']) value = value.replace(/\+/g, ' ').trim()
     // The faults: direction's system refused; every enum's allow-list sliced with an off-by-one end, losing its last value.
-    const listed = faults['filters.direction-system-refused'] && f.param === 'direction' ? f.values?.filter((v) => v !== 'system') : faults['filters.enum-last-value-refused'] ? f.values?.slice(0, -1) : f.values
+    const listed =
+      faults['filters.direction-system-refused'] && f.param === 'direction'
+        ? f.values?.filter((v) => v !== 'system')
+        : faults['filters.enum-last-value-refused']
+          ? f.values?.slice(0, -1)
+          : f.values
     if (f.kind === 'uuid' && !UUID_PATTERN.test(value)) bad(f.param, `${f.param} must be a uuid`)
-    else if (f.kind === 'enum' && !faults['filters.enum-unvalidated'] && !listed?.includes(value)) bad(f.param, `${f.param} must be one of ${listed?.join(', ')}`)
+    else if (f.kind === 'enum' && !faults['filters.enum-unvalidated'] && !listed?.includes(value))
+      bad(f.param, `${f.param} must be one of ${listed?.join(', ')}`)
     else filters.push({ spec: f, value })
   }
 
@@ -173,7 +203,8 @@ function matches(rec: StoredRecord, q: ListQuery, faults: SwitchesOf<typeof LIST
   const after = (ms: number, bound: number) => (faults['pagination.since-includes-bound'] ? ms >= bound : ms > bound)
   if (q.createdSince !== undefined && !after(rec.createdAtMs, q.createdSince)) return false
   // The fault: updatedSince read against createdAt.
-  if (q.updatedSince !== undefined && !after(faults['pagination.updatedSince-reads-createdAt'] ? rec.createdAtMs : rec.updatedAtMs, q.updatedSince)) return false
+  if (q.updatedSince !== undefined && !after(faults['pagination.updatedSince-reads-createdAt'] ? rec.createdAtMs : rec.updatedAtMs, q.updatedSince))
+    return false
   for (const { spec, value } of q.filters) {
     const field = rec.record[spec.field]
     if (typeof field !== 'string') return false
@@ -274,4 +305,3 @@ export function listPage(lists: ListSource, workspace: string, kind: Kind, query
 export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value)
 }
-

@@ -30,7 +30,15 @@ export const RATE_LIMITED_PER_MINUTE = 20
  * CRM_API_KEY_ROLE_LIMITED_DENIED lists it; the update method is the variant's (§4.1: not shown).
  */
 export function roleLimitedDenied(updateMethod: string): string[] {
-  return ['POST /opportunities', `${updateMethod} /opportunities/{id}`, 'DELETE /opportunities/{id}', 'POST /quotations', 'PUT /quotations/{id}', 'DELETE /quotations/{id}', 'POST /products']
+  return [
+    'POST /opportunities',
+    `${updateMethod} /opportunities/{id}`,
+    'DELETE /opportunities/{id}',
+    'POST /quotations',
+    'PUT /quotations/{id}',
+    'DELETE /quotations/{id}',
+    'POST /products',
+  ]
 }
 
 export interface SeedOptions {
@@ -103,7 +111,9 @@ export function seedStore(store: Store, options: SeedOptions): Seeded {
   const webhookSecret = `whsec_${Buffer.from(rng.bytes(32)).toString('base64')}`
   // §5.3(b): every scope, but an agent owns it, and an agent's role may not write sales documents. Drawn after the
   // webhook secret, so the other keys and the secret stay as they were for the same seed.
-  keys.push(key('roleLimited', MAIN_WORKSPACE, main.agents[1] ?? main.agents[0], 'agent', 'Support desk integration (agent, every scope)', { limitPerMinute: 600 }))
+  keys.push(
+    key('roleLimited', MAIN_WORKSPACE, main.agents[1] ?? main.agents[0], 'agent', 'Support desk integration (agent, every scope)', { limitPerMinute: 600 }),
+  )
 
   return {
     workspaces: new Map([
@@ -125,6 +135,14 @@ export function seedStore(store: Store, options: SeedOptions): Seeded {
 export function seedExtraUsers(store: Store, workspace: string, count: number): void {
   const s = new Seeder(store, new Prng(0x5eed), workspace)
   for (let i = 1; i <= count; i++) {
-    s.add('user', { email: `imported${i}@example.com`, displayName: `Imported User ${i}`, title: null, locale: 'en', timezone: 'Asia/Kuala_Lumpur', status: 'active', availability: 'offline' })
+    s.add('user', {
+      email: `imported${i}@example.com`,
+      displayName: `Imported User ${i}`,
+      title: null,
+      locale: 'en',
+      timezone: 'Asia/Kuala_Lumpur',
+      status: 'active',
+      availability: 'offline',
+    })
   }
 }

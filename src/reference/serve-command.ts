@@ -44,7 +44,9 @@ export async function runServeCommand(options: ServeCommandOptions): Promise<voi
     listLagMs: options.listLagMs,
   })
   write(`CRM reference server listening at ${server.baseUrl} (also ${server.apiBaseUrl})\n`)
-  write(`Conditions: ${describeConditions(options.conditions ?? {}, options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute)}${options.listLagMs ? `; lists ${options.listLagMs} ms behind writes` : ''}\n`)
+  write(
+    `Conditions: ${describeConditions(options.conditions ?? {}, options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute)}${options.listLagMs ? `; lists ${options.listLagMs} ms behind writes` : ''}\n`,
+  )
   write(`Webhook events go to ${webhookUrl}\n\n`)
   write('Paste into .env:\n\n')
   write(server.envBlock())

@@ -8,8 +8,16 @@ import type { Json } from './store.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const WEBHOOK_FAULTS = [
-  'webhooks.no-case-created', 'webhooks.no-invoice-paid', 'webhooks.id-per-entity', 'webhooks.entity-type-plural', 'webhooks.flat-body',
-  'webhooks.timestamp-ms', 'webhooks.raw-secret-key', 'webhooks.hex-signature', 'webhooks.svix-headers', 'webhooks.retry-new-id',
+  'webhooks.no-case-created',
+  'webhooks.no-invoice-paid',
+  'webhooks.id-per-entity',
+  'webhooks.entity-type-plural',
+  'webhooks.flat-body',
+  'webhooks.timestamp-ms',
+  'webhooks.raw-secret-key',
+  'webhooks.hex-signature',
+  'webhooks.svix-headers',
+  'webhooks.retry-new-id',
   'webhooks.never-retries',
 ] as const satisfies readonly FaultId[]
 

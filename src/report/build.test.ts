@@ -21,7 +21,11 @@ describe('verdict', () => {
   const pass = (level: 'MUST' | 'SHOULD' | 'INFO' = 'MUST') => makeCheckResult({ level, status: 'passed' })
 
   it('is non-compliant when a MUST failed, listing failures before unverified checks', () => {
-    const { verdict, reasons } = verdictOf([pass(), makeCheckResult({ id: 'x.skip', status: 'skipped' }), makeCheckResult({ id: 'x.fail', clause: '§5.7', status: 'failed' })])
+    const { verdict, reasons } = verdictOf([
+      pass(),
+      makeCheckResult({ id: 'x.skip', status: 'skipped' }),
+      makeCheckResult({ id: 'x.fail', clause: '§5.7', status: 'failed' }),
+    ])
     expect(verdict).toBe('non-compliant')
     expect(reasons[0]).toMatch(/^MUST x\.fail \(§5\.7\) failed: status is 500/)
     expect(reasons[1]).toMatch(/x\.skip .*skipped: CRM_API_KEY_RESTRICTED is not set/)
@@ -40,7 +44,9 @@ describe('verdict', () => {
   })
 
   it('is compliant when every MUST passed; SHOULD and INFO results never change it', () => {
-    const others = (['SHOULD', 'INFO'] as const).flatMap((level) => (['failed', 'error', 'skipped'] as const).map((status) => makeCheckResult({ level, status })))
+    const others = (['SHOULD', 'INFO'] as const).flatMap((level) =>
+      (['failed', 'error', 'skipped'] as const).map((status) => makeCheckResult({ level, status })),
+    )
     expect(verdictOf([pass(), ...others])).toEqual({ verdict: 'compliant', reasons: [] })
   })
 

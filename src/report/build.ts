@@ -95,7 +95,11 @@ export function mergeCapabilities(results: readonly CheckResult[], fromRunner: R
     for (const [name, value] of Object.entries(result.observations ?? {})) merged[`${result.id}.${name}`] = value
   }
   Object.assign(merged, fromRunner)
-  return Object.fromEntries(Object.keys(merged).sort().map((key) => [key, merged[key]]))
+  return Object.fromEntries(
+    Object.keys(merged)
+      .sort()
+      .map((key) => [key, merged[key]]),
+  )
 }
 
 function durationBetween(startedAt: string, finishedAt: string): number {

@@ -92,18 +92,29 @@ describe('renderHtml', () => {
 
   it('cuts a huge body on the page and says so', () => {
     const big = 'y'.repeat(200_000)
-    const page = renderHtml(makeReport([makeCheckResult({ status: 'failed', evidence: [makeEvidence(makeExchange({ response: { status: 500, headers: {}, rawText: big } }))] })]))
+    const page = renderHtml(
+      makeReport([makeCheckResult({ status: 'failed', evidence: [makeEvidence(makeExchange({ response: { status: 500, headers: {}, rawText: big } }))] })]),
+    )
     expect(page.length).toBeLessThan(100_000)
     expect(page).toContain('report.json holds the whole text')
   })
 
   it('shows a transport error in place of a response', () => {
-    const page = renderHtml(makeReport([makeCheckResult({ status: 'error', evidence: [makeEvidence(makeExchange({ response: undefined, error: { code: 'CRMCONF_TIMEOUT', message: 'no response in 15 s' } }))] })]))
+    const page = renderHtml(
+      makeReport([
+        makeCheckResult({
+          status: 'error',
+          evidence: [makeEvidence(makeExchange({ response: undefined, error: { code: 'CRMCONF_TIMEOUT', message: 'no response in 15 s' } }))],
+        }),
+      ]),
+    )
     expect(page).toContain('No response: CRMCONF_TIMEOUT: no response in 15 s')
   })
 
   it('stays compact with 500 checks', () => {
-    const results = Array.from({ length: 500 }, (_, i) => makeCheckResult({ id: `bulk.check.n${i}`, clause: `§${1 + (i % 9)}.${i % 12}`, status: i % 5 === 0 ? 'failed' : 'passed' }))
+    const results = Array.from({ length: 500 }, (_, i) =>
+      makeCheckResult({ id: `bulk.check.n${i}`, clause: `§${1 + (i % 9)}.${i % 12}`, status: i % 5 === 0 ? 'failed' : 'passed' }),
+    )
     const started = performance.now()
     const page = renderHtml(makeReport(results))
     expect(performance.now() - started).toBeLessThan(2_000)
@@ -117,9 +128,16 @@ it('escapeHtml escapes the five characters', () => {
 })
 
 describe('renderHtml: where each check is declared', () => {
-  it('shows the declaration on the check\'s row and on its failure, as a path from the package root', () => {
-    const page = renderHtml(makeReport([makeCheckResult({ id: 'records.account.schema', status: 'failed', declaredAt: 'suites/records/round-trip.ts:56' }), makeCheckResult({ id: 'records.old', declaredAt: undefined })]))
-    expect(page).toMatch(/data-check-id="records\.account\.schema" data-status="failed">.*<span class="decl" data-testid="check-declared">suites\/records\/round-trip\.ts:56<\/span>/)
+  it("shows the declaration on the check's row and on its failure, as a path from the package root", () => {
+    const page = renderHtml(
+      makeReport([
+        makeCheckResult({ id: 'records.account.schema', status: 'failed', declaredAt: 'suites/records/round-trip.ts:56' }),
+        makeCheckResult({ id: 'records.old', declaredAt: undefined }),
+      ]),
+    )
+    expect(page).toMatch(
+      /data-check-id="records\.account\.schema" data-status="failed">.*<span class="decl" data-testid="check-declared">suites\/records\/round-trip\.ts:56<\/span>/,
+    )
     expect(page).toContain('<code class="copy" data-testid="failure-declared">suites/records/round-trip.ts:56</code>')
     expect(page.split('data-testid="check-declared"').length - 1).toBe(1)
   })

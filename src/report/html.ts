@@ -57,7 +57,12 @@ export function formatDuration(ms: number): string {
 
 function formatDate(iso: string): string {
   const ms = Date.parse(iso)
-  return Number.isFinite(ms) ? `${new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}` : iso
+  return Number.isFinite(ms)
+    ? `${new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')}`
+    : iso
 }
 
 const VERDICT_LABEL: Record<Verdict, string> = { compliant: 'Compliant', partial: 'Partial', 'non-compliant': 'Non-compliant' }
@@ -91,7 +96,9 @@ function renderExchange(item: EvidenceItem, prefix: string): string {
   const request = x?.request
   const response = x?.response
   const requestText = request
-    ? [`${request.method} ${request.url}`, headersText(request.headers), request.body === undefined ? '' : `\n${pretty(request.body)}`].filter((s) => s !== '').join('\n')
+    ? [`${request.method} ${request.url}`, headersText(request.headers), request.body === undefined ? '' : `\n${pretty(request.body)}`]
+        .filter((s) => s !== '')
+        .join('\n')
     : '(no request recorded)'
   let responseText: string
   if (response) {
@@ -122,7 +129,10 @@ function renderCheckArticle(check: CheckResult, seed: number, prefix: 'failure' 
     `<p class="message" data-testid="${prefix}-message">${esc(check.message)}</p>`,
   ]
   if (check.expected) parts.push(`<p class="expected"><strong>Expected:</strong> ${esc(check.expected)}</p>`)
-  if (check.waived) parts.push(`<p class="waiver"><strong>Waived:</strong> ${esc(check.waived.reason)}${check.waived.expires ? ` (until ${esc(check.waived.expires)})` : ''}</p>`)
+  if (check.waived)
+    parts.push(
+      `<p class="waiver"><strong>Waived:</strong> ${esc(check.waived.reason)}${check.waived.expires ? ` (until ${esc(check.waived.expires)})` : ''}</p>`,
+    )
   if (check.notes?.length) parts.push(`<ul class="notes">${check.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`)
   parts.push(`<p class="replay-line">Replay: <code class="copy" data-testid="${prefix}-replay">${esc(replayOf(check, seed))}</code></p>`)
   if (check.declaredAt) parts.push(`<p class="declared">Declared at <code class="copy" data-testid="${prefix}-declared">${esc(check.declaredAt)}</code></p>`)
@@ -149,7 +159,9 @@ ${row('All', s)}
 function scopeParagraph(report: RunReport): string {
   const label = report.verdictLabel ?? report.verdict
   if (label === report.verdict) return ''
-  const out = report.scope?.outOfScope.length ? ` ${report.scope.outOfScope.length} selected checks are out of scope for the ${report.profile} profile and were not judged.` : ''
+  const out = report.scope?.outOfScope.length
+    ? ` ${report.scope.outOfScope.length} selected checks are out of scope for the ${report.profile} profile and were not judged.`
+    : ''
   return `<p class="scope" data-testid="verdict-scope">${esc(label.startsWith(report.verdict) ? label.slice(report.verdict.length).trim() : label)}${esc(out)}</p>\n`
 }
 
@@ -179,7 +191,16 @@ ${countsTable(report)}
 </header>`
 }
 
-function renderArticleSection(id: string, testid: string, heading: string, intro: string, checks: CheckResult[], seed: number, prefix: 'failure' | 'errored' | 'waived', options: RenderHtmlOptions): string {
+function renderArticleSection(
+  id: string,
+  testid: string,
+  heading: string,
+  intro: string,
+  checks: CheckResult[],
+  seed: number,
+  prefix: 'failure' | 'errored' | 'waived',
+  options: RenderHtmlOptions,
+): string {
   const body = checks.length ? checks.map((c) => renderCheckArticle(c, seed, prefix, options)).join('\n') : `<p class="muted">None.</p>`
   return `<section id="${id}" data-testid="${testid}"><h2>${esc(heading)} (${checks.length})</h2>${intro ? `<p class="muted">${esc(intro)}</p>` : ''}
 ${body}

@@ -12,8 +12,14 @@ describe('toReportJson', () => {
   })
 
   it('writes the same text whatever order maps were filled in', () => {
-    const a = makeReport(undefined, { requests: { total: 3, byArea: { auth: 1, records: 2 }, byKey: { main: 3 }, rateLimited: {} }, config: { seed: 1, baseUrl: 'u' } })
-    const b = makeReport(undefined, { requests: { total: 3, byKey: { main: 3 }, byArea: { records: 2, auth: 1 }, rateLimited: {} }, config: { baseUrl: 'u', seed: 1 } })
+    const a = makeReport(undefined, {
+      requests: { total: 3, byArea: { auth: 1, records: 2 }, byKey: { main: 3 }, rateLimited: {} },
+      config: { seed: 1, baseUrl: 'u' },
+    })
+    const b = makeReport(undefined, {
+      requests: { total: 3, byKey: { main: 3 }, byArea: { records: 2, auth: 1 }, rateLimited: {} },
+      config: { baseUrl: 'u', seed: 1 },
+    })
     expect(toReportJson(a)).toBe(toReportJson(b))
   })
 

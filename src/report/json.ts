@@ -6,11 +6,51 @@ import type { RunReport } from './types.ts'
 
 // Known shapes keep a reading order (verdict near the top, the long parts last); keys not listed here
 // (fields added later) follow in alphabetical order. Maps (config, headers, capabilities…) are sorted.
-const REPORT_ORDER = ['tool', 'spec', 'target', 'profile', 'seed', 'runId', 'startedAt', 'finishedAt', 'durationMs', 'verdict', 'verdictLabel', 'scope', 'verdictReasons', 'summary', 'requests', 'capabilities', 'leftovers', 'replay', 'config', 'checks']
+const REPORT_ORDER = [
+  'tool',
+  'spec',
+  'target',
+  'profile',
+  'seed',
+  'runId',
+  'startedAt',
+  'finishedAt',
+  'durationMs',
+  'verdict',
+  'verdictLabel',
+  'scope',
+  'verdictReasons',
+  'summary',
+  'requests',
+  'capabilities',
+  'leftovers',
+  'replay',
+  'config',
+  'checks',
+]
 const COUNTS_ORDER = ['total', 'passed', 'failed', 'waived', 'skipped', 'errored', 'byLevel']
 const LEVEL_ORDER = ['MUST', 'SHOULD', 'INFO']
 const REQUESTS_ORDER = ['total', 'byArea', 'byKey', 'rateLimited']
-const CHECK_ORDER = ['id', 'clause', 'clauses', 'level', 'area', 'title', 'status', 'waived', 'message', 'expected', 'replay', 'declaredAt', 'notes', 'observations', 'data', 'requests', 'durationMs', 'evidence']
+const CHECK_ORDER = [
+  'id',
+  'clause',
+  'clauses',
+  'level',
+  'area',
+  'title',
+  'status',
+  'waived',
+  'message',
+  'expected',
+  'replay',
+  'declaredAt',
+  'notes',
+  'observations',
+  'data',
+  'requests',
+  'durationMs',
+  'evidence',
+]
 const EVIDENCE_ORDER = ['curl', 'exchange']
 const EXCHANGE_ORDER = ['seq', 'checkId', 'keyRole', 'startedAt', 'durationMs', 'request', 'response', 'error']
 const REQUEST_ORDER = ['method', 'url', 'headers', 'body']
@@ -24,7 +64,9 @@ function isObject(value: unknown): value is Obj {
 
 function ordered(value: unknown, order: readonly string[], map: (key: string, v: unknown) => unknown = (_, v) => v): unknown {
   if (!isObject(value)) return value
-  const rest = Object.keys(value).filter((k) => !order.includes(k)).sort()
+  const rest = Object.keys(value)
+    .filter((k) => !order.includes(k))
+    .sort()
   const out: Obj = {}
   for (const key of [...order.filter((k) => k in value), ...rest]) out[key] = map(key, value[key])
   return out

@@ -21,7 +21,8 @@ interface Case {
 }
 
 /** xmlbuilder2's object form keeps the entities of attribute values. */
-const decode = (text: string | undefined) => text?.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!)
+const decode = (text: string | undefined) =>
+  text?.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!)
 
 /** The test cases as a CI reads them (parsed, not matched by pattern). */
 function casesOf(xml: string): Case[] {
@@ -91,7 +92,9 @@ describe('renderJunit', () => {
   })
 
   it('hostile text from a server is escaped, not markup', async () => {
-    const hostile = renderJunit(makeReport(sampleResults().map((r) => ({ ...r, message: r.message && `${r.message} ]]></failure><testcase name="x"/> &amp; "q"` }))))
+    const hostile = renderJunit(
+      makeReport(sampleResults().map((r) => ({ ...r, message: r.message && `${r.message} ]]></failure><testcase name="x"/> &amp; "q"` }))),
+    )
     expect(await validate(hostile)).toEqual([])
     expect(casesOf(hostile)).toHaveLength(sampleResults().length)
   })

@@ -9,7 +9,9 @@ describe('renderSummaryMarkdown', () => {
     expect(md.split('\n')[0]).toBe('## ❌ CRM API conformance: **non-compliant** — 2 MUST checks failed · 4/15 passed')
     expect(renderSummaryMarkdown(makeReport([makeCheckResult()]))).toMatch(/^## ✅ .*\*\*compliant\*\*/)
     expect(renderSummaryMarkdown(makeReport([makeCheckResult(), makeCheckResult({ status: 'skipped' })]))).toMatch(/^## ⚠️ .*\*\*partial\*\*/)
-    expect(renderSummaryMarkdown(makeReport([makeCheckResult({ status: 'skipped' })]))).toMatch(/^## ⚠️ .*\*\*partial \(nothing tested: none of 1 checks reached the server\)\*\*/)
+    expect(renderSummaryMarkdown(makeReport([makeCheckResult({ status: 'skipped' })]))).toMatch(
+      /^## ⚠️ .*\*\*partial \(nothing tested: none of 1 checks reached the server\)\*\*/,
+    )
   })
 
   it('has a counts table by level', () => {
@@ -41,7 +43,13 @@ describe('renderSummaryMarkdown', () => {
 
   it('stays under the cap with 500 long failures, saying how many more', () => {
     const results = Array.from({ length: 500 }, (_, i) =>
-      makeCheckResult({ id: `bulk.check.${'ü'.repeat(60)}${i}`, status: i % 3 === 0 ? 'skipped' : 'failed', level: i % 2 ? 'MUST' : 'SHOULD', message: '€'.repeat(2_000), title: '漢'.repeat(500) }),
+      makeCheckResult({
+        id: `bulk.check.${'ü'.repeat(60)}${i}`,
+        status: i % 3 === 0 ? 'skipped' : 'failed',
+        level: i % 2 ? 'MUST' : 'SHOULD',
+        message: '€'.repeat(2_000),
+        title: '漢'.repeat(500),
+      }),
     )
     const big = renderSummaryMarkdown(makeReport(results))
     expect(Buffer.byteLength(big, 'utf8')).toBeLessThan(MAX_SUMMARY_BYTES)

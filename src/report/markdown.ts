@@ -20,18 +20,22 @@ const EMOJI: Record<Verdict, string> = { compliant: '✅', partial: '⚠️', 'n
  * that would end the cell, no @mention that would notify someone (a zero-width space follows each @).
  */
 export function mdCell(text: unknown, max = MAX_CELL_CHARS): string {
-  let s = String(text ?? '').replace(/\s+/g, ' ').trim()
+  let s = String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
   if (s.length > max) s = `${s.slice(0, max - 1)}…`
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/([*`[\]~])/g, '\\$1')
-    // GFM ignores an underscore inside a word (CRM_API_KEY): escape only the ones that could open emphasis.
-    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
-    .replace(/@/g, '@\u200b')
+  return (
+    s
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/([*`[\]~])/g, '\\$1')
+      // GFM ignores an underscore inside a word (CRM_API_KEY): escape only the ones that could open emphasis.
+      .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
+      .replace(/@/g, '@\u200b')
+  )
 }
 
 /** A code span that survives backticks and pipes inside it. */
@@ -100,17 +104,25 @@ function scopeLines(report: RunReport): string[] {
   const traffic = report.traffic
   if (traffic) {
     const files = traffic.files.length ? ` (${traffic.files.map((f) => mdCode(f, 200)).join(', ')})` : ''
-    return [`Scope: observed traffic${traffic.source === 'proxy' ? ' through the proxy' : ''}${files}, ${traffic.exchanges} exchanges, ${traffic.rules.exercised} of ${traffic.rules.total} rules exercised (${traffic.rules.mustExercised} of ${traffic.rules.must} MUST); violations: ${traffic.violations.server} server, ${traffic.violations.client} client. A rule nothing exercised is skipped.`, '']
+    return [
+      `Scope: observed traffic${traffic.source === 'proxy' ? ' through the proxy' : ''}${files}, ${traffic.exchanges} exchanges, ${traffic.rules.exercised} of ${traffic.rules.total} rules exercised (${traffic.rules.mustExercised} of ${traffic.rules.must} MUST); violations: ${traffic.violations.server} server, ${traffic.violations.client} client. A rule nothing exercised is skipped.`,
+      '',
+    ]
   }
   if (!scope || scope.complete) return []
   const lines: string[] = []
   if (scope.only.length || scope.skip.length) {
     const sel = [scope.only.length ? `--only ${scope.only.join(',')}` : '', scope.skip.length ? `--skip ${scope.skip.join(',')}` : ''].filter(Boolean).join(' ')
-    lines.push(`Scope: a subset (${mdCode(sel, 300)}), ${scope.inScope.checks} of ${scope.catalogue.checks} checks, ${scope.inScope.must} of ${scope.catalogue.must} MUST checks.`)
+    lines.push(
+      `Scope: a subset (${mdCode(sel, 300)}), ${scope.inScope.checks} of ${scope.catalogue.checks} checks, ${scope.inScope.must} of ${scope.catalogue.must} MUST checks.`,
+    )
   } else {
     lines.push(`Scope: the ${mdCell(report.profile)} profile, ${scope.inScope.must} of ${scope.catalogue.must} MUST checks.`)
   }
-  if (scope.outOfScope.length) lines.push(`${scope.outOfScope.length} selected checks are out of scope for the ${mdCell(report.profile)} profile (they write what it does not send); listed in report.json under scope.outOfScope.`)
+  if (scope.outOfScope.length)
+    lines.push(
+      `${scope.outOfScope.length} selected checks are out of scope for the ${mdCell(report.profile)} profile (they write what it does not send); listed in report.json under scope.outOfScope.`,
+    )
   return [lines.join(' '), '']
 }
 
@@ -119,8 +131,13 @@ export function renderSummaryMarkdown(report: RunReport): string {
   const s = report.summary
   out.push(headline(report), '', ...scopeLines(report))
   // How the run ended and what the writer masked: said before anything else is read.
-  if (report.interrupted) out.push(`> **Interrupted**: ${mdCell(report.interrupted.reason)}; the checks it did not reach are listed as not run (${report.requests.total} requests sent).`, '')
-  for (const m of report.secretsMasked ?? []) out.push(`> **A secret was masked**: ${mdCell(m.secret)} (${mdCell(m.encoding)}, ${m.count}×) appeared in what the server sent back.`, '')
+  if (report.interrupted)
+    out.push(
+      `> **Interrupted**: ${mdCell(report.interrupted.reason)}; the checks it did not reach are listed as not run (${report.requests.total} requests sent).`,
+      '',
+    )
+  for (const m of report.secretsMasked ?? [])
+    out.push(`> **A secret was masked**: ${mdCell(m.secret)} (${mdCell(m.encoding)}, ${m.count}×) appeared in what the server sent back.`, '')
   out.push('| Level | Passed | Failed | Waived | Skipped | Errored | Total |', '|---|---:|---:|---:|---:|---:|---:|')
   for (const level of LEVELS) {
     const c = s.byLevel[level]
@@ -146,28 +163,46 @@ export function renderSummaryMarkdown(report: RunReport): string {
   if (failed.length) {
     const mustCount = failed.filter((c) => c.level === 'MUST').length
     out.push(`### Failed checks (MUST ${mustCount}, SHOULD ${failed.length - mustCount})`, '')
-    cappedTable(out, budget, ['Level', 'Check', 'Clause', 'Title', 'Message', 'Replay'],
+    cappedTable(
+      out,
+      budget,
+      ['Level', 'Check', 'Clause', 'Title', 'Message', 'Replay'],
       failed.map((c) => [c.level, mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.title, 160), mdCell(c.message), mdCode(replayOf(c, report.seed), 200)]),
-      'failed checks')
+      'failed checks',
+    )
     out.push('')
   }
   if (erroredMust.length) {
     out.push(`### MUST checks that could not run (harness errors: ${erroredMust.length})`, '')
-    cappedTable(out, budget, ['Check', 'Clause', 'Error', 'Replay'],
+    cappedTable(
+      out,
+      budget,
+      ['Check', 'Clause', 'Error', 'Replay'],
       erroredMust.map((c) => [mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.message), mdCode(replayOf(c, report.seed), 200)]),
-      'errored MUST checks')
+      'errored MUST checks',
+    )
     out.push('')
   }
   if (skippedMust.length) {
     out.push(`### Skipped MUST checks (${skippedMust.length})`, '')
-    cappedTable(out, budget, ['Check', 'Clause', 'Reason'], skippedMust.map((c) => [mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.message)]), 'skipped MUST checks')
+    cappedTable(
+      out,
+      budget,
+      ['Check', 'Clause', 'Reason'],
+      skippedMust.map((c) => [mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.message)]),
+      'skipped MUST checks',
+    )
     out.push('')
   }
   if (waived.length) {
     out.push(`### Waived failures (${waived.length})`, '')
-    cappedTable(out, budget, ['Level', 'Check', 'Clause', 'Waiver', 'Expires'],
+    cappedTable(
+      out,
+      budget,
+      ['Level', 'Check', 'Clause', 'Waiver', 'Expires'],
       waived.map((c) => [c.level, mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.waived?.reason), mdCell(c.waived?.expires ?? '—', 40)]),
-      'waived failures')
+      'waived failures',
+    )
     out.push('')
   }
   if (report.leftovers?.length) out.push(`${report.leftovers.length} record(s) created by the run could not be removed (see report.html, Leftovers).`, '')

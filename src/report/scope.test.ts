@@ -60,7 +60,12 @@ describe('a safe run whose in-scope checks passed is compliant for its scope, in
   })
 
   test('badge, summary.md and report.html carry the label', () => {
-    expect(renderBadge(report)).toEqual({ schemaVersion: 1, label: 'CRM API conformance', message: 'compliant (safe profile: 2 of 3 MUST checks) · 2/2', color: 'green' })
+    expect(renderBadge(report)).toEqual({
+      schemaVersion: 1,
+      label: 'CRM API conformance',
+      message: 'compliant (safe profile: 2 of 3 MUST checks) · 2/2',
+      color: 'green',
+    })
     const md = renderSummaryMarkdown(report)
     expect(md.split('\n')[0]).toContain('**compliant (safe profile: 2 of 3 MUST checks)**')
     expect(md).toContain('1 selected checks are out of scope for the safe profile')
@@ -70,7 +75,12 @@ describe('a safe run whose in-scope checks passed is compliant for its scope, in
   })
 
   test('a skipped MUST inside the scope still makes it partial', () => {
-    const partial = buildRunReport(makeReportInput([...results, makeCheckResult({ id: 'auth.revoked', status: 'skipped', message: 'CRM_API_KEY_REVOKED is not set' })], { profile: 'safe', scope }))
+    const partial = buildRunReport(
+      makeReportInput([...results, makeCheckResult({ id: 'auth.revoked', status: 'skipped', message: 'CRM_API_KEY_REVOKED is not set' })], {
+        profile: 'safe',
+        scope,
+      }),
+    )
     expect(partial.verdict).toBe('partial')
     expect(partial.verdictReasons).toEqual(['MUST auth.revoked (§4.1) was skipped: CRM_API_KEY_REVOKED is not set'])
   })

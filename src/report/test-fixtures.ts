@@ -13,7 +13,11 @@ export function makeExchange(overrides: Partial<Exchange> = {}): Exchange {
   return {
     seq: 1,
     keyRole: 'main',
-    request: { method: 'GET', url: 'https://crm.example.test/v1/accounts?limit=1', headers: { authorization: 'Bearer <redacted:CRM_API_KEY>', accept: 'application/json' } },
+    request: {
+      method: 'GET',
+      url: 'https://crm.example.test/v1/accounts?limit=1',
+      headers: { authorization: 'Bearer <redacted:CRM_API_KEY>', accept: 'application/json' },
+    },
     response: { status: 200, headers: { 'content-type': 'application/json', 'ratelimit-limit': '600' }, body: { data: [], nextCursor: '' } },
     startedAt: '2026-01-01T00:00:01.000Z',
     durationMs: 12,
@@ -65,7 +69,14 @@ export function sampleResults(): CheckResult[] {
   const results: CheckResult[] = []
   for (const level of ['MUST', 'SHOULD', 'INFO'] as Level[]) {
     for (const status of ['passed', 'failed', 'skipped', 'error'] as Status[]) {
-      results.push(makeCheckResult({ id: `sample.${level.toLowerCase()}.${status}`, level, status, clause: level === 'MUST' ? '§4.10' : level === 'SHOULD' ? '§4.2' : '§9' }))
+      results.push(
+        makeCheckResult({
+          id: `sample.${level.toLowerCase()}.${status}`,
+          level,
+          status,
+          clause: level === 'MUST' ? '§4.10' : level === 'SHOULD' ? '§4.2' : '§9',
+        }),
+      )
     }
   }
   results.push(
@@ -75,7 +86,14 @@ export function sampleResults(): CheckResult[] {
       status: 'failed',
       message: 'status is 200, expected 404 <b>bold</b>',
       expected: 'HTTP 404 with the error envelope of §7.1',
-      evidence: [makeEvidence(makeExchange({ seq: 7, response: { status: 200, headers: { 'content-type': 'text/html', 'x-evil': '"><script>alert(2)</script>' }, rawText: HOSTILE_BODY } }))],
+      evidence: [
+        makeEvidence(
+          makeExchange({
+            seq: 7,
+            response: { status: 200, headers: { 'content-type': 'text/html', 'x-evil': '"><script>alert(2)</script>' }, rawText: HOSTILE_BODY },
+          }),
+        ),
+      ],
       data: { got: HOSTILE_BODY },
     }),
     makeCheckResult({ id: 'auth.revoked.waived', clause: '§5.5', status: 'failed', waived: { reason: 'vendor ticket CRM-12', expires: '2099-01-01' } }),

@@ -34,7 +34,11 @@ describe('writeReportFiles', () => {
     })
     const { report: written, masked } = await writeReportFiles(report, dir, { secrets: { CRM_API_KEY: key, CRM_WEBHOOK_SECRET: webhook } })
     expect((await readdir(dir)).sort()).toEqual(['badge.json', 'junit.xml', 'report.html', 'report.json', 'summary.md'])
-    expect(masked.map((m) => `${m.secret} ${m.encoding}`).sort()).toEqual(['CRM_API_KEY raw', 'CRM_WEBHOOK_SECRET URL-encoded', 'CRM_WEBHOOK_SECRET raw (base64 part)'])
+    expect(masked.map((m) => `${m.secret} ${m.encoding}`).sort()).toEqual([
+      'CRM_API_KEY raw',
+      'CRM_WEBHOOK_SECRET URL-encoded',
+      'CRM_WEBHOOK_SECRET raw (base64 part)',
+    ])
     const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))
     expect(json.secretsMasked).toEqual(written.secretsMasked)
     expect(json.config.key).toBe('<redacted:CRM_API_KEY>')
@@ -47,7 +51,7 @@ describe('writeReportFiles', () => {
 })
 
 describe('copyToLatest', () => {
-  it('mirrors the run folder, removing an older run\'s files but not dotfiles', async () => {
+  it("mirrors the run folder, removing an older run's files but not dotfiles", async () => {
     const run = join(root, 'runs', 'r2')
     const latest = join(root, 'latest')
     await writeReportFiles(makeReport(), run)

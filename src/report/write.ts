@@ -92,7 +92,10 @@ export async function copyToLatest(dir: string, latestDir: string): Promise<stri
   if (isInside(from, to) || isInside(to, from)) {
     throw new Error(`copyToLatest: ${latestDir} and ${dir} must be separate folders (neither inside the other)`)
   }
-  const files = (await readdir(from, { withFileTypes: true })).filter((e) => e.isFile() && !e.name.endsWith('.tmp')).map((e) => e.name).sort()
+  const files = (await readdir(from, { withFileTypes: true }))
+    .filter((e) => e.isFile() && !e.name.endsWith('.tmp'))
+    .map((e) => e.name)
+    .sort()
   await mkdir(to, { recursive: true })
   const written: string[] = []
   for (const name of files) {

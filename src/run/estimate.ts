@@ -48,13 +48,15 @@ export function formatDuration(ms: number): string {
  */
 export function describeEstimate(byRole: Record<string, number>, limits: Record<string, number | undefined>): string[] {
   const minutes = ([role, n]: [string, number]) => n / (limits[role] ?? SPEC_DEFAULT_LIMIT_PER_MINUTE)
-  return Object.entries(byRole)
-    // The main key always; another key only when its own limit, not the main key's, could set the pace.
-    .filter((entry) => entry[1] > 0 && (entry[0] === 'main' || minutes(entry) >= 0.5))
-    .sort((a, b) => b[1] - a[1])
-    .map(([role, n]) => {
-      const limit = limits[role] ?? SPEC_DEFAULT_LIMIT_PER_MINUTE
-      const seen = limits[role] === undefined ? ' (the spec\'s default)' : ''
-      return `about ${n} request${n === 1 ? '' : 's'} on the ${role} key; at ${limit}/min${seen} the run takes at least ${formatDuration((n / limit) * 60_000)}`
-    })
+  return (
+    Object.entries(byRole)
+      // The main key always; another key only when its own limit, not the main key's, could set the pace.
+      .filter((entry) => entry[1] > 0 && (entry[0] === 'main' || minutes(entry) >= 0.5))
+      .sort((a, b) => b[1] - a[1])
+      .map(([role, n]) => {
+        const limit = limits[role] ?? SPEC_DEFAULT_LIMIT_PER_MINUTE
+        const seen = limits[role] === undefined ? " (the spec's default)" : ''
+        return `about ${n} request${n === 1 ? '' : 's'} on the ${role} key; at ${limit}/min${seen} the run takes at least ${formatDuration((n / limit) * 60_000)}`
+      })
+  )
 }

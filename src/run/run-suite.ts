@@ -26,7 +26,10 @@ import { executeRun, type ExecuteOptions, type RunStop } from './execute.ts'
 /** The exit code of an interrupted run, as a shell expects after Ctrl-C (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130
 
-export interface RunSuiteOptions extends Pick<ExecuteOptions, 'signal' | 'runTimeoutMs' | 'cleanupTimeoutMs' | 'concurrency' | 'onSession' | 'onStart' | 'onResult' | 'onPhase'> {
+export interface RunSuiteOptions extends Pick<
+  ExecuteOptions,
+  'signal' | 'runTimeoutMs' | 'cleanupTimeoutMs' | 'concurrency' | 'onSession' | 'onStart' | 'onResult' | 'onPhase'
+> {
   config: ResolvedConfig
   /** The whole catalogue; `only` and `skip` select from it. */
   catalogue: CheckDefinition[]
@@ -72,7 +75,13 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   const { config } = options
   const startedAt = options.startedAt ?? new Date()
   const embedded = config.baseUrl === undefined
-  const target: ReplayTarget = { seed: config.seed, profile: config.profile, baseUrl: config.baseUrl, variant: options.embedded?.variant, faults: options.embedded?.faults }
+  const target: ReplayTarget = {
+    seed: config.seed,
+    profile: config.profile,
+    baseUrl: config.baseUrl,
+    variant: options.embedded?.variant,
+    faults: options.embedded?.faults,
+  }
   const selected = select(options.catalogue, options.only, options.skip)
 
   let results: CheckResult[]
@@ -88,7 +97,10 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     harnessError = (error as Error)?.stack ?? String(error)
     const message = `harness error: ${(error as Error)?.message ?? String(error)}`
     results = selected.map((check) => unrunResult(check, 'error', message, target))
-    leftovers = (session as RunSession | undefined)?.ledger.pending().map((e) => ({ resource: e.resource, id: e.id, reason: 'not removed: the run ended on a harness error' })) ?? []
+    leftovers =
+      (session as RunSession | undefined)?.ledger
+        .pending()
+        .map((e) => ({ resource: e.resource, id: e.id, reason: 'not removed: the run ended on a harness error' })) ?? []
   }
   const opened = session as RunSession | undefined
   if (harnessError && opened) harnessError = opened.redactor.string(harnessError)
@@ -96,7 +108,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   if (options.keyWarnings?.length) results = annotateResults(results, options.catalogue, options.keyWarnings)
   if (options.certification) results = completeCertifyingRows(results, options.catalogue, { target, harnessErrors: harnessError ? [harnessError] : [] })
   let waiverOutcome: WaiverOutcome | undefined
-  if (options.waivers) ({ results, outcome: waiverOutcome } = applyWaivers(results, options.waivers, new Set(options.catalogue.map((c) => c.id)), startedAt, options.waiversFile))
+  if (options.waivers)
+    ({ results, outcome: waiverOutcome } = applyWaivers(results, options.waivers, new Set(options.catalogue.map((c) => c.id)), startedAt, options.waiversFile))
 
   const stats = opened?.transport.stats
   let report: RunReport = buildRunReport({
@@ -111,14 +124,23 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     finishedAt: new Date().toISOString(),
     config: redactedConfig(config),
     // The transport's own count: every request that went out, the clean-up's included.
-    requests: { total: stats?.total ?? 0, byArea: requestsByArea(opened?.exchanges ?? []), byKey: { ...(stats?.byKey ?? {}) }, rateLimited: { ...(stats?.rateLimited ?? {}) } },
+    requests: {
+      total: stats?.total ?? 0,
+      byArea: requestsByArea(opened?.exchanges ?? []),
+      byKey: { ...(stats?.byKey ?? {}) },
+      rateLimited: { ...(stats?.rateLimited ?? {}) },
+    },
     leftovers,
     capabilities: opened?.capabilities,
     replay: replayCommand(target, { only: options.only, skip: options.skip }),
     scope: options.scope ?? describeScope(options.catalogue, { only: options.only, skip: options.skip, profile: config.profile }),
   })
   if (stop) report = { ...report, interrupted: { reason: stop.reason, at: stop.at.toISOString() } }
-  if (options.certification) report = { ...report, certification: certificationBlock(results, options.catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }) } as RunReport
+  if (options.certification)
+    report = {
+      ...report,
+      certification: certificationBlock(results, options.catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }),
+    } as RunReport
   if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
 
   // Secrets the server echoed in a form redaction missed are masked here, and the files written anyway.

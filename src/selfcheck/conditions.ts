@@ -31,8 +31,16 @@ export interface Condition {
 const SLOW_SERVER_CONCURRENCY = 16
 
 export const CONDITIONS: readonly Condition[] = [
-  { name: 'fixed-window', title: 'fixed one-minute windows at 600/min (the whole budget spendable at once, reset on the minute)', embedded: { rateLimitPerMinute: SPEC_DEFAULT_LIMIT, conditions: { limiter: 'fixed-window' } } },
-  { name: 'sliding-window', title: 'a sliding one-minute window at 600/min', embedded: { rateLimitPerMinute: SPEC_DEFAULT_LIMIT, conditions: { limiter: 'sliding-window' } } },
+  {
+    name: 'fixed-window',
+    title: 'fixed one-minute windows at 600/min (the whole budget spendable at once, reset on the minute)',
+    embedded: { rateLimitPerMinute: SPEC_DEFAULT_LIMIT, conditions: { limiter: 'fixed-window' } },
+  },
+  {
+    name: 'sliding-window',
+    title: 'a sliding one-minute window at 600/min',
+    embedded: { rateLimitPerMinute: SPEC_DEFAULT_LIMIT, conditions: { limiter: 'sliding-window' } },
+  },
   { name: 'token-bucket', title: 'a token bucket at 600/min', embedded: { rateLimitPerMinute: SPEC_DEFAULT_LIMIT, conditions: { limiter: 'token-bucket' } } },
   {
     name: 'delay-600ms',
@@ -46,7 +54,11 @@ export const CONDITIONS: readonly Condition[] = [
     embedded: { rateLimitPerMinute: SPEC_DEFAULT_LIMIT, conditions: { responseDelayMs: 2000, responseJitterMs: 200 } },
     config: { concurrency: SLOW_SERVER_CONCURRENCY },
   },
-  { name: 'list-lag', title: 'lists (and filtered lists) show a write 1.5 s late; reads by id at once, 600/min', embedded: { rateLimitPerMinute: SPEC_DEFAULT_LIMIT, listLagMs: 1500 } },
+  {
+    name: 'list-lag',
+    title: 'lists (and filtered lists) show a write 1.5 s late; reads by id at once, 600/min',
+    embedded: { rateLimitPerMinute: SPEC_DEFAULT_LIMIT, listLagMs: 1500 },
+  },
   {
     name: 'idle-close',
     title: 'idle keep-alive connections closed after 500 ms, behind a network of 40 ms each way, 600/min',

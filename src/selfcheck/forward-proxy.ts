@@ -40,7 +40,13 @@ export async function startForwardProxy(host = '127.0.0.1'): Promise<ForwardProx
     }
     counts.requests++
     const upstream = httpRequest(
-      { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, method: req.method, path: `${target.pathname}${target.search}`, headers: withoutHopByHop(req) },
+      {
+        host: target.hostname.replace(/^\[|\]$/g, ''),
+        port: target.port || 80,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers: withoutHopByHop(req),
+      },
       (answer) => {
         const raw = answer.rawHeaders
         const kept: string[] = []

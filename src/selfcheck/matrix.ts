@@ -118,7 +118,10 @@ export function renderMutationReport(faults: FaultRow[], variants: VariantRow[],
     '',
     '| variant | checks | skipped | false failures |',
     '|---|---:|---:|---|',
-    ...variants.map((v) => `| \`${v.variant}\` | ${v.checks} | ${v.skipped} | ${v.falseFailures.length === 0 ? '0' : v.falseFailures.map((f) => `\`${f.id}\` (${f.status})`).join('<br>')} |`),
+    ...variants.map(
+      (v) =>
+        `| \`${v.variant}\` | ${v.checks} | ${v.skipped} | ${v.falseFailures.length === 0 ? '0' : v.falseFailures.map((f) => `\`${f.id}\` (${f.status})`).join('<br>')} |`,
+    ),
     '',
   ]
   return lines.join('\n')

@@ -1,17 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import {
-  ALL_SCOPES,
-  ENUMS,
-  RESOURCES,
-  RESOURCE_LIST,
-  SCOPE_AREAS,
-  enumType,
-  parseFieldType,
-  resourceByPath,
-  scopeFor,
-  writeBodies,
-} from './resources.ts'
+import { ALL_SCOPES, ENUMS, RESOURCES, RESOURCE_LIST, SCOPE_AREAS, enumType, parseFieldType, resourceByPath, scopeFor, writeBodies } from './resources.ts'
 import type { FieldType, OpName, ResourceName } from './resources.ts'
 
 describe('parseFieldType', () => {
@@ -98,7 +87,22 @@ describe('§4.2 endpoint table', () => {
 describe('§5.4 scope areas', () => {
   it('has the areas in use, users read only', () => {
     expect(Object.keys(SCOPE_AREAS).sort()).toEqual(
-      ['accounts', 'contacts', 'cases', 'leads', 'deals', 'quotations', 'orders', 'invoices', 'products', 'tasks', 'activities', 'knowledge', 'messages', 'users'].sort(),
+      [
+        'accounts',
+        'contacts',
+        'cases',
+        'leads',
+        'deals',
+        'quotations',
+        'orders',
+        'invoices',
+        'products',
+        'tasks',
+        'activities',
+        'knowledge',
+        'messages',
+        'users',
+      ].sort(),
     )
     expect(SCOPE_AREAS.users).toEqual({ read: true, write: false })
     expect(ALL_SCOPES).toContain('users:read')
@@ -199,8 +203,22 @@ describe('§2 records', () => {
   it('field counts per record', () => {
     const counts = Object.fromEntries(RESOURCE_LIST.map((r) => [r.name, Object.keys(r.record).length]))
     expect(counts).toEqual({
-      account: 19, contact: 20, case: 26, comment: 9, lead: 21, opportunity: 23, quotation: 22, order: 16,
-      invoice: 22, payment: 11, product: 14, task: 17, activity: 11, article: 12, message: 8, user: 9,
+      account: 19,
+      contact: 20,
+      case: 26,
+      comment: 9,
+      lead: 21,
+      opportunity: 23,
+      quotation: 22,
+      order: 16,
+      invoice: 22,
+      payment: 11,
+      product: 14,
+      task: 17,
+      activity: 11,
+      article: 12,
+      message: 8,
+      user: 9,
     })
   })
   it('match the §2 listings of the spec text, field by field', () => {
@@ -217,7 +235,10 @@ describe('§2 records', () => {
     for (const block of blocks) {
       const name = block.split(/[\s(]/, 1)[0] as ResourceName
       const lines = block.split('\n')
-      const fields = lines[1].replace(/\.$/, '').split('; ').map((f) => f.match(/^(\w+)(?: (.*))?$/)!)
+      const fields = lines[1]
+        .replace(/\.$/, '')
+        .split('; ')
+        .map((f) => f.match(/^(\w+)(?: (.*))?$/)!)
       const expected = Object.fromEntries(fields.map((m) => [m[1], normal(m[2])]))
       expect(RESOURCES[name].record, name).toEqual(expected)
       expect(Object.keys(RESOURCES[name].record), name).toEqual(Object.keys(expected))
@@ -273,7 +294,20 @@ describe('§4.4 write bodies', () => {
     'opportunity.create': ['name'],
     'opportunity.update': [],
     'quotation.create': ['title'],
-    'quotation.replace': ['title', 'dealId', 'accountId', 'contactId', 'priceListId', 'tier', 'language', 'validUntil', 'paymentTermsDays', 'terms', 'notes', 'items'],
+    'quotation.replace': [
+      'title',
+      'dealId',
+      'accountId',
+      'contactId',
+      'priceListId',
+      'tier',
+      'language',
+      'validUntil',
+      'paymentTermsDays',
+      'terms',
+      'notes',
+      'items',
+    ],
     'order.create': ['quoteId'],
     'invoice.create': ['title'],
     'invoice.replace': ['title', 'accountId', 'contactId', 'language', 'issueDate', 'paymentTermsDays', 'terms', 'notes', 'items'],
@@ -295,7 +329,12 @@ describe('§4.4 write bodies', () => {
       const t = raw.replace(/\s*\((?!values).*\)$/, '').trim()
       if (/^string\|null\|empty( string)?$/.test(t)) return 'email'
       if (t === '(values in section 2)') return 'enum:*'
-      if (t.startsWith('`')) return `enum:${t.replace(/`/g, '').split('|').filter((v) => v !== 'null').join(',')}${t.endsWith('|null') ? '|null' : ''}`
+      if (t.startsWith('`'))
+        return `enum:${t
+          .replace(/`/g, '')
+          .split('|')
+          .filter((v) => v !== 'null')
+          .join(',')}${t.endsWith('|null') ? '|null' : ''}`
       return t
     }
     const parse = (text: string): { fields: Record<string, string | undefined>; required: string[] } => {
@@ -351,7 +390,14 @@ describe('§4.4 write bodies', () => {
     for (const { body } of writeBodies()) for (const k of body.required) expect(body.fields[k]).toBeDefined()
   })
   it('email fields accept string, null or empty', () => {
-    for (const [r, op] of [['account', 'create'], ['account', 'update'], ['contact', 'create'], ['contact', 'update'], ['lead', 'create'], ['lead', 'update']] as const) {
+    for (const [r, op] of [
+      ['account', 'create'],
+      ['account', 'update'],
+      ['contact', 'create'],
+      ['contact', 'update'],
+      ['lead', 'create'],
+      ['lead', 'update'],
+    ] as const) {
       expect(RESOURCES[r][op]!.fields.email).toBe('email')
     }
   })

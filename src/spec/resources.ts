@@ -690,11 +690,7 @@ export const RESOURCES: Record<ResourceName, ResourceSpec> = {
     writeOnly: { priceListId: UN, tier: SN, notes: SN, items: OA },
     create: quotationBody,
     replace: replaceOf(quotationBody),
-    filters: [
-      stringFilter('status', 'exact status'),
-      uuidFilter('dealId', 'for this opportunity'),
-      uuidFilter('accountId', 'for this account'),
-    ],
+    filters: [stringFilter('status', 'exact status'), uuidFilter('dealId', 'for this opportunity'), uuidFilter('accountId', 'for this account')],
   },
 
   order: {
@@ -724,11 +720,7 @@ export const RESOURCES: Record<ResourceName, ResourceSpec> = {
     },
     writeOnly: {},
     create: { fields: { quoteId: U }, required: ['quoteId'] },
-    filters: [
-      stringFilter('status', 'exact status'),
-      uuidFilter('accountId', 'of this account'),
-      uuidFilter('quoteId', 'the order for this quotation'),
-    ],
+    filters: [stringFilter('status', 'exact status'), uuidFilter('accountId', 'of this account'), uuidFilter('quoteId', 'the order for this quotation')],
   },
 
   invoice: {
@@ -765,11 +757,7 @@ export const RESOURCES: Record<ResourceName, ResourceSpec> = {
     writeOnly: { terms: SN, notes: SN, items: OA },
     create: invoiceBody,
     replace: replaceOf(invoiceBody),
-    filters: [
-      stringFilter('status', 'exact status'),
-      uuidFilter('accountId', 'of this account'),
-      uuidFilter('orderId', 'for this order'),
-    ],
+    filters: [stringFilter('status', 'exact status'), uuidFilter('accountId', 'of this account'), uuidFilter('orderId', 'for this order')],
   },
 
   payment: {
@@ -910,11 +898,7 @@ export const RESOURCES: Record<ResourceName, ResourceSpec> = {
       },
       required: ['kind', 'title'],
     },
-    filters: [
-      uuidFilter('accountId', 'on that account'),
-      uuidFilter('contactId', 'on that contact'),
-      stringFilter('kind', 'exact kind'),
-    ],
+    filters: [uuidFilter('accountId', 'on that account'), uuidFilter('contactId', 'on that contact'), stringFilter('kind', 'exact kind')],
   },
 
   article: {
@@ -939,11 +923,7 @@ export const RESOURCES: Record<ResourceName, ResourceSpec> = {
       updatedAt: DT,
     },
     writeOnly: {},
-    filters: [
-      stringFilter('status', 'exact status'),
-      enumFilter('visibility', ENUMS.articleVisibility),
-      uuidFilter('categoryId', 'in this category'),
-    ],
+    filters: [stringFilter('status', 'exact status'), enumFilter('visibility', ENUMS.articleVisibility), uuidFilter('categoryId', 'in this category')],
   },
 
   message: {

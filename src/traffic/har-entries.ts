@@ -87,7 +87,15 @@ export async function* harEntryTexts(chunks: AsyncIterable<Buffer | string>): As
         }
         stack.push(c)
         expectKey = c === OPEN_OBJECT
-        if (c === OPEN_ARRAY && stack.length === 3 && stack[0] === OPEN_OBJECT && stack[1] === OPEN_OBJECT && keys[0] === 'log' && keys[1] === 'entries' && !sawEntries) {
+        if (
+          c === OPEN_ARRAY &&
+          stack.length === 3 &&
+          stack[0] === OPEN_OBJECT &&
+          stack[1] === OPEN_OBJECT &&
+          keys[0] === 'log' &&
+          keys[1] === 'entries' &&
+          !sawEntries
+        ) {
           entriesDepth = stack.length
           sawEntries = true
         }

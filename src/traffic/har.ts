@@ -61,7 +61,13 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
   const time = typeof entry.time === 'number' && entry.time > 0 ? entry.time : 0
   const startedAt = Number.isFinite(started) ? new Date(started).toISOString() : ''
   const endedAt = Number.isFinite(started) ? new Date(started + time).toISOString() : ''
-  const exchange: TrafficExchange = { seq, source, request: { method: request.method.toUpperCase(), url: request.url, headers: headersOf(request.headers) }, startedAt, endedAt }
+  const exchange: TrafficExchange = {
+    seq,
+    source,
+    request: { method: request.method.toUpperCase(), url: request.url, headers: headersOf(request.headers) },
+    startedAt,
+    endedAt,
+  }
   const postText = request.postData?.text
   if (typeof postText === 'string' && postText !== '') exchange.request.body = bodyOfText(decoded(postText, request.postData?.encoding)).body
   const response = entry.response
@@ -152,7 +158,18 @@ export function harOf(exchanges: Iterable<TrafficExchange>, creator = { name: 'c
             headersSize: -1,
             bodySize: -1,
           }
-        : { status: 0, statusText: '', httpVersion: '', headers: [], cookies: [], content: { size: 0, mimeType: '' }, redirectURL: '', headersSize: -1, bodySize: -1, _error: 'net::ERR_FAILED' },
+        : {
+            status: 0,
+            statusText: '',
+            httpVersion: '',
+            headers: [],
+            cookies: [],
+            content: { size: 0, mimeType: '' },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: -1,
+            _error: 'net::ERR_FAILED',
+          },
       cache: {},
       timings: { send: 0, wait: 0, receive: 0 },
     }

@@ -62,7 +62,12 @@ export function exchangeOfLine(value: unknown, source: string, seq: number): Tra
   const exchange: TrafficExchange = {
     seq,
     source,
-    request: { method: request.method.toUpperCase(), url: request.url, headers: headersOf(request.headers), ...(request.body !== undefined ? { body: request.body } : {}) },
+    request: {
+      method: request.method.toUpperCase(),
+      url: request.url,
+      headers: headersOf(request.headers),
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    },
     startedAt: typeof value.startedAt === 'string' ? value.startedAt : '',
     endedAt: typeof value.endedAt === 'string' ? value.endedAt : typeof value.startedAt === 'string' ? value.startedAt : '',
     ...(typeof value.keyRole === 'string' ? { keyRole: value.keyRole } : {}),

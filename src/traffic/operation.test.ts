@@ -7,7 +7,12 @@ const at = (method: string, url: string, base = '/v1') =>
   resolveOperation({ seq: 1, source: 't', request: { method, url, headers: {} }, startedAt: '', endedAt: '' } satisfies TrafficExchange, base)
 
 it('maps method and path onto the §4.2 operations below the base path', () => {
-  expect(at('GET', 'https://crm.example.com/v1/accounts?limit=5&limit=7&ownerId=x')).toEqual({ path: '/accounts', resource: 'account', op: 'list', query: { limit: '7', ownerId: 'x' } })
+  expect(at('GET', 'https://crm.example.com/v1/accounts?limit=5&limit=7&ownerId=x')).toEqual({
+    path: '/accounts',
+    resource: 'account',
+    op: 'list',
+    query: { limit: '7', ownerId: 'x' },
+  })
   expect(at('POST', 'https://crm.example.com/v1/accounts')).toMatchObject({ resource: 'account', op: 'create' })
   expect(at('GET', `https://acme.example.com/api/v1/accounts/${ID}`, '/api/v1/')).toMatchObject({ resource: 'account', op: 'get', id: ID })
   expect(at('PATCH', `http://h/v1/accounts/${ID}`)).toMatchObject({ op: 'update' })

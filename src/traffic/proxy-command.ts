@@ -37,7 +37,8 @@ export function parseTarget(raw: string): URL {
   if (!/^https?:$/.test(url.protocol)) throw new CrmConfError('CRMCONF_USAGE', `proxy: --target must be http(s): ${raw}`)
   if (url.username || url.password) throw new CrmConfError('CRMCONF_USAGE', 'proxy: --target must not carry credentials (user:password@)')
   if (url.search || url.hash) throw new CrmConfError('CRMCONF_USAGE', `proxy: --target is a base URL, without query or fragment: ${raw}`)
-  if (!/\/v1\/?$/.test(url.pathname)) throw new CrmConfError('CRMCONF_USAGE', `proxy: --target must end with the version segment /v1 (e.g. https://crm.example.com/v1), got ${raw}`)
+  if (!/\/v1\/?$/.test(url.pathname))
+    throw new CrmConfError('CRMCONF_USAGE', `proxy: --target must end with the version segment /v1 (e.g. https://crm.example.com/v1), got ${raw}`)
   return url
 }
 
@@ -74,7 +75,8 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
     },
   })
   write(`proxy listening on ${proxy.url}\n`)
-  const tally = () => `proxy: ${session.exchanges} exchange${session.exchanges === 1 ? '' : 's'} judged, ${session.tally.server} server and ${session.tally.client} client violations (${session.tally.must} MUST)\n`
+  const tally = () =>
+    `proxy: ${session.exchanges} exchange${session.exchanges === 1 ? '' : 's'} judged, ${session.tally.server} server and ${session.tally.client} client violations (${session.tally.must} MUST)\n`
   let last = -1
   const timer = setInterval(() => {
     // A tally only when something happened since the last one.
@@ -94,7 +96,9 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
     source: 'proxy',
     files,
     targetUrl: target.href.replace(/\/+$/, ''),
-    replay: options.record ? `crm-conformance verify-traffic ${options.record} --base-path ${basePath}${failOn === 'should' ? ' --fail-on should' : ''}` : `crm-conformance proxy --target ${target.href.replace(/\/+$/, '')} (the traffic was not recorded: add --record FILE.ndjson to judge it again)`,
+    replay: options.record
+      ? `crm-conformance verify-traffic ${options.record} --base-path ${basePath}${failOn === 'should' ? ' --fail-on should' : ''}`
+      : `crm-conformance proxy --target ${target.href.replace(/\/+$/, '')} (the traffic was not recorded: add --record FILE.ndjson to judge it again)`,
     ...(options.reportDir ? { reportDir: options.reportDir } : {}),
   })
   write(`proxy stopped (${reason}): ${tally()}${report.verdictLabel}\nreports: ${reportDir}\n`)

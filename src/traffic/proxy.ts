@@ -75,7 +75,13 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
 function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
   // Fields the Connection header names are hop-by-hop too.
-  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()).filter(Boolean))
+  const named = new Set(
+    String(headers.connection ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase()
     if (value === undefined || HOP_BY_HOP.has(lower) || named.has(lower)) continue
@@ -132,13 +138,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         const exchange: TrafficExchange = {
           seq: 0,
           source: 'proxy',
-          request: { method, url: `${origin}${path}`, headers: flatHeaders(req.headers), ...(requestBody.body !== undefined ? { body: requestBody.body } : {}) },
+          request: {
+            method,
+            url: `${origin}${path}`,
+            headers: flatHeaders(req.headers),
+            ...(requestBody.body !== undefined ? { body: requestBody.body } : {}),
+          },
           startedAt,
           endedAt,
         }
         if (status !== undefined) {
           const body = bodyOf(responseCapture, responseHeaders['content-encoding'])
-          exchange.response = { status, headers: responseHeaders, ...(body.body !== undefined ? { body: body.body } : {}), ...(body.truncated ? { truncated: true } : {}) }
+          exchange.response = {
+            status,
+            headers: responseHeaders,
+            ...(body.body !== undefined ? { body: body.body } : {}),
+            ...(body.truncated ? { truncated: true } : {}),
+          }
         }
         options.onExchange(exchange)
       })
@@ -156,7 +172,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
 
     agent
-      .request({ origin, path, method: method as 'GET', headers: forwardable(req.headers), body: hasBody ? Readable.from(requestBody(), { objectMode: false }) : null, signal: abort.signal })
+      .request({
+        origin,
+        path,
+        method: method as 'GET',
+        headers: forwardable(req.headers),
+        body: hasBody ? Readable.from(requestBody(), { objectMode: false }) : null,
+        signal: abort.signal,
+      })
       .then((upstream) => {
         status = upstream.statusCode
         const headers = forwardable(upstream.headers as Record<string, string | string[] | undefined>)

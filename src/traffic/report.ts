@@ -57,7 +57,11 @@ export function trafficVerdict(rows: readonly TrafficRow[], exchanges: number): 
   if (broken.length > 0) {
     const server = broken.filter((r) => r.side !== 'client').length
     const client = broken.length - server
-    return { verdict: 'non-compliant', label: `not conformant on observed traffic: ${broken.length} MUST rule${broken.length === 1 ? '' : 's'} broken (${server} server, ${client} client); ${coverage}`, reasons }
+    return {
+      verdict: 'non-compliant',
+      label: `not conformant on observed traffic: ${broken.length} MUST rule${broken.length === 1 ? '' : 's'} broken (${server} server, ${client} client); ${coverage}`,
+      reasons,
+    }
   }
   return { verdict: unexercised.length > 0 ? 'partial' : 'compliant', label: `conformant on observed traffic: ${coverage}`, reasons }
 }
@@ -104,8 +108,17 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
       files: input.files,
       basePath: input.basePath,
       exchanges: input.exchanges,
-      rules: { total: rows.length, exercised: rows.filter((r) => r.status !== 'skipped').length, must: must.length, mustExercised: must.filter((r) => r.status !== 'skipped').length },
-      violations: { server: failed.filter((r) => r.side !== 'client').length, client: failed.filter((r) => r.side === 'client').length, must: failed.filter((r) => r.level === 'MUST').length },
+      rules: {
+        total: rows.length,
+        exercised: rows.filter((r) => r.status !== 'skipped').length,
+        must: must.length,
+        mustExercised: must.filter((r) => r.status !== 'skipped').length,
+      },
+      violations: {
+        server: failed.filter((r) => r.side !== 'client').length,
+        client: failed.filter((r) => r.side === 'client').length,
+        must: failed.filter((r) => r.level === 'MUST').length,
+      },
       failOn: input.failOn,
     },
   }

@@ -106,7 +106,8 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
     ...(options.reportDir ? { reportDir: options.reportDir } : {}),
     ...(unreadable ? { interrupted: { reason: `a file could not be read: ${unreadable}`, at: new Date().toISOString() } } : {}),
   })
-  for (const row of report.checks) if (row.status === 'failed') write(`${row.level} ${row.id} (${row.clause}) ${(row as { side?: string }).side ?? ''}: ${row.message}\n`)
+  for (const row of report.checks)
+    if (row.status === 'failed') write(`${row.level} ${row.id} (${row.clause}) ${(row as { side?: string }).side ?? ''}: ${row.message}\n`)
   write(`${report.verdictLabel}\nreports: ${reportDir}\n`)
   return { exitCode: unreadable ? 2 : exitCode, reportDir, exchanges: session.exchanges }
 }

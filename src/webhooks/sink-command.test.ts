@@ -21,10 +21,14 @@ function deliver(url: string, type: string, id: string, signature?: string): Pro
   const ts = Math.floor(Date.now() / 1000)
   const sig = signature ?? `v1,${createHmac('sha256', KEY).update(`${id}.${ts}.${body}`).digest('base64')}`
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': sig } }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
-    })
+    const req = request(
+      url,
+      { method: 'POST', agent: false, headers: { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': sig } },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -35,7 +39,10 @@ async function run(options: Partial<SinkCommandOptions>, drive: (sink: Sink) => 
   const controller = new AbortController()
   let started: (sink: Sink) => void = () => undefined
   const sinkReady = new Promise<Sink>((resolve) => (started = resolve))
-  const running = runSinkCommand({ host: '127.0.0.1', port: 0, secret: SECRET, ...options }, { signal: controller.signal, write: (t) => (output += t), onStarted: started })
+  const running = runSinkCommand(
+    { host: '127.0.0.1', port: 0, secret: SECRET, ...options },
+    { signal: controller.signal, write: (t) => (output += t), onStarted: started },
+  )
   try {
     await drive(await sinkReady)
   } finally {
@@ -58,7 +65,9 @@ describe('runSinkCommand', () => {
     expect(summary).toMatchObject({ deliveries: 4, accepted: 2, duplicate: 1, rejected: 1, reasons: { bad_signature: 1 }, tlsFailures: 0 })
     expect(output).toMatch(/^Webhook sink listening on http:\/\/127\.0\.0\.1:\d+\/ \(plain HTTP\)$/m)
     expect(output).toMatch(/answering 503 to invoice\.paid \(first 1 attempt/)
-    expect(output).toMatch(/^  limits: bodies up to 1048576 bytes \(413 past it\), headers within 10000 ms and bodies within 10000 ms \(408\); keeps the latest 10000 signed and 1000 unsigned deliveries, counts the rest$/m)
+    expect(output).toMatch(
+      /^  limits: bodies up to 1048576 bytes \(413 past it\), headers within 10000 ms and bodies within 10000 ms \(408\); keeps the latest 10000 signed and 1000 unsigned deliveries, counts the rest$/m,
+    )
     expect(output).toMatch(/^✓ case\.created msg_1 accepted$/m)
     expect(output).toMatch(/^✓ invoice\.paid msg_2 accepted → 503/m)
     expect(output).toMatch(/^↻ invoice\.paid msg_2 duplicate \(attempt 2\)$/m)
@@ -117,18 +126,26 @@ describe('the sink command under a flood of forged deliveries', () => {
 
   function flood(url: string, count: number): Promise<Record<string, number>> {
     return new Promise((done, fail) => {
-      execFile(process.execPath, [RUN_TS, join(ROOT, 'test', 'hostile', 'flood-child.ts'), url, String(count), '16'], { cwd: ROOT, maxBuffer: 1024 * 1024 }, (error, stdout) => {
-        if (error) fail(error)
-        else done((JSON.parse(stdout.trim().split('\n').at(-1)!) as { statuses: Record<string, number> }).statuses)
-      })
+      execFile(
+        process.execPath,
+        [RUN_TS, join(ROOT, 'test', 'hostile', 'flood-child.ts'), url, String(count), '16'],
+        { cwd: ROOT, maxBuffer: 1024 * 1024 },
+        (error, stdout) => {
+          if (error) fail(error)
+          else done((JSON.parse(stdout.trim().split('\n').at(-1)!) as { statuses: Record<string, number> }).statuses)
+        },
+      )
     })
   }
 
-  it('keeps its memory bounded: the forgeries are counted, not kept (memory measured in the sink\'s own process)', async () => {
+  it("keeps its memory bounded: the forgeries are counted, not kept (memory measured in the sink's own process)", async () => {
     // The sink in a child process of its own, so that the figures are its alone; the flood from another.
     // With a log file, as `crm-conformance sink` keeps one by default.
     const logFile = join(mkdtempSync(join(tmpdir(), 'crmconf-sink-flood-')), 'deliveries.jsonl')
-    const child = spawn(process.execPath, ['--expose-gc', RUN_TS, join(ROOT, 'test', 'hostile', 'sink-child.ts'), SECRET, logFile], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    const child = spawn(process.execPath, ['--expose-gc', RUN_TS, join(ROOT, 'test', 'hostile', 'sink-child.ts'), SECRET, logFile], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    })
     try {
       const { url } = await new Promise<{ url: string }>((ready, fail) => {
         child.once('error', fail)

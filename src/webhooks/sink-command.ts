@@ -53,15 +53,17 @@ export function parseRespondRule(text: string): ResponseRule {
   const m = /^([^=\s]+)=(\d{3})(?::(\d+))?$/.exec(text.trim())
   const status = m ? Number(m[2]) : NaN
   if (!m || status < 200 || status > 599 || (m[3] !== undefined && Number(m[3]) < 1)) {
-    throw new CrmConfError('CRMCONF_USAGE', `--respond ${JSON.stringify(text)}: expected <type>=<status>[:<attempts>], e.g. invoice.paid=503:1 (status 200–599)`)
+    throw new CrmConfError(
+      'CRMCONF_USAGE',
+      `--respond ${JSON.stringify(text)}: expected <type>=<status>[:<attempts>], e.g. invoice.paid=503:1 (status 200–599)`,
+    )
   }
   return { type: m[1], status, ...(m[3] !== undefined ? { attempts: Number(m[3]) } : {}) }
 }
 
 function respondRule(rules: ResponseRule[]): RespondRule | undefined {
   if (rules.length === 0) return undefined
-  return (event, { attempt }) =>
-    rules.find((r) => (r.type === '*' || r.type === event.type) && (r.attempts === undefined || attempt <= r.attempts))?.status
+  return (event, { attempt }) => rules.find((r) => (r.type === '*' || r.type === event.type) && (r.attempts === undefined || attempt <= r.attempts))?.status
 }
 
 function readPem(flag: string, path: string): string {
@@ -105,16 +107,20 @@ export async function runSinkCommand(options: SinkCommandOptions, deps: SinkComm
   const host = new URL(sink.url).hostname.replace(/^\[|\]$/g, '')
   write(`Webhook sink listening on ${sink.url}${tls ? '' : ' (plain HTTP)'}\n`)
   write(`  verifying Standard Webhooks signatures (§6.5) with the endpoint's secret; timestamps within ${TIMESTAMP_TOLERANCE_S} s (§6.6)\n`)
-  if (sink.certificate) write(`  certificate: ${tls === 'self-signed' ? 'self-signed, generated now' : 'from --cert'}, SHA-256 ${sink.certificate.fingerprint256}\n`)
+  if (sink.certificate)
+    write(`  certificate: ${tls === 'self-signed' ? 'self-signed, generated now' : 'from --cert'}, SHA-256 ${sink.certificate.fingerprint256}\n`)
   if (!tls && !isLoopback(options.host ?? host)) {
-    write('  warning: plain HTTP on a non-loopback address; §6.1 delivers to HTTPS endpoints: use --tls self-signed or --cert/--key unless a TLS proxy is in front\n')
+    write(
+      '  warning: plain HTTP on a non-loopback address; §6.1 delivers to HTTPS endpoints: use --tls self-signed or --cert/--key unless a TLS proxy is in front\n',
+    )
   }
   write(`  ${options.logFile ? `appending to ${options.logFile}` : 'no log file'}\n`)
   write(
     `  limits: bodies up to ${options.maxBodyBytes ?? SINK_DEFAULTS.maxBodyBytes} bytes (413 past it), headers within ${options.headerTimeoutMs ?? SINK_DEFAULTS.headerTimeoutMs} ms and bodies within ${options.bodyTimeoutMs ?? SINK_DEFAULTS.bodyTimeoutMs} ms (408); ` +
       `keeps the latest ${SINK_DEFAULTS.maxDeliveries} signed and ${SINK_DEFAULTS.maxUnverified} unsigned deliveries, counts the rest\n`,
   )
-  for (const r of rules) write(`  answering ${r.status} to ${r.type === '*' ? 'every event' : r.type}${r.attempts ? ` (first ${r.attempts} attempt(s) of each webhook-id)` : ''}\n`)
+  for (const r of rules)
+    write(`  answering ${r.status} to ${r.type === '*' ? 'every event' : r.type}${r.attempts ? ` (first ${r.attempts} attempt(s) of each webhook-id)` : ''}\n`)
   write('Press Ctrl+C to stop.\n')
   deps.onStarted?.(sink)
 
@@ -145,14 +151,19 @@ export async function runSinkCommand(options: SinkCommandOptions, deps: SinkComm
     tlsFailures: counts.tlsFailures,
     logLinesDropped: counts.logLinesDropped,
   }
-  const list = (counted: Record<string, number>) => Object.entries(counted).map(([reason, n]) => `${reason} ${n}`).join(', ')
+  const list = (counted: Record<string, number>) =>
+    Object.entries(counted)
+      .map(([reason, n]) => `${reason} ${n}`)
+      .join(', ')
   const byReason = list(summary.reasons)
   const noise = Object.values(summary.noise).reduce((n, k) => n + k, 0)
   write(
     `Stopped: ${summary.deliveries} deliveries: ${summary.accepted} accepted, ${summary.duplicate} duplicate, ${summary.rejected} rejected${byReason ? ` (${byReason})` : ''}` +
       `${summary.tlsFailures ? `; ${summary.tlsFailures} failed TLS handshake(s)` : ''}\n` +
       (noise ? `  ${noise} of them could not have come from the server (${list(summary.noise)})\n` : '') +
-      (summary.dropped ? `  ${summary.dropped} deliveries were dropped from memory past the caps (${SINK_DEFAULTS.maxDeliveries} signed, ${SINK_DEFAULTS.maxUnverified} unsigned; each was printed${options.logFile ? ' and logged' : ''})\n` : '') +
+      (summary.dropped
+        ? `  ${summary.dropped} deliveries were dropped from memory past the caps (${SINK_DEFAULTS.maxDeliveries} signed, ${SINK_DEFAULTS.maxUnverified} unsigned; each was printed${options.logFile ? ' and logged' : ''})\n`
+        : '') +
       (summary.logLinesDropped ? `  ${summary.logLinesDropped} log lines were not written: the disk fell behind\n` : ''),
   )
   return summary

@@ -45,7 +45,8 @@ export function sinkLog(path: string | undefined, counts: SinkCounts, print: ((l
     write(line) {
       if (log === undefined) return
       if (log.writableLength > SINK_DEFAULTS.maxLogBacklogBytes) {
-        if (counts.logLinesDropped++ === 0) print?.(`! the webhook log falls behind: lines are dropped while over ${SINK_DEFAULTS.maxLogBacklogBytes} bytes are waiting to be written`)
+        if (counts.logLinesDropped++ === 0)
+          print?.(`! the webhook log falls behind: lines are dropped while over ${SINK_DEFAULTS.maxLogBacklogBytes} bytes are waiting to be written`)
         return
       }
       log.write(`${JSON.stringify(line)}\n`)

@@ -76,14 +76,24 @@ const newId = () => `msg_${Date.now().toString(36)}_${++counter}`
 
 function event(type = 'case.created', extra: object = {}): string {
   const entityType = type.split('.')[0]
-  return JSON.stringify({ type, timestamp: new Date().toISOString(), data: { id: randomUUID(), entityType, object: { subject: 'Ünïcode ☃' }, changes: {} }, ...extra })
+  return JSON.stringify({
+    type,
+    timestamp: new Date().toISOString(),
+    data: { id: randomUUID(), entityType, object: { subject: 'Ünïcode ☃' }, changes: {} },
+    ...extra,
+  })
 }
 
 function hmac(key: Buffer | string, id: string, ts: number | string, body: string | Buffer, encoding: 'base64' | 'hex' = 'base64'): string {
-  return createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}.${ts}.`), Buffer.from(body)])).digest(encoding)
+  return createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from(`${id}.${ts}.`), Buffer.from(body)]))
+    .digest(encoding)
 }
 
-function signed(body: string | Buffer, o: { id?: string; ts?: number | string; signature?: (id: string, ts: number | string) => string; headers?: OutgoingHttpHeaders } = {}): Outgoing {
+function signed(
+  body: string | Buffer,
+  o: { id?: string; ts?: number | string; signature?: (id: string, ts: number | string) => string; headers?: OutgoingHttpHeaders } = {},
+): Outgoing {
   const id = o.id ?? newId()
   const ts = o.ts ?? nowS()
   const signature = o.signature ? o.signature(id, ts) : `v1,${hmac(KEY, id, ts, body)}`
@@ -148,7 +158,8 @@ describe('webhook sink over HTTP', () => {
   it('accepts a delivery where only one of several signature entries matches (§6.5)', async () => {
     const body = event('invoice.paid')
     const several = signed(body, {
-      signature: (id, ts) => `v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= v1a,AAAA v1,${hmac(KEY, id, ts, body)} v1,Mm7xgUVICxZfQ3bgf0h0Dof65L/IFx+PnZvnDWPCX6Q=`,
+      signature: (id, ts) =>
+        `v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= v1a,AAAA v1,${hmac(KEY, id, ts, body)} v1,Mm7xgUVICxZfQ3bgf0h0Dof65L/IFx+PnZvnDWPCX6Q=`,
     })
     expect((await send(sink.url, several)).status).toBe(200)
     expect(last()).toMatchObject({ verdict: 'accepted', type: 'invoice.paid' })
@@ -193,7 +204,10 @@ describe('webhook sink over HTTP', () => {
       expect((await send(sink.url, out)).status).toBe(500)
       expect((await send(sink.url, out)).status).toBe(200)
       expect((await send(sink.url, out)).status).toBe(200)
-      expect(sink.deliveries.filter((d) => d.webhookId === id).map((d) => [d.attemptKind, d.status])).toEqual([['first', 500], ['retry', 200]])
+      expect(sink.deliveries.filter((d) => d.webhookId === id).map((d) => [d.attemptKind, d.status])).toEqual([
+        ['first', 500],
+        ['retry', 200],
+      ])
       expect(last()).toMatchObject({ webhookId: id, attemptKind: 'replay', noise: 'replayed_id' })
     } finally {
       sink.respondWith(undefined)
@@ -236,9 +250,36 @@ describe('webhook sink over HTTP', () => {
     const cases: [string, () => Outgoing, SinkRejection, Kept, string[]?][] = [
       ['a forged signature', () => signed(event(), { signature: () => 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' }), 'bad_signature', 'unsigned'],
       ['a signature over another body', () => ({ ...signed(event()), body: event() }), 'bad_signature', 'unsigned'],
-      ['a signature keyed on the raw whsec_ string', () => { const b = event(); return signed(b, { signature: (id, ts) => `v1,${hmac(SECRET, id, ts, b)}` }) }, 'bad_signature', 'signed', ['key_is_whsec_string']],
-      ['a hex signature', () => { const b = event(); return signed(b, { signature: (id, ts) => `v1,${hmac(KEY, id, ts, b, 'hex')}` }) }, 'bad_signature', 'signed', ['hex_signature']],
-      ['a signature with no version', () => { const b = event(); return signed(b, { signature: (id, ts) => hmac(KEY, id, ts, b) }) }, 'malformed_header', 'signed', ['missing_version_prefix']],
+      [
+        'a signature keyed on the raw whsec_ string',
+        () => {
+          const b = event()
+          return signed(b, { signature: (id, ts) => `v1,${hmac(SECRET, id, ts, b)}` })
+        },
+        'bad_signature',
+        'signed',
+        ['key_is_whsec_string'],
+      ],
+      [
+        'a hex signature',
+        () => {
+          const b = event()
+          return signed(b, { signature: (id, ts) => `v1,${hmac(KEY, id, ts, b, 'hex')}` })
+        },
+        'bad_signature',
+        'signed',
+        ['hex_signature'],
+      ],
+      [
+        'a signature with no version',
+        () => {
+          const b = event()
+          return signed(b, { signature: (id, ts) => hmac(KEY, id, ts, b) })
+        },
+        'malformed_header',
+        'signed',
+        ['missing_version_prefix'],
+      ],
       ['a stale timestamp (301 s)', () => signed(staleBody, { ts: nowS() - 301 }), 'stale_timestamp', 'signed'],
       ['a replay of a delivery signed 10 minutes ago', () => signed(replayed.body, { id: replayed.id, ts: nowS() - 600 }), 'stale_timestamp', 'signed'],
       ['a future timestamp (305 s: a second may pass before the sink reads it)', () => signed(event(), { ts: nowS() + 305 }), 'future_timestamp', 'signed'],
@@ -247,12 +288,18 @@ describe('webhook sink over HTTP', () => {
       ['no webhook-timestamp', () => without(signed(event()), 'webhook-timestamp'), 'missing_header', 'unsigned'],
       ['no webhook-signature', () => without(signed(event()), 'webhook-signature'), 'missing_header', 'unsigned'],
       ['no webhook headers at all', () => ({ headers: { 'content-type': 'application/json' }, body: event() }), 'missing_header', 'unsigned'],
-      ['svix-* headers instead of webhook-*', () => {
-        const b = event()
-        const id = newId()
-        const ts = nowS()
-        return { headers: { 'svix-id': id, 'svix-timestamp': String(ts), 'svix-signature': `v1,${hmac(KEY, id, ts, b)}` }, body: b }
-      }, 'missing_header', 'signed', ['wrong_header_names']],
+      [
+        'svix-* headers instead of webhook-*',
+        () => {
+          const b = event()
+          const id = newId()
+          const ts = nowS()
+          return { headers: { 'svix-id': id, 'svix-timestamp': String(ts), 'svix-signature': `v1,${hmac(KEY, id, ts, b)}` }, body: b }
+        },
+        'missing_header',
+        'signed',
+        ['wrong_header_names'],
+      ],
       ['a timestamp that is not a number', () => signed(event(), { ts: 'hello' }), 'malformed_header', 'signed'],
       ['webhook-id sent twice', () => signed(event(), { headers: { 'webhook-id': [newId(), newId()] } }), 'malformed_header', 'unsigned'],
       ['a signature header with an empty entry', () => signed(event(), { signature: () => 'v1,' }), 'malformed_header', 'unsigned'],
@@ -260,11 +307,26 @@ describe('webhook sink over HTTP', () => {
       ['a body that is not UTF-8', () => signed(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])), 'not_json', 'signed'],
       ['an empty body', () => signed(''), 'not_json', 'signed'],
       ['a body without data', () => signed(JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString() })), 'bad_shape', 'signed'],
-      ['a body with data.object null', () => signed(JSON.stringify({ type: 'case.created', timestamp: 't', data: { id: 'x', entityType: 'case', object: null, changes: {} } })), 'bad_shape', 'signed'],
-      ['a case event whose entityType is not case', () => signed(event('case.created', { data: { id: 'x', entityType: 'ticket', object: {}, changes: {} } })), 'bad_shape', 'signed'],
+      [
+        'a body with data.object null',
+        () => signed(JSON.stringify({ type: 'case.created', timestamp: 't', data: { id: 'x', entityType: 'case', object: null, changes: {} } })),
+        'bad_shape',
+        'signed',
+      ],
+      [
+        'a case event whose entityType is not case',
+        () => signed(event('case.created', { data: { id: 'x', entityType: 'ticket', object: {}, changes: {} } })),
+        'bad_shape',
+        'signed',
+      ],
       ['a JSON array', () => signed('[]'), 'bad_shape', 'signed'],
       ['an oversized body with its content-length', () => signed(Buffer.alloc(MAX_BODY + 1, 0x20)), 'too_large', 'noise'],
-      ['an oversized chunked body', () => ({ ...signed('x'), body: [Buffer.alloc(MAX_BODY, 0x20), Buffer.alloc(MAX_BODY, 0x20), Buffer.from('{}')] }), 'too_large', 'noise'],
+      [
+        'an oversized chunked body',
+        () => ({ ...signed('x'), body: [Buffer.alloc(MAX_BODY, 0x20), Buffer.alloc(MAX_BODY, 0x20), Buffer.from('{}')] }),
+        'too_large',
+        'noise',
+      ],
     ]
 
     it.each(cases)('%s', async (_name, make, reason, kept, mistakes) => {
@@ -370,7 +432,10 @@ describe('webhook sink over HTTP', () => {
 
   it('appended one JSON line per delivery', async () => {
     await sleep(50)
-    const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Delivery & { kind: string })
+    const lines = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Delivery & { kind: string })
     expect(lines.length).toBe(sink.counts().received)
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1))
     expect(lines.every((l) => l.kind === 'delivery')).toBe(true)
@@ -381,7 +446,15 @@ describe('webhook sink over HTTP', () => {
 describe('webhook sink fed the published Standard Webhooks vectors', () => {
   interface Vectors {
     signing: { secret: string; msgId: string; timestamp: number; payload: string; signature: string }[]
-    verification: { name: string; vector: number; omit?: string; timestampHeader?: string; signatureHeader?: string; nowOffsetSeconds?: number; expect: string }[]
+    verification: {
+      name: string
+      vector: number
+      omit?: string
+      timestampHeader?: string
+      signatureHeader?: string
+      nowOffsetSeconds?: number
+      expect: string
+    }[]
   }
   const vectors = JSON.parse(readFileSync(new URL('../../fixtures/webhooks/vectors.json', import.meta.url), 'utf8')) as Vectors
   const sinks: Sink[] = []
@@ -393,7 +466,10 @@ describe('webhook sink fed the published Standard Webhooks vectors', () => {
   })
 
   it.each(vectors.signing.map((v, i) => [i, v] as const))('vector %i as published today is stale', async (i, v) => {
-    const answer = await send(sinks[i].url, { headers: { 'webhook-id': v.msgId, 'webhook-timestamp': String(v.timestamp), 'webhook-signature': v.signature }, body: v.payload })
+    const answer = await send(sinks[i].url, {
+      headers: { 'webhook-id': v.msgId, 'webhook-timestamp': String(v.timestamp), 'webhook-signature': v.signature },
+      body: v.payload,
+    })
     expect(answer.status).toBe(401)
     expect(lastRecorded(sinks[i])).toMatchObject({ reason: 'stale_timestamp' })
   })
@@ -479,7 +555,8 @@ describe('webhook sink over HTTPS', () => {
 })
 
 describe('webhook sink bounds', () => {
-  const eventAbout = (id: string, type = 'case.created') => JSON.stringify({ type, timestamp: new Date().toISOString(), data: { id, entityType: type.split('.')[0], object: { id }, changes: {} } })
+  const eventAbout = (id: string, type = 'case.created') =>
+    JSON.stringify({ type, timestamp: new Date().toISOString(), data: { id, entityType: type.split('.')[0], object: { id }, changes: {} } })
   const forged = (body: string) => signed(body, { signature: () => 'v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=' })
 
   it('refuses a body whose content-length is past the limit at once, before reading it', async () => {
@@ -570,7 +647,8 @@ describe('webhook sink bounds', () => {
   it('sets aside an unsigned body that names no record, without keeping it', async () => {
     const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SECRET })
     try {
-      for (const body of ['not json', '{"type":"case.created"}', JSON.stringify({ data: { id: 'x'.repeat(500) } })]) expect((await send(sink.url, forged(body))).status).toBeGreaterThanOrEqual(400)
+      for (const body of ['not json', '{"type":"case.created"}', JSON.stringify({ data: { id: 'x'.repeat(500) } })])
+        expect((await send(sink.url, forged(body))).status).toBeGreaterThanOrEqual(400)
       expect(sink.deliveries).toEqual([])
       expect(sink.counts().noise).toEqual({ bad_signature: 3 })
       expect(sink.noiseSamples).toHaveLength(3)

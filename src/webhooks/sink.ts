@@ -53,7 +53,9 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     if (typeof secret !== 'string' || !WHSEC.test(secret)) throw new Error('expected whsec_ followed by base64')
     new Webhook(secret)
   } catch (error) {
-    throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The webhook sink needs the endpoint's signing secret (§6.1): ${(error as Error).message}`, { cause: error })
+    throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The webhook sink needs the endpoint's signing secret (§6.1): ${(error as Error).message}`, {
+      cause: error,
+    })
   }
   const print = options.print === true ? (line: string) => void process.stdout.write(`${line}\n`) : options.print || undefined
   const tls = options.tls === 'self-signed' ? await selfSignedCertificate(host) : options.tls
@@ -100,7 +102,10 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     deliveries.push(d)
     if (d.authentic) {
       if (++authenticKept <= maxDeliveries) return
-      deliveries.splice(deliveries.findIndex((x) => x.authentic), 1)
+      deliveries.splice(
+        deliveries.findIndex((x) => x.authentic),
+        1,
+      )
       authenticKept--
       counts.dropped++
       return
@@ -203,7 +208,13 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     const timer = setTimeout(() => {
       if (ended) return
       if (answered) socket.destroy()
-      else reject('slow_client', `body not complete ${bodyTimeoutMs} ms after the headers (${size} of ${Number.isFinite(declared) ? declared : 'unknown'} bytes)`, {}, true)
+      else
+        reject(
+          'slow_client',
+          `body not complete ${bodyTimeoutMs} ms after the headers (${size} of ${Number.isFinite(declared) ? declared : 'unknown'} bytes)`,
+          {},
+          true,
+        )
     }, bodyTimeoutMs)
 
     // Refused at once, before a byte of the body is read; what still comes is read and thrown away.
@@ -284,7 +295,18 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
 
     function acknowledge(event: WebhookEvent, webhookId: string, fingerprint: string, bodySha256: string): void {
       const kind = history.kind(webhookId, fingerprint)
-      const common = { ...base, webhookId, timestamp: Number(fingerprint.split('.')[0]), type: event.type, event, bodyBytes: size, authentic: true, attemptKind: kind, claims: claimsOf(event), bodySha256 }
+      const common = {
+        ...base,
+        webhookId,
+        timestamp: Number(fingerprint.split('.')[0]),
+        type: event.type,
+        event,
+        bodyBytes: size,
+        authentic: true,
+        attemptKind: kind,
+        claims: claimsOf(event),
+        bodySha256,
+      }
       if (kind === 'replay') {
         const detail = 'byte for byte an earlier attempt the sink answered 2xx: acknowledged and ignored (§6.6), set aside as a replay'
         record({ ...common, verdict: 'duplicate', attempt: history.attempts(webhookId), status: 200, detail, noise: 'replayed_id' })
@@ -349,9 +371,25 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
       : spokeTls
         ? 'the sender speaks TLS to this plain-HTTP sink: start it with --tls self-signed or --cert/--key'
         : `not a valid HTTP request (${error.code ?? 'parse error'}): ${error.message}`
-    record({ receivedAt: new Date().toISOString(), method: '', path: '', headers: {}, verdict: 'rejected', reason, detail, bodyBytes: 0, status, remoteAddress: socket.remoteAddress, authentic: false, noise: reason })
+    record({
+      receivedAt: new Date().toISOString(),
+      method: '',
+      path: '',
+      headers: {},
+      verdict: 'rejected',
+      reason,
+      detail,
+      bodyBytes: 0,
+      status,
+      remoteAddress: socket.remoteAddress,
+      authentic: false,
+      noise: reason,
+    })
     const text = JSON.stringify({ error: { code: reason, message: detail } })
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`, () => socket.destroy())
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+      () => socket.destroy(),
+    )
   })
 
   server.on('tlsClientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -374,7 +412,11 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     })
   } catch (error) {
     log.destroy()
-    throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The webhook sink cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error })
+    throw new CrmConfError(
+      'CRMCONF_CONFIG_INVALID',
+      `The webhook sink cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      { cause: error },
+    )
   }
   server.on('error', (error) => print?.(`! webhook sink: ${error.message}`))
 
@@ -432,4 +474,3 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     },
   }
 }
-

@@ -53,10 +53,14 @@ const EVENT = JSON.stringify({
 
 /** An independent HMAC (node:crypto), so the tests do not only trust the library under test. */
 function hmac(key: Buffer | string, id: string, ts: number | string, body: string | Buffer, encoding: 'base64' | 'hex' | 'base64url' = 'base64'): string {
-  return createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}.${ts}.`), Buffer.from(body)])).digest(encoding)
+  return createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from(`${id}.${ts}.`), Buffer.from(body)]))
+    .digest(encoding)
 }
 
-function delivery(over: { id?: string; ts?: number | string; body?: string | Buffer; signature?: string; headers?: Record<string, string | string[]> } = {}): DeliveryInput {
+function delivery(
+  over: { id?: string; ts?: number | string; body?: string | Buffer; signature?: string; headers?: Record<string, string | string[]> } = {},
+): DeliveryInput {
   const id = over.id ?? 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W'
   const ts = over.ts ?? NOW_S
   const body = over.body ?? EVENT
@@ -84,7 +88,7 @@ describe('published Standard Webhooks vectors', () => {
     expect(result.ok ? 'valid' : result.reason).toBe(c.expect)
   })
 
-  it.each(vectors.verification)('agrees with standardwebhooks\' own verify: $name', (c) => {
+  it.each(vectors.verification)("agrees with standardwebhooks' own verify: $name", (c) => {
     const input = caseInput(c)
     vi.useFakeTimers({ now: input.now })
     let libraryAccepts = true
@@ -167,11 +171,18 @@ describe('verifyDelivery', () => {
   it('accepts any matching entry among several and ignores other versions', () => {
     const good = `v1,${hmac(KEY, 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W', NOW_S, EVENT)}`
     expect(verifyDelivery(delivery({ signature: `v1a,AAAA v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= ${good}` })).ok).toBe(true)
-    expect(verifyDelivery(delivery({ signature: good.replace('v1,', 'v2,') }))).toMatchObject({ ok: false, reason: 'bad_signature', detail: expect.stringContaining('no v1 entry') })
+    expect(verifyDelivery(delivery({ signature: good.replace('v1,', 'v2,') }))).toMatchObject({
+      ok: false,
+      reason: 'bad_signature',
+      detail: expect.stringContaining('no v1 entry'),
+    })
   })
 
   it('refuses a signature header with no <version>,<signature> entry', () => {
-    expect(verifyDelivery(delivery({ signature: hmac(KEY, 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W', NOW_S, EVENT) }))).toMatchObject({ ok: false, reason: 'malformed_header' })
+    expect(verifyDelivery(delivery({ signature: hmac(KEY, 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W', NOW_S, EVENT) }))).toMatchObject({
+      ok: false,
+      reason: 'malformed_header',
+    })
   })
 
   it('signs the raw bytes: a body that is not UTF-8 is refused as not_json, not re-encoded', () => {
@@ -188,9 +199,21 @@ describe('verifyDelivery', () => {
     ['empty', '', 'not_json'],
     ['an array', '[]', 'bad_shape'],
     ['without data', JSON.stringify({ type: 'case.created', timestamp: 't' }), 'bad_shape'],
-    ['with data.changes null', JSON.stringify({ type: 'case.created', timestamp: 't', data: { id: 'x', entityType: 'case', object: {}, changes: null } }), 'bad_shape'],
-    ['with a type that is not <entity>.<action>', JSON.stringify({ type: 'created', timestamp: 't', data: { id: 'x', entityType: 'case', object: {}, changes: {} } }), 'bad_shape'],
-    ['a case event whose entityType is not case', JSON.stringify({ type: 'case.created', timestamp: 't', data: { id: 'x', entityType: 'ticket', object: {}, changes: {} } }), 'bad_shape'],
+    [
+      'with data.changes null',
+      JSON.stringify({ type: 'case.created', timestamp: 't', data: { id: 'x', entityType: 'case', object: {}, changes: null } }),
+      'bad_shape',
+    ],
+    [
+      'with a type that is not <entity>.<action>',
+      JSON.stringify({ type: 'created', timestamp: 't', data: { id: 'x', entityType: 'case', object: {}, changes: {} } }),
+      'bad_shape',
+    ],
+    [
+      'a case event whose entityType is not case',
+      JSON.stringify({ type: 'case.created', timestamp: 't', data: { id: 'x', entityType: 'ticket', object: {}, changes: {} } }),
+      'bad_shape',
+    ],
   ])('refuses a signed body that is %s', (_what, body, reason) => {
     const result = verifyDelivery(delivery({ body }))
     expect(result).toMatchObject({ ok: false, reason })
@@ -217,19 +240,35 @@ describe('diagnose', () => {
 
   it.each<[string, () => DeliveryInput, ImplementerMistake[]]>([
     ['keyed on the whsec_ string', () => delivery({ signature: `v1,${hmac(SECRET, id, NOW_S, EVENT)}` }), ['key_is_whsec_string']],
-    ['keyed on the undecoded base64', () => delivery({ signature: `v1,${hmac('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', id, NOW_S, EVENT)}` }), ['key_is_undecoded_base64']],
+    [
+      'keyed on the undecoded base64',
+      () => delivery({ signature: `v1,${hmac('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', id, NOW_S, EVENT)}` }),
+      ['key_is_undecoded_base64'],
+    ],
     ['hex', () => delivery({ signature: `v1,${hmac(KEY, id, NOW_S, EVENT, 'hex')}` }), ['hex_signature']],
-    ['upper-case hex keyed on the whsec_ string', () => delivery({ signature: `v1,${hmac(SECRET, id, NOW_S, EVENT, 'hex').toUpperCase()}` }), ['key_is_whsec_string', 'hex_signature']],
+    [
+      'upper-case hex keyed on the whsec_ string',
+      () => delivery({ signature: `v1,${hmac(SECRET, id, NOW_S, EVENT, 'hex').toUpperCase()}` }),
+      ['key_is_whsec_string', 'hex_signature'],
+    ],
     ['base64url', () => delivery({ signature: `v1,${hmac(KEY, id, NOW_S, EVENT, 'base64url')}` }), ['base64url_signature']],
     ['without the v1, prefix', () => delivery({ signature: hmac(KEY, id, NOW_S, EVENT) }), ['missing_version_prefix']],
     ['labelled v1=', () => delivery({ signature: `v1=${hmac(KEY, id, NOW_S, EVENT)}` }), ['wrong_version_label']],
-    ['over a re-serialised body', () => {
-      const pretty = JSON.stringify(JSON.parse(EVENT), null, 2)
-      return { ...delivery({ body: pretty, signature: `v1,${hmac(KEY, id, NOW_S, EVENT)}` }) }
-    }, ['signed_reserialized_body']],
+    [
+      'over a re-serialised body',
+      () => {
+        const pretty = JSON.stringify(JSON.parse(EVENT), null, 2)
+        return { ...delivery({ body: pretty, signature: `v1,${hmac(KEY, id, NOW_S, EVENT)}` }) }
+      },
+      ['signed_reserialized_body'],
+    ],
     ['with a millisecond timestamp', () => delivery({ ts: NOW_S * 1000 }), ['timestamp_milliseconds']],
     ['with a fractional timestamp', () => delivery({ ts: `${NOW_S}.5` }), ['timestamp_fractional']],
-    ['with svix-* headers', () => delivery({ headers: { 'svix-id': id, 'svix-timestamp': String(NOW_S), 'svix-signature': `v1,${hmac(KEY, id, NOW_S, EVENT)}` } }), ['wrong_header_names']],
+    [
+      'with svix-* headers',
+      () => delivery({ headers: { 'svix-id': id, 'svix-timestamp': String(NOW_S), 'svix-signature': `v1,${hmac(KEY, id, NOW_S, EVENT)}` } }),
+      ['wrong_header_names'],
+    ],
   ])('names a signature %s', (_what, make, mistakes) => {
     const input = make()
     expect(verifyDelivery(input).ok).toBe(false)
@@ -249,7 +288,7 @@ describe('examineSignature', () => {
     ['a hex signature', () => delivery({ signature: `v1,${hmac(KEY, id, NOW_S, EVENT, 'hex')}` })],
     ['a signature keyed on the whsec_ string', () => delivery({ signature: `v1,${hmac(SECRET, id, NOW_S, EVENT)}` })],
     ['svix-* headers', () => delivery({ headers: { 'svix-id': id, 'svix-timestamp': String(NOW_S), 'svix-signature': `v1,${hmac(KEY, id, NOW_S, EVENT)}` } })],
-  ])('takes %s for the secret holder\'s', (_what, make) => {
+  ])("takes %s for the secret holder's", (_what, make) => {
     expect(examineSignature(make())).toMatchObject({ authentic: true, webhookId: id })
   })
 
@@ -259,7 +298,7 @@ describe('examineSignature', () => {
     ['a real signature over another timestamp', () => ({ ...delivery(), headers: { ...delivery().headers, 'webhook-timestamp': String(NOW_S + 400) } })],
     ['a real signature over another body', () => ({ ...delivery(), rawBody: EVENT.replace('Printer', 'Toaster') })],
     ['no signature at all', () => delivery({ headers: { 'webhook-signature': '' } })],
-  ])('does not take %s for the secret holder\'s', (_what, make) => {
+  ])("does not take %s for the secret holder's", (_what, make) => {
     expect(examineSignature(make()).authentic).toBe(false)
   })
 })

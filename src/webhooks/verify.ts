@@ -71,7 +71,9 @@ function signerFor(secret: string): Webhook {
   try {
     return new Webhook(secret)
   } catch (error) {
-    throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The webhook secret is not usable: ${(error as Error).message} (§6.1: whsec_ followed by base64)`, { cause: error })
+    throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The webhook secret is not usable: ${(error as Error).message} (§6.1: whsec_ followed by base64)`, {
+      cause: error,
+    })
   }
 }
 
@@ -88,7 +90,11 @@ function signatureEntries(header: string): { version?: string; signature: string
 
 /** The unit a timestamp was written in when it is not seconds: it reads as now in ms, µs or ns, or is past year 5000. */
 function subSecondUnit(value: number, nowS: number): string | undefined {
-  for (const [unit, factor] of [['milliseconds', 1e3], ['microseconds', 1e6], ['nanoseconds', 1e9]] as const) {
+  for (const [unit, factor] of [
+    ['milliseconds', 1e3],
+    ['microseconds', 1e6],
+    ['nanoseconds', 1e9],
+  ] as const) {
     if (Math.abs(value / factor - nowS) <= TIMESTAMP_TOLERANCE_S) return unit
   }
   return value >= 1e11 ? 'a sub-second unit' : undefined
@@ -131,10 +137,22 @@ export function verifySignature(input: DeliveryInput): SignatureResult {
   const timestamp = asNumber
   const skew = timestamp - nowS
   if (skew < -TIMESTAMP_TOLERANCE_S) {
-    return { ok: false, reason: 'stale_timestamp', detail: `webhook-timestamp is ${-skew} s in the past; §6.6 allows ${TIMESTAMP_TOLERANCE_S}`, webhookId, timestamp }
+    return {
+      ok: false,
+      reason: 'stale_timestamp',
+      detail: `webhook-timestamp is ${-skew} s in the past; §6.6 allows ${TIMESTAMP_TOLERANCE_S}`,
+      webhookId,
+      timestamp,
+    }
   }
   if (skew > TIMESTAMP_TOLERANCE_S) {
-    return { ok: false, reason: 'future_timestamp', detail: `webhook-timestamp is ${skew} s in the future; §6.6 allows ${TIMESTAMP_TOLERANCE_S}`, webhookId, timestamp }
+    return {
+      ok: false,
+      reason: 'future_timestamp',
+      detail: `webhook-timestamp is ${skew} s in the future; §6.6 allows ${TIMESTAMP_TOLERANCE_S}`,
+      webhookId,
+      timestamp,
+    }
   }
 
   const entries = signatureEntries(signatureHeader).filter((e) => e.version !== undefined)
@@ -151,7 +169,9 @@ export function verifySignature(input: DeliveryInput): SignatureResult {
   }
 
   // sign(), not verify(): verify() reads the clock itself, and `now` must apply to the timestamp check above.
-  const expected = signerFor(input.secret).sign(webhookId, new Date(timestamp * 1000), body).slice('v1,'.length)
+  const expected = signerFor(input.secret)
+    .sign(webhookId, new Date(timestamp * 1000), body)
+    .slice('v1,'.length)
   const v1 = entries.filter((e) => e.version === 'v1')
   if (!v1.some((e) => constantTimeEqual(e.signature, expected))) {
     const versions = [...new Set(entries.map((e) => e.version))].join(', ')
@@ -166,7 +186,9 @@ export function verifySignature(input: DeliveryInput): SignatureResult {
 
 /** §6.3 rules beyond the `webhook-event` schema. */
 function extraShapeProblems(event: WebhookEvent): string[] {
-  return event.type.startsWith('case.') && event.data.entityType !== 'case' ? [`data.entityType is ${JSON.stringify(event.data.entityType)}, §6.3: "case" for a case event`] : []
+  return event.type.startsWith('case.') && event.data.entityType !== 'case'
+    ? [`data.entityType is ${JSON.stringify(event.data.entityType)}, §6.3: "case" for a case event`]
+    : []
 }
 
 /** verifySignature, then the body: JSON, and the §6.3 shape (schemas/webhook-event.json). */
@@ -213,7 +235,8 @@ const MISTAKE_MESSAGES: Record<ImplementerMistake, string> = {
   signed_reserialized_body: 'the signature covers a re-serialised JSON body, not the bytes sent; §6.5 signs the raw body exactly as sent',
   timestamp_milliseconds: 'webhook-timestamp is in milliseconds (or finer); §6.4: Unix seconds',
   timestamp_fractional: 'webhook-timestamp has a fraction; §6.4: integer Unix seconds',
-  wrong_header_names: 'the Standard Webhooks headers are missing but a look-alike is present (svix-*, x-webhook-*); §6.4: webhook-id, webhook-timestamp, webhook-signature',
+  wrong_header_names:
+    'the Standard Webhooks headers are missing but a look-alike is present (svix-*, x-webhook-*); §6.4: webhook-id, webhook-timestamp, webhook-signature',
 }
 
 /** Header names a sender may have used instead of §6.4's, in the order they are tried. */
@@ -253,7 +276,8 @@ export function examineSignature(input: DeliveryInput): SignatureExamination {
   const [webhookId, timestampText, signatureHeader] = names.map(first)
 
   const nowS = Math.floor((input.now ?? new Date()).getTime() / 1000)
-  if (timestampText !== undefined && /^\d+$/.test(timestampText) && subSecondUnit(Number(timestampText), nowS) !== undefined) found.add('timestamp_milliseconds')
+  if (timestampText !== undefined && /^\d+$/.test(timestampText) && subSecondUnit(Number(timestampText), nowS) !== undefined)
+    found.add('timestamp_milliseconds')
   if (timestampText !== undefined && /^\d+\.\d+$/.test(timestampText)) found.add('timestamp_fractional')
 
   const bytes = bytesOf(input.rawBody)

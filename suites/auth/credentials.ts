@@ -34,7 +34,10 @@ function mainKey(ctx: CheckContext): string {
 
 function randomAlnum(length: number): string {
   let out = ''
-  while (out.length < length) out += randomBytes(length).toString('base64').replace(/[^A-Za-z0-9]/g, '')
+  while (out.length < length)
+    out += randomBytes(length)
+      .toString('base64')
+      .replace(/[^A-Za-z0-9]/g, '')
   return out.slice(0, length)
 }
 
@@ -59,7 +62,13 @@ const CREDENTIALS: Credential[] = [
   // The 401/403 confusion: "no key" treated as "not allowed".
   { id: 'missing-key', what: 'no Authorization header', level: 'MUST', clauses: ['§5.5', '§7.4'], sender: (ctx) => ({ client: ctx.api, auth: 'none' }) },
   // A header parser that answers 400 (or lets the call through) when the scheme has no token.
-  { id: 'bearer-without-key', what: 'the header `Authorization: Bearer` and no key', level: 'MUST', clauses: ['§5.5', '§5.1', '§7.4'], sender: (ctx) => ({ client: ctx.api, auth: { header: 'Bearer' } }) },
+  {
+    id: 'bearer-without-key',
+    what: 'the header `Authorization: Bearer` and no key',
+    level: 'MUST',
+    clauses: ['§5.5', '§5.1', '§7.4'],
+    sender: (ctx) => ({ client: ctx.api, auth: { header: 'Bearer' } }),
+  },
   // A parser that answers 400 for another scheme instead of 401.
   {
     id: 'basic-scheme',
@@ -69,16 +78,40 @@ const CREDENTIALS: Credential[] = [
     sender: (ctx) => ({ client: ctx.api, auth: { header: `Basic ${Buffer.from('crmconf:not-a-key').toString('base64')}` } }),
   },
   // A lookup by workspace and secret that never compares the prefix.
-  { id: 'wrong-prefix', what: 'the main key under another prefix', level: 'MUST', clauses: ['§5.5', '§5.2', '§7.4'], sender: (ctx) => ({ client: ctx.api, auth: { header: `Bearer ${wrongPrefixKey(ctx)}` } }) },
+  {
+    id: 'wrong-prefix',
+    what: 'the main key under another prefix',
+    level: 'MUST',
+    clauses: ['§5.5', '§5.2', '§7.4'],
+    sender: (ctx) => ({ client: ctx.api, auth: { header: `Bearer ${wrongPrefixKey(ctx)}` } }),
+  },
   // A check of the key's form and workspace that never compares the secret.
-  { id: 'unknown-secret', what: 'a well-formed key whose secret was never issued', level: 'MUST', clauses: ['§5.5', '§5.2', '§7.4'], sender: (ctx) => ({ client: ctx.api, auth: { header: `Bearer ${unknownSecretKey(ctx)}` } }) },
+  {
+    id: 'unknown-secret',
+    what: 'a well-formed key whose secret was never issued',
+    level: 'MUST',
+    clauses: ['§5.5', '§5.2', '§7.4'],
+    sender: (ctx) => ({ client: ctx.api, auth: { header: `Bearer ${unknownSecretKey(ctx)}` } }),
+  },
   // A key parser that crashes (500) on a token it cannot split.
-  { id: 'garbage-key', what: 'a bearer token that is not a key at all', level: 'MUST', clauses: ['§5.5', '§7.4'], sender: (ctx) => ({ client: ctx.api, auth: { header: 'Bearer !!not-a-key!!' } }) },
+  {
+    id: 'garbage-key',
+    what: 'a bearer token that is not a key at all',
+    level: 'MUST',
+    clauses: ['§5.5', '§7.4'],
+    sender: (ctx) => ({ client: ctx.api, auth: { header: 'Bearer !!not-a-key!!' } }),
+  },
   // Revocation not checked on each call (e.g. a cache of valid keys that is never invalidated).
   { id: 'revoked-key', what: 'a revoked key', level: 'MUST', clauses: ['§5.5', '§7.4'], keys: ['revoked'], sender: (ctx) => ({ client: ctx.as('revoked') }) },
   // A parser that takes the second word of the header whatever the scheme: the key works as `Basic <key>`.
   // SHOULD: §5.1 says how the key is sent, not that every other way must be refused.
-  { id: 'key-under-basic-scheme', what: 'the main key sent under the Basic scheme', level: 'SHOULD', clauses: ['§5.1', '§5.5'], sender: (ctx) => ({ client: ctx.api, auth: { header: `Basic ${mainKey(ctx)}` } }) },
+  {
+    id: 'key-under-basic-scheme',
+    what: 'the main key sent under the Basic scheme',
+    level: 'SHOULD',
+    clauses: ['§5.1', '§5.5'],
+    sender: (ctx) => ({ client: ctx.api, auth: { header: `Basic ${mainKey(ctx)}` } }),
+  },
 ]
 
 /** §7.8: codes other than invalid_request are not shown; the one a 401 carries is reported once for the run. */

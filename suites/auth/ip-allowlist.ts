@@ -8,7 +8,7 @@ export const checks: CheckDefinition[] = [
     clauses: ['§5.6', '§5.3', '§7.5'],
     level: 'MUST',
     area: 'auth',
-    title: "A key whose IP allowlist excludes the caller is refused with 403 and the error envelope",
+    title: 'A key whose IP allowlist excludes the caller is refused with 403 and the error envelope',
     keys: ['ipBlocked'],
     async run(ctx) {
       const res = await ctx.as('ipBlocked').get(RESOURCES.account.path, { limit: 1 })

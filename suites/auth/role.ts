@@ -2,7 +2,20 @@
 // key with every scope whose owner's role may not perform the operations CRM_API_KEY_ROLE_LIMITED_DENIED lists
 // (`METHOD /path` pairs): each is refused with 403 and the error envelope and changes nothing (read back with the
 // main key), and an operation outside the list is still served with the same key.
-import { expectErrorEnvelope, CheckFailed, defineCheck, KEY_COMPANIONS, KEY_VARIABLES, createRecord, itemPath, runLabel, tagged, trackCreated, RESOURCE_LIST, RESOURCES } from '../../src/checks/index.ts'
+import {
+  expectErrorEnvelope,
+  CheckFailed,
+  defineCheck,
+  KEY_COMPANIONS,
+  KEY_VARIABLES,
+  createRecord,
+  itemPath,
+  runLabel,
+  tagged,
+  trackCreated,
+  RESOURCE_LIST,
+  RESOURCES,
+} from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, AnyRecord, ApiClient, ApiResponse, ResourceName } from '../../src/checks/index.ts'
 import { isDeepStrictEqual } from 'node:util'
 import { createNeeds, MissingReference, REPLACE_BODIES, validCreateBody, type ValidBody } from '../shared/bodies.ts'
@@ -109,7 +122,8 @@ async function tryDenial(ctx: CheckContext, denial: Denial): Promise<Outcome> {
       const response = await sendAs(limited, method, spec.path, method === 'DELETE' ? undefined : {})
       return outcome({ response, evidence: [response] })
     }
-    if (PROFILE_RANK[createNeeds(resource)] > PROFILE_RANK[ctx.profile]) return outcome({ unsent: `a wrong answer would create a ${resource}, which needs the full profile` })
+    if (PROFILE_RANK[createNeeds(resource)] > PROFILE_RANK[ctx.profile])
+      return outcome({ unsent: `a wrong answer would create a ${resource}, which needs the full profile` })
     let valid: ValidBody
     try {
       valid = await validCreateBody(ctx, resource, 'role denied create')
@@ -150,7 +164,13 @@ async function tryDenial(ctx: CheckContext, denial: Denial): Promise<Outcome> {
   // §5.7: a record the key cannot see is a 404; only then does a 404 count as the refusal.
   const hiddenFromKey = response.status === 404 ? !(await limited.get(path)).ok : undefined
   if (method === 'DELETE') {
-    return outcome({ response, evidence, judged: true, hiddenFromKey, changed: after.status === 404 ? `${resource} ${target.id} is gone (GET answers 404)` : undefined })
+    return outcome({
+      response,
+      evidence,
+      judged: true,
+      hiddenFromKey,
+      changed: after.status === 404 ? `${resource} ${target.id} is gone (GET answers 404)` : undefined,
+    })
   }
   if (!after.ok) return outcome({ response, evidence, judged: true, hiddenFromKey, changed: `GET ${spec.path}/${target.id} answers ${after.status}` })
   const altered = Object.keys(body!).filter((f) => !isDeepStrictEqual(body![f], before.body[f]) && !isDeepStrictEqual(after.body[f], before.body[f]))
@@ -159,7 +179,10 @@ async function tryDenial(ctx: CheckContext, denial: Denial): Promise<Outcome> {
     evidence,
     judged: true,
     hiddenFromKey,
-    changed: altered.length > 0 ? `${altered.map((f) => `${f} went from ${JSON.stringify(before.body[f])} to ${JSON.stringify(after.body[f])}`).join('; ')}` : undefined,
+    changed:
+      altered.length > 0
+        ? `${altered.map((f) => `${f} went from ${JSON.stringify(before.body[f])} to ${JSON.stringify(after.body[f])}`).join('; ')}`
+        : undefined,
   })
 }
 
@@ -189,12 +212,20 @@ const deniedRefused = defineCheck({
     const wrong = sent.filter((o) => o.response!.status !== 403 && !(o.response!.status === 404 && o.hiddenFromKey))
     ctx.observe('refused', sent.length - wrong.length)
     const hidden = sent.filter((o) => o.response!.status === 404 && o.hiddenFromKey)
-    if (hidden.length > 0) ctx.observe('refusedAsNotFound', hidden.map((o) => o.denial.text))
+    if (hidden.length > 0)
+      ctx.observe(
+        'refusedAsNotFound',
+        hidden.map((o) => o.denial.text),
+      )
     if (wrong.length > 0) {
-      ctx.fail(`${wrong.length} of ${sent.length} operations the owner's role may not perform were not refused with 403: ${wrong.map((o) => `${o.denial.text} → ${o.response!.status}`).join(', ')} (§5.3, §5.6)`, {
-        expected: "§5.3(b): calls are limited by the role of the key's owner; §5.6: a call refused by owner role gives 403 (a 404 only for a record the key cannot see at all, §5.7)",
-        exchanges: wrong.slice(0, 3).map((o) => o.response!.exchange),
-      })
+      ctx.fail(
+        `${wrong.length} of ${sent.length} operations the owner's role may not perform were not refused with 403: ${wrong.map((o) => `${o.denial.text} → ${o.response!.status}`).join(', ')} (§5.3, §5.6)`,
+        {
+          expected:
+            "§5.3(b): calls are limited by the role of the key's owner; §5.6: a call refused by owner role gives 403 (a 404 only for a record the key cannot see at all, §5.7)",
+          exchanges: wrong.slice(0, 3).map((o) => o.response!.exchange),
+        },
+      )
     }
     for (const o of sent) {
       try {
@@ -219,13 +250,19 @@ const deniedChangesNothing = defineCheck({
     const sent = sentOrSkip(ctx, await denials(ctx))
     const refused = sent.filter((o) => !o.response!.ok && o.judged)
     if (refused.length === 0) ctx.skip('no declared denial was refused and read back (auth.role.denied-refused reports the answers)')
-    ctx.observe('readBack', refused.map((o) => o.denial.text))
+    ctx.observe(
+      'readBack',
+      refused.map((o) => o.denial.text),
+    )
     const changed = refused.filter((o) => o.changed)
     if (changed.length > 0) {
-      ctx.fail(`${changed.length} refused operation(s) changed data anyway: ${changed.map((o) => `${o.denial.text} answered ${o.response!.status}, but ${o.changed}`).join('; ')} (§5.6)`, {
-        expected: 'a call refused by owner role changes nothing (§5.3, §5.6)',
-        exchanges: changed.slice(0, 2).flatMap((o) => o.evidence.map((r) => r.exchange)),
-      })
+      ctx.fail(
+        `${changed.length} refused operation(s) changed data anyway: ${changed.map((o) => `${o.denial.text} answered ${o.response!.status}, but ${o.changed}`).join('; ')} (§5.6)`,
+        {
+          expected: 'a call refused by owner role changes nothing (§5.3, §5.6)',
+          exchanges: changed.slice(0, 2).flatMap((o) => o.evidence.map((r) => r.exchange)),
+        },
+      )
     }
   },
 })
@@ -242,17 +279,21 @@ const allowedServed = defineCheck({
     const declared = deniedOrSkip(ctx)
     const named = new Set(declared.map((d) => d.resource))
     const resource = ALLOWED_CANDIDATES.find((r) => !named.has(r))
-    if (!resource) return ctx.skip(`${DENIED} names every collection the suite would create in (${ALLOWED_CANDIDATES.map((r) => RESOURCES[r].path).join(', ')})`)
+    if (!resource)
+      return ctx.skip(`${DENIED} names every collection the suite would create in (${ALLOWED_CANDIDATES.map((r) => RESOURCES[r].path).join(', ')})`)
     const valid = await validCreateBody(ctx, resource, 'role allowed create')
     const res = await ctx.as('roleLimited').post(RESOURCES[resource].path, tagged(ctx, resource, valid.body))
     if (res.ok && typeof res.body?.id === 'string') trackCreated(ctx, resource, res.body.id)
     ctx.observe('operation', `POST ${RESOURCES[resource].path}`)
     if (!res.ok) {
-      ctx.fail(`POST ${RESOURCES[resource].path} with ${KEY} answered ${res.status}, expected a 2xx: ${DENIED} does not name ${RESOURCES[resource].path}, and the key has every scope (§5.3)`, {
-        expected: `a key is limited by its scopes and its owner's role only (§5.3); an operation the role may perform is served (name it in ${DENIED} if the role may not)`,
-        exchanges: [res.exchange],
-        data: res.body,
-      })
+      ctx.fail(
+        `POST ${RESOURCES[resource].path} with ${KEY} answered ${res.status}, expected a 2xx: ${DENIED} does not name ${RESOURCES[resource].path}, and the key has every scope (§5.3)`,
+        {
+          expected: `a key is limited by its scopes and its owner's role only (§5.3); an operation the role may perform is served (name it in ${DENIED} if the role may not)`,
+          exchanges: [res.exchange],
+          data: res.body,
+        },
+      )
     }
   },
 })

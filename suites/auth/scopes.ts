@@ -11,7 +11,7 @@ import { restrictedScopes } from '../shared/restricted-scopes.ts'
 const area = 'auth'
 
 const OWNER_ROLE_HINT =
-  'a key is served inside its scopes (§5.3, §5.4); if the owner\'s role forbids this call (§5.3b), give CRM_API_KEY_RESTRICTED to a user whose role allows every scope of the key'
+  "a key is served inside its scopes (§5.3, §5.4); if the owner's role forbids this call (§5.3b), give CRM_API_KEY_RESTRICTED to a user whose role allows every scope of the key"
 
 function readCheck(resource: ResourceName): CheckDefinition {
   const spec = RESOURCES[resource]
@@ -27,7 +27,8 @@ function readCheck(resource: ResourceName): CheckDefinition {
       const { scopes } = await restrictedScopes(ctx)
       const res = await ctx.as('restricted').get(spec.path, { limit: 1 })
       if (scopes.includes(scope)) {
-        if (!res.ok) ctx.fail(`status is ${res.status} for a key with ${scope}, expected a 2xx (§5.4)`, { expected: OWNER_ROLE_HINT, exchanges: [res.exchange] })
+        if (!res.ok)
+          ctx.fail(`status is ${res.status} for a key with ${scope}, expected a 2xx (§5.4)`, { expected: OWNER_ROLE_HINT, exchanges: [res.exchange] })
         return
       }
       expectErrorEnvelope(res, '§5.6', { status: 403 })
@@ -79,15 +80,23 @@ function writeCheck(resource: ResourceName): CheckDefinition {
       if (inScope) {
         if (res.ok) return
         const readable = valid.references.every((r) => scopes.includes(scopeFor(r, 'get')))
-        if (!readable && res.status !== 403) ctx.skip(`the body names a ${valid.references.join(', ')} the key cannot read, and the server answered ${res.status}`)
+        if (!readable && res.status !== 403)
+          ctx.skip(`the body names a ${valid.references.join(', ')} the key cannot read, and the server answered ${res.status}`)
         if (fixtureRefused) {
           ctx.skip(`the server answered ${res.status}, a refusal about ${valid.statefulFixture}, not about the key`)
         }
-        ctx.fail(`status is ${res.status} for a key with ${scope} and a valid body, expected a 2xx (§5.4)`, { expected: OWNER_ROLE_HINT, exchanges: [res.exchange], data: res.body })
+        ctx.fail(`status is ${res.status} for a key with ${scope} and a valid body, expected a 2xx (§5.4)`, {
+          expected: OWNER_ROLE_HINT,
+          exchanges: [res.exchange],
+          data: res.body,
+        })
       }
 
       if (res.ok) {
-        ctx.fail(`status is ${res.status} for a key without ${scope}, expected 403 (§5.6)`, { expected: `a create needs ${scope} (§4.2, §5.4)`, exchanges: [res.exchange] })
+        ctx.fail(`status is ${res.status} for a key without ${scope}, expected 403 (§5.6)`, {
+          expected: `a create needs ${scope} (§4.2, §5.4)`,
+          exchanges: [res.exchange],
+        })
       }
       const unjudged = fixtureRefused && !refusalAccepted(res.status, valid, scopes)
       if (!unjudged && !refusalAccepted(res.status, valid, scopes)) expectErrorEnvelope(res, '§5.6', { status: 403 })
@@ -110,7 +119,4 @@ function writeCheck(resource: ResourceName): CheckDefinition {
   })
 }
 
-export const checks: CheckDefinition[] = [
-  ...RESOURCE_LIST.filter((r) => r.ops.list).map((r) => readCheck(r.name)),
-  ...creatable().map(writeCheck),
-]
+export const checks: CheckDefinition[] = [...RESOURCE_LIST.filter((r) => r.ops.list).map((r) => readCheck(r.name)), ...creatable().map(writeCheck)]

@@ -70,7 +70,9 @@ async function foreignList(ctx: CheckContext, query: Query): Promise<ApiResponse
   const res = await ctx.as('foreign').get(RESOURCES.account.path, query)
   if (res.status === 401 || res.status === 403) ctx.skip(`CRM_API_KEY_FOREIGN may not list accounts (status ${res.status}): give it accounts:read`)
   if (!res.ok || !Array.isArray(res.body?.data)) {
-    ctx.fail(`list /accounts with the foreign key: status ${res.status}${Array.isArray(res.body?.data) ? '' : ', no data array'} (§4.1)`, { exchanges: [res.exchange] })
+    ctx.fail(`list /accounts with the foreign key: status ${res.status}${Array.isArray(res.body?.data) ? '' : ', no data array'} (§4.1)`, {
+      exchanges: [res.exchange],
+    })
   }
   return res
 }
@@ -110,7 +112,9 @@ const foreignChecks: CheckDefinition[] = [
       await refuseSuccess(ctx, res, 'update by the foreign key', update)
       const now = await ctx.api.get(itemPath('account', account.record.id))
       if (now.ok && now.body?.name !== account.record.name) {
-        ctx.fail(`the update was refused with ${res.status} but the name changed to ${JSON.stringify(now.body?.name)} (§5.7)`, { exchanges: [res.exchange, now.exchange] })
+        ctx.fail(`the update was refused with ${res.status} but the name changed to ${JSON.stringify(now.body?.name)} (§5.7)`, {
+          exchanges: [res.exchange, now.exchange],
+        })
       }
     },
   }),
@@ -160,7 +164,8 @@ const foreignChecks: CheckDefinition[] = [
     async run(ctx) {
       const account = await sharedAccount(ctx)
       const res = await foreignList(ctx, { email: account.email })
-      if (leaks(res, account)) ctx.fail(`the foreign key's email filter finds account ${account.record.id} of the main workspace (§5.7)`, { exchanges: [res.exchange] })
+      if (leaks(res, account))
+        ctx.fail(`the foreign key's email filter finds account ${account.record.id} of the main workspace (§5.7)`, { exchanges: [res.exchange] })
     },
   }),
 ]

@@ -22,7 +22,10 @@ const filled = (body: Record<string, unknown>) => Object.values(body).filter((v)
  */
 export function baseRecord(ctx: CheckContext, resource: ResourceName): Promise<AnyRecord> {
   return ctx.session.memo(`bodies.base.${resource}`, async () => {
-    const bodies = fc.sample(validBody(resource, 'create', bodyOptions(ctx, resource, 'create', 'base')), { seed: ctx.seed ^ BASE_SEED_SALT, numRuns: CANDIDATES })
+    const bodies = fc.sample(validBody(resource, 'create', bodyOptions(ctx, resource, 'create', 'base')), {
+      seed: ctx.seed ^ BASE_SEED_SALT,
+      numRuns: CANDIDATES,
+    })
     const body = bodies.reduce((best, b) => (filled(b) > filled(best) ? b : best))
     const { record } = await createRecord(ctx, resource, tagged(ctx, resource, body))
     return record

@@ -1,7 +1,23 @@
 // §4.4 write bodies as properties: generated valid bodies are accepted and read back as written; generated
 // bodies with one explicit defect get the §7.3 400 naming the field. One check per resource and property,
 // generated from the spec tables; each runs CRM_PBT_RUNS cases from the run seed.
-import { expectInvalidRequest, expectSchema, CheckFailed, defineCheck, createRecord, itemPath, replaceRecord, tagged, trackCreated, updateRecord, invalidBody, validBody, recordKey, RESOURCES, composedFields } from '../../src/checks/index.ts'
+import {
+  expectInvalidRequest,
+  expectSchema,
+  CheckFailed,
+  defineCheck,
+  createRecord,
+  itemPath,
+  replaceRecord,
+  tagged,
+  trackCreated,
+  updateRecord,
+  invalidBody,
+  validBody,
+  recordKey,
+  RESOURCES,
+  composedFields,
+} from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Defect, ResourceName, WriteOp } from '../../src/checks/index.ts'
 import { baseRecord } from './base.ts'
 import { changedUnsent, cleared, differences } from './meaning.ts'
@@ -13,7 +29,8 @@ const area = 'bodies'
 /** GET the record back; a read that fails is the server's fault (§4.2 "get … returns the single record"). */
 async function readBack(ctx: CheckContext, resource: ResourceName, id: string): Promise<ApiResponse> {
   const res = await ctx.api.get(itemPath(resource, id))
-  if (res.status !== 200) ctx.fail(`GET ${itemPath(resource, id)} after a write: status is ${res.status}, expected 200 (§4.2)`, { exchanges: [res.exchange], data: res.body })
+  if (res.status !== 200)
+    ctx.fail(`GET ${itemPath(resource, id)} after a write: status is ${res.status}, expected 200 (§4.2)`, { exchanges: [res.exchange], data: res.body })
   return res
 }
 
@@ -23,11 +40,14 @@ function expectWritten(ctx: CheckContext, resource: ResourceName, op: WriteOp, s
   for (const field of composedFields(resource, sent)) if (field in sent) ctx.observe(`${field}.composed`, { sent: sent[field], returned: res.body?.[field] })
   const diffs = differences(resource, op, sent, res.body)
   if (diffs.length > 0) {
-    ctx.fail(`${what} does not hold what was written: ${diffs.map((d) => `${d.field} sent ${JSON.stringify(d.sent)}, got ${JSON.stringify(d.got)}`).join('; ')} (§4.4, §4.2)`, {
-      expected: 'every field written is returned with the same meaning (§4.2: responses carry the record)',
-      exchanges: evidence.map((r) => r.exchange),
-      data: diffs,
-    })
+    ctx.fail(
+      `${what} does not hold what was written: ${diffs.map((d) => `${d.field} sent ${JSON.stringify(d.sent)}, got ${JSON.stringify(d.got)}`).join('; ')} (§4.4, §4.2)`,
+      {
+        expected: 'every field written is returned with the same meaning (§4.2: responses carry the record)',
+        exchanges: evidence.map((r) => r.exchange),
+        data: diffs,
+      },
+    )
   }
 }
 
@@ -87,7 +107,8 @@ function changeRoundtrip(resource: ResourceName, op: 'update' | 'replace'): Chec
       await checkProperty(ctx, id, validBody(resource, op, bodyOptions(ctx, resource, op, 'roundtrip')), async (body) => {
         const sent = sendable(ctx, resource, body)
         const res = op === 'update' ? await updateRecord(ctx, resource, base.id, sent) : await replaceRecord(ctx, resource, base.id, sent)
-        if (!res.ok) ctx.fail(`${op} ${resource}: status is ${res.status}, expected a 2xx for a valid body (§4.4)`, { exchanges: [res.exchange], data: res.body })
+        if (!res.ok)
+          ctx.fail(`${op} ${resource}: status is ${res.status}, expected a 2xx for a valid body (§4.4)`, { exchanges: [res.exchange], data: res.body })
         expectSchema(res, recordKey(resource), '§4.2')
         expectWritten(ctx, resource, op, sent, res, `the ${op} response`, [res])
         const read = await readBack(ctx, resource, base.id)
@@ -95,13 +116,21 @@ function changeRoundtrip(resource: ResourceName, op: 'update' | 'replace'): Chec
         if (op === 'update') {
           const changed = changedUnsent(resource, op, sent, before, read.body)
           const lost = changed.filter(cleared)
-          if (changed.length > lost.length) ctx.observe('update.recomputedUnsentFields', changed.filter((c) => !cleared(c)).map((c) => c.field))
+          if (changed.length > lost.length)
+            ctx.observe(
+              'update.recomputedUnsentFields',
+              changed.filter((c) => !cleared(c)).map((c) => c.field),
+            )
           if (lost.length > 0) {
-            ctx.fail(`the update cleared fields it was not sent: ${lost.map((c) => `${c.field} ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join('; ')} (§4.4)`, {
-              expected: '§4.4 "on update all fields optional": fields not sent keep their values (a server may recompute one from those sent, never clear it)',
-              exchanges: [res.exchange, read.exchange],
-              data: lost,
-            })
+            ctx.fail(
+              `the update cleared fields it was not sent: ${lost.map((c) => `${c.field} ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join('; ')} (§4.4)`,
+              {
+                expected:
+                  '§4.4 "on update all fields optional": fields not sent keep their values (a server may recompute one from those sent, never clear it)',
+                exchanges: [res.exchange, read.exchange],
+                data: lost,
+              },
+            )
           }
         }
         before = read.body

@@ -20,7 +20,8 @@ export function differences(resource: ResourceName, op: WriteOp, sent: Record<st
 
 /** An unsent field that held a value and now holds none: the update was applied as a replace. */
 export function cleared(change: { before: unknown; after: unknown }): boolean {
-  const empty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0)
+  const empty = (v: unknown) =>
+    v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0)
   return !empty(change.before) && empty(change.after)
 }
 
@@ -31,7 +32,13 @@ export function cleared(change: { before: unknown; after: unknown }): boolean {
  * Callers fail only the changes that clear a value (`cleared`): a server may recompute a field from the ones
  * sent (a task's remindAt from its dueAt, a team from its owner), which the spec neither shows nor forbids.
  */
-export function changedUnsent(resource: ResourceName, op: WriteOp, sent: Record<string, unknown>, before: Record<string, unknown>, after: Record<string, unknown>): { field: string; before: unknown; after: unknown }[] {
+export function changedUnsent(
+  resource: ResourceName,
+  op: WriteOp,
+  sent: Record<string, unknown>,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { field: string; before: unknown; after: unknown }[] {
   const recordTypes = RESOURCES[resource].record
   const out: { field: string; before: unknown; after: unknown }[] = []
   for (const field of bodyFields(resource, op)) {

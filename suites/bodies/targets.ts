@@ -5,10 +5,12 @@ import type { CheckContext, BodyOptions, ResourceName, WriteOp } from '../../src
 export const CREATABLE: ResourceName[] = RESOURCE_LIST.filter((r) => r.create && r.ops.delete).map((r) => r.name)
 
 /** Their update or replace body (§4.4): quotations are replaced while still a draft (§3 rule 1). */
-export const CHANGEABLE: { resource: ResourceName; op: 'update' | 'replace' }[] = RESOURCE_LIST.filter((r) => r.ops.delete && (r.update || r.replace)).map((r) => ({
-  resource: r.name,
-  op: r.update ? 'update' : 'replace',
-}))
+export const CHANGEABLE: { resource: ResourceName; op: 'update' | 'replace' }[] = RESOURCE_LIST.filter((r) => r.ops.delete && (r.update || r.replace)).map(
+  (r) => ({
+    resource: r.name,
+    op: r.update ? 'update' : 'replace',
+  }),
+)
 
 /**
  * §3: "Transitions between any of these states: not shown", so a writable state (lead status on update) may be
@@ -24,7 +26,10 @@ export type Purpose = 'base' | 'roundtrip' | 'invalid'
  * and op's, and a count. Counted per call, so that a replay of one check with its seed draws the same marks.
  */
 function emailMarks(ctx: CheckContext, op: WriteOp, purpose: Purpose): () => string {
-  const run = ctx.runId.replace(/[^A-Za-z0-9]/g, '').slice(-6).toLowerCase()
+  const run = ctx.runId
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(-6)
+    .toLowerCase()
   let count = 0
   return () => `${run}.${purpose[0]}${op[0]}${(count++).toString(36)}`
 }

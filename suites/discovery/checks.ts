@@ -28,10 +28,13 @@ export const checks = [
       expectStatus(res, 200, '§4.2', 'GET /me checks a key; the main key is valid')
       // §2: "/me returns the workspace, the key's name and scopes, and the user"; only the field names are not shown.
       if (!showsScopes(res.body)) {
-        ctx.fail("GET /me shows no scopes in any form: no list of area:read / area:write values, no such string, no map of area to access, no field named for scopes (§2)", {
-          expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as",
-          exchanges: [res.exchange],
-        })
+        ctx.fail(
+          'GET /me shows no scopes in any form: no list of area:read / area:write values, no such string, no map of area to access, no field named for scopes (§2)',
+          {
+            expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as",
+            exchanges: [res.exchange],
+          },
+        )
       }
       ctx.observe('me.mainKeyScopes', scopesFromMe(res.body) ?? 'shown in a form of its own')
     },
@@ -41,7 +44,7 @@ export const checks = [
     clauses: ['§2', '§5.9'],
     level: 'INFO',
     area,
-    title: 'The /me response shape, and whether it shows the key\'s scopes',
+    title: "The /me response shape, and whether it shows the key's scopes",
     async run(ctx) {
       const res = await ctx.api.get('/me')
       if (!res.ok || typeof res.body !== 'object' || res.body === null) ctx.skip(`GET /me answered ${res.status}`)

@@ -41,7 +41,12 @@ function keyUser(ctx: CheckContext): Promise<string | undefined> {
   return ctx.session.memo('filters.key-user', async () => {
     const [me, users] = await Promise.all([ctx.api.get(ME_PATH), ctx.api.get(RESOURCES.user.path, { limit: 100 })])
     const listed = (users.ok && Array.isArray(users.body?.data) ? users.body.data : []).filter((u: AnyRecord) => typeof u?.id === 'string') as AnyRecord[]
-    const own = me.ok ? userIdInMe(me.body, listed.map((u) => String(u.id))) : undefined
+    const own = me.ok
+      ? userIdInMe(
+          me.body,
+          listed.map((u) => String(u.id)),
+        )
+      : undefined
     return own ?? (listed.find((u) => u.status === 'active') ?? listed[0])?.id
   })
 }
@@ -56,7 +61,13 @@ export function account(ctx: CheckContext): Promise<AnyRecord> {
   return shared(ctx, 'account', async () => {
     const teamId = await existingValue(ctx, 'account', 'teamId')
     const tier = (await existingValue(ctx, 'account', 'tier')) ?? 'crmconf'
-    return create(ctx, 'account', { name: runLabel(ctx, 'filters account'), email: mixedCaseEmail('Account'), tier, ...(teamId ? { teamId } : {}), ...(await byKeyUser(ctx, 'ownerId')) })
+    return create(ctx, 'account', {
+      name: runLabel(ctx, 'filters account'),
+      email: mixedCaseEmail('Account'),
+      tier,
+      ...(teamId ? { teamId } : {}),
+      ...(await byKeyUser(ctx, 'ownerId')),
+    })
   })
 }
 
@@ -83,22 +94,37 @@ export function caseRecord(ctx: CheckContext): Promise<AnyRecord> {
   return shared(ctx, 'case', async () => {
     const [a, c, teamId] = await Promise.all([account(ctx), contact(ctx), existingValue(ctx, 'case', 'teamId')])
     // §1.6 routes new cases, but names no assignee or team: both are written.
-    return create(ctx, 'case', { subject: runLabel(ctx, 'filters case'), accountId: a.id, contactId: c.id, ...(teamId ? { teamId } : {}), ...(await byKeyUser(ctx, 'assigneeId')) })
+    return create(ctx, 'case', {
+      subject: runLabel(ctx, 'filters case'),
+      accountId: a.id,
+      contactId: c.id,
+      ...(teamId ? { teamId } : {}),
+      ...(await byKeyUser(ctx, 'assigneeId')),
+    })
   })
 }
 
 export function lead(ctx: CheckContext): Promise<AnyRecord> {
   // §1.6 routes new leads to a sales rep, maybe later (from a queue): the owner is written, not awaited.
-  return shared(ctx, 'lead', async () => create(ctx, 'lead', { fullName: runLabel(ctx, 'filters lead'), email: mixedCaseEmail('Lead'), source: 'api', ...(await byKeyUser(ctx, 'ownerId')) }))
+  return shared(ctx, 'lead', async () =>
+    create(ctx, 'lead', { fullName: runLabel(ctx, 'filters lead'), email: mixedCaseEmail('Lead'), source: 'api', ...(await byKeyUser(ctx, 'ownerId')) }),
+  )
 }
 
 export function opportunity(ctx: CheckContext): Promise<AnyRecord> {
   return shared(ctx, 'opportunity', async () => {
     // A pipeline and its stage as the workspace uses them (pipelines are no resource of the API, §4.2).
-    const withPipeline = (await sampleRecords(ctx, 'opportunity').catch(() => [] as AnyRecord[])).filter((o) => typeof o?.pipelineId === 'string' && typeof o?.stageKey === 'string')
+    const withPipeline = (await sampleRecords(ctx, 'opportunity').catch(() => [] as AnyRecord[])).filter(
+      (o) => typeof o?.pipelineId === 'string' && typeof o?.stageKey === 'string',
+    )
     const listed = withPipeline.find((o) => o.status === 'open') ?? withPipeline[0]
     const pipeline = listed ? { pipelineId: listed.pipelineId, stageKey: listed.stageKey } : {}
-    return create(ctx, 'opportunity', { name: runLabel(ctx, 'filters deal'), accountId: (await account(ctx)).id, ...pipeline, ...(await byKeyUser(ctx, 'ownerId')) })
+    return create(ctx, 'opportunity', {
+      name: runLabel(ctx, 'filters deal'),
+      accountId: (await account(ctx)).id,
+      ...pipeline,
+      ...(await byKeyUser(ctx, 'ownerId')),
+    })
   })
 }
 
@@ -116,7 +142,12 @@ export function task(ctx: CheckContext, about: 'account' | 'contact'): Promise<A
     // so that it is the run's newest task for the filters every task matches (status, assignee).
     if (about === 'account') await task(ctx, 'contact')
     const entity = about === 'account' ? await account(ctx) : await contact(ctx)
-    return create(ctx, 'task', { title: runLabel(ctx, `filters task about a ${about}`), entityType: about, entityId: entity.id, ...(await byKeyUser(ctx, 'assigneeId')) })
+    return create(ctx, 'task', {
+      title: runLabel(ctx, `filters task about a ${about}`),
+      entityType: about,
+      entityId: entity.id,
+      ...(await byKeyUser(ctx, 'assigneeId')),
+    })
   })
 }
 
@@ -137,7 +168,9 @@ export function activity(ctx: CheckContext): Promise<AnyRecord> {
 }
 
 export function product(ctx: CheckContext): Promise<AnyRecord> {
-  return shared(ctx, 'product', () => create(ctx, 'product', { sku: `CRMCONF-${token().toUpperCase()}`, name: runLabel(ctx, 'filters product'), priceSen: 100 }))
+  return shared(ctx, 'product', () =>
+    create(ctx, 'product', { sku: `CRMCONF-${token().toUpperCase()}`, name: runLabel(ctx, 'filters product'), priceSen: 100 }),
+  )
 }
 
 export function invoice(ctx: CheckContext): Promise<AnyRecord> {

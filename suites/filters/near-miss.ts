@@ -159,31 +159,45 @@ export async function probeNearMisses(ctx: CheckContext, plan: NearMissPlan, fil
   for (const { miss, made: r } of attempts) {
     if (typeof r === 'string') refused.push(`${miss.how}: ${r}`)
     // A server may store the value in a normal form that makes it equal to the queried one: no near miss then.
-    else if (recordMatches(filter, r, target)) ctx.note(`the ${plan.resource} written with ${plan.param} ${JSON.stringify(miss.value)} (${miss.how}) was stored as ${JSON.stringify(r[filter.field])}, which matches: not a near miss`)
+    else if (recordMatches(filter, r, target))
+      ctx.note(
+        `the ${plan.resource} written with ${plan.param} ${JSON.stringify(miss.value)} (${miss.how}) was stored as ${JSON.stringify(r[filter.field])}, which matches: not a near miss`,
+      )
     else made.push({ record: r, how: miss.how })
   }
   if (refused.length > 0) ctx.note(`near misses refused on create: ${refused.join('; ')}`)
-  ctx.observe('nearMisses', made.map((m) => m.how))
+  ctx.observe(
+    'nearMisses',
+    made.map((m) => m.how),
+  )
   if (made.length === 0) return ctx.skip(`no near-miss ${plan.resource} could be created (${refused.length} refused); nothing to probe`)
   const control = await make(ctx, plan, target)
   if (typeof control === 'string') return ctx.skip(`the ${plan.resource} holding the queried ${plan.param} could not be created: ${control}`)
   const controlId = String(control.id).toLowerCase()
   const what = describeQuery(plan.resource, filter, target)
-  const listsControl = (res: ApiResponse) => res.status === 200 && Array.isArray(res.body?.data) && res.body.data.some((r: AnyRecord) => String(r?.id).toLowerCase() === controlId)
+  const listsControl = (res: ApiResponse) =>
+    res.status === 200 && Array.isArray(res.body?.data) && res.body.data.some((r: AnyRecord) => String(r?.id).toLowerCase() === controlId)
   const { answer, shown } = await readUntil(ctx, () => filterQuery(ctx, plan.resource, filter, target, false), listsControl)
   const data = expectPage(ctx, answer, what)
   const byId = new Map(made.map((m) => [String(m.record.id).toLowerCase(), m]))
   const offending = data.filter((r) => !recordMatches(filter, r, target))
   if (offending.length > 0) {
-    const quoted = offending.slice(0, 5).map((r) => ({ id: r?.id, [filter.field]: r?.[filter.field], nearMiss: byId.get(String(r?.id).toLowerCase())?.how ?? null }))
+    const quoted = offending
+      .slice(0, 5)
+      .map((r) => ({ id: r?.id, [filter.field]: r?.[filter.field], nearMiss: byId.get(String(r?.id).toLowerCase())?.how ?? null }))
     const ours = offending.filter((r) => byId.has(String(r?.id).toLowerCase())).map((r) => byId.get(String(r.id).toLowerCase())!.how)
-    ctx.fail(`${what} returned ${offending.length} record(s) whose ${filter.field} only nearly matches${ours.length > 0 ? ` (${ours.join('; ')})` : ''} (§4.3 ${filter.meaning})`, {
-      expected: `only records whose ${filter.field} is ${filter.meaning} (§4.3): no prefix, suffix or substring match${filter.match === 'lowercase' || filter.match === 'uppercase' ? ', and case folded only as §4.3 says' : ''}`,
-      exchanges: [answer.exchange],
-      data: { offending: quoted },
-    })
+    ctx.fail(
+      `${what} returned ${offending.length} record(s) whose ${filter.field} only nearly matches${ours.length > 0 ? ` (${ours.join('; ')})` : ''} (§4.3 ${filter.meaning})`,
+      {
+        expected: `only records whose ${filter.field} is ${filter.meaning} (§4.3): no prefix, suffix or substring match${filter.match === 'lowercase' || filter.match === 'uppercase' ? ', and case folded only as §4.3 says' : ''}`,
+        exchanges: [answer.exchange],
+        data: { offending: quoted },
+      },
+    )
   }
   if (!shown) {
-    ctx.skip(`${plan.resource} ${control.id}, holding the queried ${plan.param}, is not listed by ${what} within ${ctx.config.consistencyWindowMs} ms (CRM_CONSISTENCY_WINDOW_MS): the near misses' absence cannot be judged (the complete checks judge the record's absence)`)
+    ctx.skip(
+      `${plan.resource} ${control.id}, holding the queried ${plan.param}, is not listed by ${what} within ${ctx.config.consistencyWindowMs} ms (CRM_CONSISTENCY_WINDOW_MS): the near misses' absence cannot be judged (the complete checks judge the record's absence)`,
+    )
   }
 }

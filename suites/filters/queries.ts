@@ -25,7 +25,11 @@ export function filterQuery(ctx: CheckContext, resource: ResourceName, filter: F
 /** A filtered list answers 200 with a data array (§4.1); anything else ends the check as failed. */
 export function expectPage(ctx: CheckContext, res: ApiResponse, what: string, clause = '§4.3'): AnyRecord[] {
   if (res.status !== 200) {
-    ctx.fail(`${what}: status is ${res.status}, expected 200 (${clause})`, { exchanges: [res.exchange], expected: '200 with { data, nextCursor } (§4.1)', data: res.body })
+    ctx.fail(`${what}: status is ${res.status}, expected 200 (${clause})`, {
+      exchanges: [res.exchange],
+      expected: '200 with { data, nextCursor } (§4.1)',
+      data: res.body,
+    })
   }
   if (!Array.isArray(res.body?.data)) ctx.fail(`${what}: the body has no data array (§4.1)`, { exchanges: [res.exchange], data: res.body })
   return res.body.data as AnyRecord[]
@@ -51,7 +55,14 @@ function isLastPage(res: ApiResponse): boolean {
 }
 
 /** Whether the record is in the answer, looking beyond its first page with a bounded walk; skips past the bound. */
-async function lookIn(ctx: CheckContext, resource: ResourceName, filter: FilterSpec, value: string, id: string, page: ApiResponse): Promise<{ found: boolean; last: ApiResponse }> {
+async function lookIn(
+  ctx: CheckContext,
+  resource: ResourceName,
+  filter: FilterSpec,
+  value: string,
+  id: string,
+  page: ApiResponse,
+): Promise<{ found: boolean; last: ApiResponse }> {
   const what = describeQuery(resource, filter, value)
   const has = (data: AnyRecord[]) => data.some((r) => typeof r?.id === 'string' && r.id.toLowerCase() === id)
   if (has(expectPage(ctx, page, what))) return { found: true, last: page }
@@ -68,7 +79,14 @@ async function lookIn(ctx: CheckContext, resource: ResourceName, filter: FilterS
  * found is fetched again, so that one removed or changed meanwhile (by another client of a shared server) is a
  * skip, not a failure.
  */
-export async function expectFound(ctx: CheckContext, resource: ResourceName, filter: FilterSpec, value: string, record: AnyRecord, first: ApiResponse): Promise<void> {
+export async function expectFound(
+  ctx: CheckContext,
+  resource: ResourceName,
+  filter: FilterSpec,
+  value: string,
+  record: AnyRecord,
+  first: ApiResponse,
+): Promise<void> {
   const what = describeQuery(resource, filter, value)
   const id = String(record.id).toLowerCase()
   const fresh = async () => lookIn(ctx, resource, filter, value, id, await filterQuery(ctx, resource, filter, value, false))
@@ -76,9 +94,13 @@ export async function expectFound(ctx: CheckContext, resource: ResourceName, fil
   if (look.found) return
   const again = await ctx.api.get(itemPath(resource, record.id))
   if (again.status === 404) ctx.skip(`${resource} ${record.id} was removed during the run; could not verify`)
-  if (again.ok && !recordMatches(filter, again.body, value)) ctx.skip(`the ${filter.field} of ${resource} ${record.id} changed during the run; could not verify`)
-  ctx.fail(`${what} does not return ${resource} ${record.id}, whose ${filter.field} is ${JSON.stringify(record[filter.field])}, in ${reads + 1} queries over ${ctx.config.consistencyWindowMs} ms (§4.3)`, {
-    expected: `every ${resource} whose ${filter.field} matches: ${filter.meaning || `exactly ${filter.param}`} (§4.3)`,
-    exchanges: [...new Set([first.exchange, look.last.exchange]), again.exchange],
-  })
+  if (again.ok && !recordMatches(filter, again.body, value))
+    ctx.skip(`the ${filter.field} of ${resource} ${record.id} changed during the run; could not verify`)
+  ctx.fail(
+    `${what} does not return ${resource} ${record.id}, whose ${filter.field} is ${JSON.stringify(record[filter.field])}, in ${reads + 1} queries over ${ctx.config.consistencyWindowMs} ms (§4.3)`,
+    {
+      expected: `every ${resource} whose ${filter.field} matches: ${filter.meaning || `exactly ${filter.param}`} (§4.3)`,
+      exchanges: [...new Set([first.exchange, look.last.exchange]), again.exchange],
+    },
+  )
 }

@@ -35,8 +35,7 @@ export async function sampleFor(ctx: CheckContext, resource: ResourceName, filte
   for (const c of candidates) count.set(comparable(filter, c.value), (count.get(comparable(filter, c.value)) ?? 0) + 1)
   let best = candidates[0]!
   for (const c of candidates) {
-    const better =
-      c.reveals !== best.reveals ? c.reveals : count.get(comparable(filter, c.value))! < count.get(comparable(filter, best.value))!
+    const better = c.reveals !== best.reveals ? c.reveals : count.get(comparable(filter, c.value))! < count.get(comparable(filter, best.value))!
     if (better) best = c
   }
   return { record: best.record, value: best.value }

@@ -1,7 +1,20 @@
 // §4.1 Idempotency-Key: a retry with the same key and body within 24 hours returns the first response and
 // creates no duplicate. What a different body does under the same key is not shown: observed, never judged.
 // Accounts are used throughout: the API can delete them (safe profile), and the email filter isolates one.
-import { defineCheck, CheckFailed, KEY_VARIABLES, createRecord, itemPath, runLabel, safeEmail, tagged, trackCreated, readUntil, RESOURCES, differingFields } from '../../src/checks/index.ts'
+import {
+  defineCheck,
+  CheckFailed,
+  KEY_VARIABLES,
+  createRecord,
+  itemPath,
+  runLabel,
+  safeEmail,
+  tagged,
+  trackCreated,
+  readUntil,
+  RESOURCES,
+  differingFields,
+} from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, KeyRole, AnyRecord, ApiClient, ApiResponse } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
 import { restrictedScopes } from '../shared/restricted-scopes.ts'
@@ -77,10 +90,15 @@ export const checks: CheckDefinition[] = [
       const replayedHeaders = Object.keys(response.exchange.response!.headers).filter((h) => first.response.header(h) === undefined)
       if (replayedHeaders.length > 0) ctx.observe('replay.extraHeaders', replayedHeaders)
       if (response.status !== first.response.status) {
-        ctx.fail(`the retry answered ${response.status}, the first response was ${first.response.status} (§4.1)`, { expected: 'the first response, status included (§4.1)', exchanges: evidence })
+        ctx.fail(`the retry answered ${response.status}, the first response was ${first.response.status} (§4.1)`, {
+          expected: 'the first response, status included (§4.1)',
+          exchanges: evidence,
+        })
       }
       if (response.body?.id !== first.record.id) {
-        ctx.fail(`the retry returned record ${JSON.stringify(response.body?.id ?? null)}, the first response was ${first.record.id} (§4.1)`, { exchanges: evidence })
+        ctx.fail(`the retry returned record ${JSON.stringify(response.body?.id ?? null)}, the first response was ${first.record.id} (§4.1)`, {
+          exchanges: evidence,
+        })
       }
       const differs = differingFields(first.record, response.body)
       if (differs.length > 0) {
@@ -103,7 +121,9 @@ export const checks: CheckDefinition[] = [
       const email = String(first.body.email)
       const withEmail = (list: ApiResponse): AnyRecord[] =>
         // Counted here too, in case the server ignores the filter (the filters area judges that).
-        list.ok && Array.isArray(list.body?.data) ? (list.body.data as AnyRecord[]).filter((r) => typeof r?.email === 'string' && r.email.toLowerCase() === email) : []
+        list.ok && Array.isArray(list.body?.data)
+          ? (list.body.data as AnyRecord[]).filter((r) => typeof r?.email === 'string' && r.email.toLowerCase() === email)
+          : []
       const listed = (list: ApiResponse) => !list.ok || withEmail(list).some((r) => r.id === first.record.id)
       // A list fed by an index shows writes late: a count taken before it shows the retry proves nothing. Wait
       // until it shows the first record, then until it shows a control account created after the retry, so
@@ -179,7 +199,9 @@ export const checks: CheckDefinition[] = [
       }
       if (id === first.record.id && role === 'restricted' && (await restrictedScopes(ctx)).scopes.includes('accounts:read')) {
         // Whether keys of one workspace share Idempotency-Keys is not shown (§4.1), and this key may read the record.
-        ctx.skip(`${KEY_VARIABLES.restricted}, of the same workspace and with accounts:read, got the first key's replay; set ${KEY_VARIABLES.foreign} to judge the rule across workspaces`)
+        ctx.skip(
+          `${KEY_VARIABLES.restricted}, of the same workspace and with accounts:read, got the first key's replay; set ${KEY_VARIABLES.foreign} to judge the rule across workspaces`,
+        )
       }
       if (id === first.record.id) {
         ctx.fail(`${KEY_VARIABLES[role]} got record ${id}, created by CRM_API_KEY, by replaying its Idempotency-Key (§4.1, §5.7)`, {

@@ -3,7 +3,20 @@
 // Payments, the costliest duplicate, are also judged by the invoice's paidSen; orders replay the one order the
 // state area creates per run (an accepted quotation takes one order). And a replay returns the first response
 // even when the record has changed since (§4.1 "returns the first response").
-import { CheckFailed, defineCheck, expectRecord, createRecord, itemPath, runLabel, tagged, trackCreated, updateRecord, readUntil, RESOURCES, differingFields } from '../../src/checks/index.ts'
+import {
+  CheckFailed,
+  defineCheck,
+  expectRecord,
+  createRecord,
+  itemPath,
+  runLabel,
+  tagged,
+  trackCreated,
+  updateRecord,
+  readUntil,
+  RESOURCES,
+  differingFields,
+} from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, AnyRecord, ApiResponse, ResourceName } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
 import { MissingReference, createNeeds, creatable, validCreateBody, type ValidBody } from '../shared/bodies.ts'
@@ -52,10 +65,17 @@ export function expectFirstResponse(ctx: CheckContext, resource: ResourceName, f
     })
   }
   if (again.status !== first.status) {
-    ctx.fail(`the retry answered ${again.status}, the first response was ${first.status} (§4.1)`, { expected: 'the first response, status included (§4.1)', exchanges, data: again.body })
+    ctx.fail(`the retry answered ${again.status}, the first response was ${first.status} (§4.1)`, {
+      expected: 'the first response, status included (§4.1)',
+      exchanges,
+      data: again.body,
+    })
   }
   if (again.body?.id !== firstId) {
-    ctx.fail(`the retry returned ${JSON.stringify(again.body?.id ?? null)}, the first response was ${resource} ${firstId} (§4.1)`, { expected: 'the first response (§4.1)', exchanges })
+    ctx.fail(`the retry returned ${JSON.stringify(again.body?.id ?? null)}, the first response was ${resource} ${firstId} (§4.1)`, {
+      expected: 'the first response (§4.1)',
+      exchanges,
+    })
   }
   const differs = differingFields(first.body, again.body)
   if (differs.length > 0) {
@@ -92,31 +112,41 @@ async function expectOneListed(ctx: CheckContext, resource: ResourceName, valid:
   try {
     control = (await createRecord(ctx, resource, (await validCreateBody(ctx, resource, `idempotency ${resource} control`)).body)).record
   } catch (error) {
-    if (error instanceof CheckFailed || error instanceof MissingReference) return ctx.note(`no control ${resource} could be created (${error.message}): the records were not counted`)
+    if (error instanceof CheckFailed || error instanceof MissingReference)
+      return ctx.note(`no control ${resource} could be created (${error.message}): the records were not counted`)
     throw error
   }
   // The record's own address or SKU would hide the control: only the parent narrows the page.
   const { email: _email, sku: _sku, ...query } = valid.lookup
   const path = RESOURCES[resource].path
   const listed = (res: ApiResponse): AnyRecord[] => (res.status === 200 && Array.isArray(res.body?.data) ? res.body.data : [])
-  const { answer, shown } = await readUntil(ctx, () => ctx.api.get(path, query), (res) => listed(res).some((r) => r?.id === control.id))
+  const { answer, shown } = await readUntil(
+    ctx,
+    () => ctx.api.get(path, query),
+    (res) => listed(res).some((r) => r?.id === control.id),
+  )
   if (!shown) return ctx.note(`the control ${resource} ${control.id} was not listed within ${ctx.config.consistencyWindowMs} ms: the records were not counted`)
   const found = listed(answer).filter((r) => JSON.stringify(r).includes(label))
   for (const r of found) if (r.id !== first.body.id && typeof r.id === 'string') trackCreated(ctx, resource, r.id)
-  if (!found.some((r) => r.id === first.body.id)) return ctx.note(`${resource} ${first.body.id} is not on the newest page of ${path}: the records were not counted`)
+  if (!found.some((r) => r.id === first.body.id))
+    return ctx.note(`${resource} ${first.body.id} is not on the newest page of ${path}: the records were not counted`)
   ctx.observe('recordsWithTheLabel', found.length)
   if (found.length > 1) {
-    ctx.fail(`${found.length} ${resource} records carry the label of one create retried under the same Idempotency-Key: ${found.map((r) => r.id).join(', ')} (§4.1)`, {
-      expected: 'a retry with the same key and body creates no duplicate (§4.1)',
-      exchanges: [first.exchange, again.exchange, answer.exchange],
-    })
+    ctx.fail(
+      `${found.length} ${resource} records carry the label of one create retried under the same Idempotency-Key: ${found.map((r) => r.id).join(', ')} (§4.1)`,
+      {
+        expected: 'a retry with the same key and body creates no duplicate (§4.1)',
+        exchanges: [first.exchange, again.exchange, answer.exchange],
+      },
+    )
   }
 }
 
 /** The order the state area creates once per run from the accepted quotation, replayed under its key. */
 async function replayOrder(ctx: CheckContext): Promise<void> {
   const { created, quote, idempotencyKey: key } = await orderFromAccepted(ctx)
-  if (!created.ok) return ctx.skip(`the run's order for quotation ${quote.body?.id} was refused (${created.status}; state.order.from-accepted judges it): nothing to replay`)
+  if (!created.ok)
+    return ctx.skip(`the run's order for quotation ${quote.body?.id} was refused (${created.status}; state.order.from-accepted judges it): nothing to replay`)
   const again = await retry(ctx, 'order', { body: { quoteId: quote.body.id }, key, response: created })
   expectFirstResponse(ctx, 'order', created, again)
 }
@@ -126,7 +156,13 @@ async function replayOrder(ctx: CheckContext): Promise<void> {
  * is shared with the state and webhook areas: the probe takes its turn (state/exclusive.ts) and leaves a balance.
  */
 async function replayPayment(ctx: CheckContext): Promise<void> {
-  const target = await findSeeded(ctx, 'sentInvoiceId', 'invoice', 'invoice with an outstanding balance', (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 2)
+  const target = await findSeeded(
+    ctx,
+    'sentInvoiceId',
+    'invoice',
+    'invoice with an outstanding balance',
+    (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 2,
+  )
   const path = itemPath('invoice', target.id)
   const { before, first, again, after } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
     const before = await ctx.api.get(path)
@@ -134,21 +170,38 @@ async function replayPayment(ctx: CheckContext): Promise<void> {
     expectRecord(before, '§4.2')
     const balance = before.body.totalSen - before.body.paidSen
     if (before.body.status === 'draft' || before.body.voidedAt != null || !(balance >= 2)) {
-      ctx.skip(`invoice ${target.id} (status ${JSON.stringify(before.body.status)}, ${balance} outstanding) takes no payment that leaves a balance; set ${target.variable} to a sent invoice with one`)
+      ctx.skip(
+        `invoice ${target.id} (status ${JSON.stringify(before.body.status)}, ${balance} outstanding) takes no payment that leaves a balance; set ${target.variable} to a sent invoice with one`,
+      )
     }
-    const body = { invoiceId: target.id, amountSen: 1, method: 'other', paidOn: dateIn(0), reference: runLabel(ctx, 'idempotency payment'), note: 'crmconf conformance run: a payment retried under its Idempotency-Key' }
+    const body = {
+      invoiceId: target.id,
+      amountSen: 1,
+      method: 'other',
+      paidOn: dateIn(0),
+      reference: runLabel(ctx, 'idempotency payment'),
+      note: 'crmconf conformance run: a payment retried under its Idempotency-Key',
+    }
     const first = await keyedCreate(ctx, 'payment', body, idempotencyKey(ctx))
     const again = await retry(ctx, 'payment', first)
     // The invoice may be updated just after the payment is stored: read it again within the window if unchanged.
-    const { answer: after } = await readUntil(ctx, () => ctx.api.get(path), (r) => r.body?.paidSen !== before.body.paidSen, { lag: 'paidSenLagMs' })
+    const { answer: after } = await readUntil(
+      ctx,
+      () => ctx.api.get(path),
+      (r) => r.body?.paidSen !== before.body.paidSen,
+      { lag: 'paidSenLagMs' },
+    )
     return { before, first, again, after }
   })
   expectFirstResponse(ctx, 'payment', first.response, again, [after])
   if (after.ok && typeof after.body?.paidSen === 'number' && after.body.paidSen > before.body.paidSen + 1) {
-    ctx.fail(`invoice ${target.id}'s paidSen rose from ${before.body.paidSen} to ${after.body.paidSen} after one payment of 1 retried under the same Idempotency-Key (§4.1)`, {
-      expected: `paidSen ${before.body.paidSen + 1}: the retry records no second payment (§4.1)`,
-      exchanges: [before.exchange, first.response.exchange, again.exchange, after.exchange],
-    })
+    ctx.fail(
+      `invoice ${target.id}'s paidSen rose from ${before.body.paidSen} to ${after.body.paidSen} after one payment of 1 retried under the same Idempotency-Key (§4.1)`,
+      {
+        expected: `paidSen ${before.body.paidSen + 1}: the retry records no second payment (§4.1)`,
+        exchanges: [before.exchange, first.response.exchange, again.exchange, after.exchange],
+      },
+    )
   }
 }
 
@@ -186,17 +239,26 @@ const afterUpdate = defineCheck({
     const id = String(first.response.body.id)
     const renamed = runLabel(ctx, 'idempotency renamed')
     const update = await updateRecord(ctx, 'account', id, { name: renamed })
-    if (!update.ok) return ctx.skip(`the update of account ${id} answered ${update.status} (the records area judges it): the record did not change before the replay`)
+    if (!update.ok)
+      return ctx.skip(`the update of account ${id} answered ${update.status} (the records area judges it): the record did not change before the replay`)
     const again = await retry(ctx, 'account', first)
     if (again.body?.name === renamed) {
-      ctx.fail(`the retry returned account ${id} as it is now (name ${JSON.stringify(renamed)}), not the first response (name ${JSON.stringify(first.response.body.name)}) (§4.1)`, {
-        expected: 'the first response, as it was sent before the update (§4.1 "returns the first response")',
-        exchanges: [first.response.exchange, update.exchange, again.exchange],
-      })
+      ctx.fail(
+        `the retry returned account ${id} as it is now (name ${JSON.stringify(renamed)}), not the first response (name ${JSON.stringify(first.response.body.name)}) (§4.1)`,
+        {
+          expected: 'the first response, as it was sent before the update (§4.1 "returns the first response")',
+          exchanges: [first.response.exchange, update.exchange, again.exchange],
+        },
+      )
     }
     expectFirstResponse(ctx, 'account', first.response, again, [update])
   },
 })
 
 /** Accounts are the same-key checks' own. */
-export const everyCreateChecks: CheckDefinition[] = [...creatable().filter((r) => r !== 'account').map(replays), afterUpdate]
+export const everyCreateChecks: CheckDefinition[] = [
+  ...creatable()
+    .filter((r) => r !== 'account')
+    .map(replays),
+  afterUpdate,
+]

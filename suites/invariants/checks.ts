@@ -29,10 +29,27 @@ const fromTheApi: Judged = (e) => isFromTheApi(e.response!.status)
 
 const everyResponse: Judged = () => true
 
-function invariant(id: string, level: Level, clauses: string[], title: string, what: string, expected: string, violates: Judged, judged = everyResponse): CheckDefinition {
-  return defineCheck({ id: `invariants.${id}`, clauses, level, area, title, phase: 'last', async run(ctx) {
-    judge(ctx, judged, violates, what, clauses[0]!, expected)
-  } })
+function invariant(
+  id: string,
+  level: Level,
+  clauses: string[],
+  title: string,
+  what: string,
+  expected: string,
+  violates: Judged,
+  judged = everyResponse,
+): CheckDefinition {
+  return defineCheck({
+    id: `invariants.${id}`,
+    clauses,
+    level,
+    area,
+    title,
+    phase: 'last',
+    async run(ctx) {
+      judge(ctx, judged, violates, what, clauses[0]!, expected)
+    },
+  })
 }
 
 export const checks: CheckDefinition[] = [

@@ -2,7 +2,21 @@
 // limit, a complete walk by nextCursor, sort and order, createdSince and updatedSince strictly after their bound,
 // and 400 for parameters outside their types. The last page's nextCursor must be a string (§2); its value is
 // observed, never judged (§4.1).
-import { expectErrorEnvelope, defineCheck, observeWalkEnd, runLabel, updateRecord, walkAllPages, readUntil, LIMITS, RESOURCES, pageSizeProblem, distinctInstants, firstMisordered, shownPrecision } from '../../src/checks/index.ts'
+import {
+  expectErrorEnvelope,
+  defineCheck,
+  observeWalkEnd,
+  runLabel,
+  updateRecord,
+  walkAllPages,
+  readUntil,
+  LIMITS,
+  RESOURCES,
+  pageSizeProblem,
+  distinctInstants,
+  firstMisordered,
+  shownPrecision,
+} from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SortKey } from '../../src/checks/index.ts'
 import { childSet, listSource, probeCollections } from './fixtures.ts'
 import { BAD_PARAMETERS, badParameterResponse, type BadParameter } from './params.ts'
@@ -11,10 +25,17 @@ const area = 'pagination'
 const ACCOUNTS = RESOURCES.account.path
 
 /** A list that must answer 200 with a data array (§4.1); anything else fails the check with its evidence. */
-async function listPage(ctx: CheckContext, path: string, query: Record<string, string | number>): Promise<ApiResponse & { body: { data: AnyRecord[]; nextCursor?: unknown } }> {
+async function listPage(
+  ctx: CheckContext,
+  path: string,
+  query: Record<string, string | number>,
+): Promise<ApiResponse & { body: { data: AnyRecord[]; nextCursor?: unknown } }> {
   const res = await ctx.api.get(path, query)
   if (res.status !== 200 || !Array.isArray(res.body?.data)) {
-    ctx.fail(`GET ${path}: status is ${res.status}${res.status === 200 ? ' without a data array' : ''}, expected 200 with { data, nextCursor } (§4.1)`, { exchanges: [res.exchange], data: res.body })
+    ctx.fail(`GET ${path}: status is ${res.status}${res.status === 200 ? ' without a data array' : ''}, expected 200 with { data, nextCursor } (§4.1)`, {
+      exchanges: [res.exchange],
+      data: res.body,
+    })
   }
   return res
 }
@@ -36,7 +57,10 @@ const limitDefault = defineCheck({
     let query: Record<string, string> = {}
     let holds = large?.count ?? 0
     if (!path) {
-      if (ctx.profile === 'read-only') ctx.skip(`no collection holds ${LIMITS.pageSizeDefault + 2} records or more (${probes.map((p) => `${p.path}: ${p.count}`).join(', ')}) and the read-only profile creates none`)
+      if (ctx.profile === 'read-only')
+        ctx.skip(
+          `no collection holds ${LIMITS.pageSizeDefault + 2} records or more (${probes.map((p) => `${p.path}: ${p.count}`).join(', ')}) and the read-only profile creates none`,
+        )
       const set = await childSet(ctx)
       path = ACCOUNTS
       query = set.query
@@ -47,10 +71,13 @@ const limitDefault = defineCheck({
     ctx.observe('collection', `${path}${query.parentId ? '?parentId=…' : ''} (${holds} records)`)
     // The collection holds more than a page: records follow this one.
     if (pageSizeProblem(undefined, n, true) !== undefined) {
-      ctx.fail(`a list without limit returned ${n} records${moreAfter(res) ? ' and a nextCursor' : ''} from a collection of at least ${holds}, expected ${LIMITS.pageSizeDefault} (§4.1, §8)`, {
-        expected: 'limit: default 25 (§4.1); page size 1–100, default 25 (§8)',
-        exchanges: [res.exchange],
-      })
+      ctx.fail(
+        `a list without limit returned ${n} records${moreAfter(res) ? ' and a nextCursor' : ''} from a collection of at least ${holds}, expected ${LIMITS.pageSizeDefault} (§4.1, §8)`,
+        {
+          expected: 'limit: default 25 (§4.1); page size 1–100, default 25 (§8)',
+          exchanges: [res.exchange],
+        },
+      )
     }
   },
 })
@@ -70,15 +97,21 @@ const limitOne = defineCheck({
     if (first.body.data.length !== 1) ctx.fail(`limit=1 returned ${first.body.data.length} records, expected 1 (§4.1)`, { exchanges: [first.exchange] })
     if (known === undefined || known < 2) return
     if (!moreAfter(first)) {
-      ctx.fail(`limit=1 on ${known} users returned nextCursor ${JSON.stringify(first.body.nextCursor)}: the page ends the list with records left (§4.1, §9.2)`, {
-        expected: 'a nextCursor that leads to the next page',
-        exchanges: [probes.find((p) => p.path === users)!.response.exchange, first.exchange],
-      })
+      ctx.fail(
+        `limit=1 on ${known} users returned nextCursor ${JSON.stringify(first.body.nextCursor)}: the page ends the list with records left (§4.1, §9.2)`,
+        {
+          expected: 'a nextCursor that leads to the next page',
+          exchanges: [probes.find((p) => p.path === users)!.response.exchange, first.exchange],
+        },
+      )
     }
     const second = await listPage(ctx, users, { limit: 1, cursor: first.body.nextCursor as string })
     const [a, b] = [first.body.data[0]?.id, second.body.data[0]?.id]
     if (second.body.data.length !== 1 || a === b) {
-      ctx.fail(`the page after a limit=1 page holds ${second.body.data.length} records${a === b ? ', the same record again' : ''}, expected 1 other record (§4.1)`, { exchanges: [first.exchange, second.exchange] })
+      ctx.fail(
+        `the page after a limit=1 page holds ${second.body.data.length} records${a === b ? ', the same record again' : ''}, expected 1 other record (§4.1)`,
+        { exchanges: [first.exchange, second.exchange] },
+      )
     }
   },
 })
@@ -95,17 +128,24 @@ const limitMax = defineCheck({
       for (const limit of [LIMITS.pageSizeMax, LIMITS.pageSizeMax + 1]) {
         const res = await ctx.api.get(large.path, { limit })
         if (res.ok && Array.isArray(res.body?.data) && pageSizeProblem(String(limit), res.body.data.length, false) !== undefined) {
-          ctx.fail(`limit=${limit} on ${large.path} returned ${res.body.data.length} records, more than 100 (§8)`, { expected: 'page size 1–100 (§8)', exchanges: [res.exchange] })
+          ctx.fail(`limit=${limit} on ${large.path} returned ${res.body.data.length} records, more than 100 (§8)`, {
+            expected: 'page size 1–100 (§8)',
+            exchanges: [res.exchange],
+          })
         }
       }
       return
     }
-    const res = await badParameterResponse(ctx, BAD_PARAMETERS.find((b) => b.id === 'limit.rejects-101')!)
+    const res = await badParameterResponse(
+      ctx,
+      BAD_PARAMETERS.find((b) => b.id === 'limit.rejects-101')!,
+    )
     if (res.status >= 500) ctx.fail(`limit=101 answered ${res.status}: neither a page of at most 100 nor a refusal (§8, §7.3)`, { exchanges: [res.exchange] })
     // Refused (4xx): a page over 100 is never served.
     if (!res.ok) return
     const n = Array.isArray(res.body?.data) ? res.body.data.length : 0
-    if (pageSizeProblem('101', n, false) !== undefined) ctx.fail(`limit=101 returned ${n} records, more than 100 (§8)`, { expected: 'page size 1–100 (§8)', exchanges: [res.exchange] })
+    if (pageSizeProblem('101', n, false) !== undefined)
+      ctx.fail(`limit=101 returned ${n} records, more than 100 (§8)`, { expected: 'page size 1–100 (§8)', exchanges: [res.exchange] })
     ctx.skip(`limit=101 was accepted (${res.status}) and no collection holds more than 100 records: whether pages are capped at 100 cannot be seen`)
   },
 })
@@ -138,10 +178,13 @@ const invalidRequestCode = defineCheck({
     if (refused.length === 0) ctx.skip('no bad list parameter was answered 400')
     const other = refused.filter(({ res }) => res.body?.error?.code !== 'invalid_request')
     if (other.length > 0) {
-      ctx.fail(`${other.length} of ${refused.length} 400s for bad list parameters have another code: ${other.map(({ bad, res }) => `${bad.param}=${bad.value} → ${JSON.stringify(res.body?.error?.code)}`).join(', ')} (§7.3)`, {
-        expected: '§7.3: invalid or missing fields give 400 with code invalid_request',
-        exchanges: other.slice(0, 3).map(({ res }) => res.exchange),
-      })
+      ctx.fail(
+        `${other.length} of ${refused.length} 400s for bad list parameters have another code: ${other.map(({ bad, res }) => `${bad.param}=${bad.value} → ${JSON.stringify(res.body?.error?.code)}`).join(', ')} (§7.3)`,
+        {
+          expected: '§7.3: invalid or missing fields give 400 with code invalid_request',
+          exchanges: other.slice(0, 3).map(({ res }) => res.exchange),
+        },
+      )
     }
   },
 })
@@ -168,9 +211,11 @@ const walkComplete = defineCheck({
     ctx.observe('lastPage', walk.end)
     ctx.observe('pages', walk.pages.length)
     const evidence = walk.pages.slice(0, 4).map((p) => p.exchange)
-    if (walk.end === 'max-pages' && known) ctx.fail(`the walk of ${size} records with limit=${limit} did not end after ${walk.pages.length} pages (§9.2)`, { exchanges: evidence })
+    if (walk.end === 'max-pages' && known)
+      ctx.fail(`the walk of ${size} records with limit=${limit} did not end after ${walk.pages.length} pages (§9.2)`, { exchanges: evidence })
     const big = walk.pages.findIndex((p) => p.body.data.length > limit)
-    if (big >= 0) ctx.fail(`page ${big + 1} holds ${walk.pages[big]!.body.data.length} records with limit=${limit} (§4.1)`, { exchanges: [walk.pages[big]!.exchange] })
+    if (big >= 0)
+      ctx.fail(`page ${big + 1} holds ${walk.pages[big]!.body.data.length} records with limit=${limit} (§4.1)`, { exchanges: [walk.pages[big]!.exchange] })
     const seen = new Map<string, number>()
     walk.pages.forEach((page, i) => {
       for (const id of ids(page.body.data)) {
@@ -221,10 +266,13 @@ const cursorOnEveryPage = defineCheck({
     if (bad >= 0) {
       const page = walk.pages[bad]!
       const shown = 'nextCursor' in page.body ? JSON.stringify(page.body.nextCursor) : 'absent'
-      ctx.fail(`page ${bad + 1} of ${walk.pages.length}${bad === walk.pages.length - 1 ? ' (the last)' : ''} of ${src.path} with limit=${limit}: nextCursor is ${shown}, expected a string (§2, §4.1)`, {
-        expected: '{ data: record[], nextCursor: string } on every page; only the value on the last page is not shown, e.g. ""',
-        exchanges: [page.exchange],
-      })
+      ctx.fail(
+        `page ${bad + 1} of ${walk.pages.length}${bad === walk.pages.length - 1 ? ' (the last)' : ''} of ${src.path} with limit=${limit}: nextCursor is ${shown}, expected a string (§2, §4.1)`,
+        {
+          expected: '{ data: record[], nextCursor: string } on every page; only the value on the last page is not shown, e.g. ""',
+          exchanges: [page.exchange],
+        },
+      )
     }
   },
 })
@@ -271,10 +319,13 @@ const sortDefault = defineCheck({
     const res = await orderedList(ctx, 'createdAt', {})
     const wrong = firstMisordered(res.body.data, 'createdAt', 'desc')
     if (wrong) {
-      ctx.fail(`without sort and order, ${wrong.later.id} (createdAt ${wrong.later.createdAt}) follows ${wrong.earlier.id} (createdAt ${wrong.earlier.createdAt}) (§4.1)`, {
-        expected: 'sort default createdAt, order default desc (§4.1)',
-        exchanges: [res.exchange],
-      })
+      ctx.fail(
+        `without sort and order, ${wrong.later.id} (createdAt ${wrong.later.createdAt}) follows ${wrong.earlier.id} (createdAt ${wrong.earlier.createdAt}) (§4.1)`,
+        {
+          expected: 'sort default createdAt, order default desc (§4.1)',
+          exchanges: [res.exchange],
+        },
+      )
     }
   },
 })
@@ -314,7 +365,10 @@ const createdSince = defineCheck({
         })
       }
       if (!listed && t > at) {
-        ctx.fail(`createdSince=${since} left out ${r.id}, created after the bound (${r.createdAt}) (§4.1)`, { expected: '§4.1 createdSince: every record created after this time', exchanges: [res.exchange] })
+        ctx.fail(`createdSince=${since} left out ${r.id}, created after the bound (${r.createdAt}) (§4.1)`, {
+          expected: '§4.1 createdSince: every record created after this time',
+          exchanges: [res.exchange],
+        })
       }
     }
   },
@@ -325,7 +379,14 @@ const createdSince = defineCheck({
  * when the server shows timestamps in one fixed precision (taken as the one it stores); where the digits vary the
  * shown value may hide a later instant (microseconds shown as milliseconds), and the check skips, saying so.
  */
-function judgeBound(ctx: CheckContext, param: 'createdSince' | 'updatedSince', field: SortKey, since: string, res: ApiResponse & { body: { data: AnyRecord[] } }, seen: AnyRecord[]): void {
+function judgeBound(
+  ctx: CheckContext,
+  param: 'createdSince' | 'updatedSince',
+  field: SortKey,
+  since: string,
+  res: ApiResponse & { body: { data: AnyRecord[] } },
+  seen: AnyRecord[],
+): void {
   const at = Date.parse(since)
   const data: AnyRecord[] = res.body.data
   const atBound = data.filter((r) => Date.parse(r[field]) === at)
@@ -415,10 +476,16 @@ const updatedSince = defineCheck({
     // Strictly before only: a record shown exactly at the bound may carry more precision than it shows.
     const stale = synced.filter((r) => Date.parse(r.updatedAt) < Date.parse(since))
     if (stale.length > 0) {
-      ctx.fail(`updatedSince=${since} returned ${stale.length} record(s) last changed at or before the bound: ${stale.slice(0, 3).map((r) => `${r.id} (${r.updatedAt})`).join(', ')} (§4.1, §9.2)`, {
-        expected: '§4.1 updatedSince: "only records changed after this time"',
-        exchanges: evidence,
-      })
+      ctx.fail(
+        `updatedSince=${since} returned ${stale.length} record(s) last changed at or before the bound: ${stale
+          .slice(0, 3)
+          .map((r) => `${r.id} (${r.updatedAt})`)
+          .join(', ')} (§4.1, §9.2)`,
+        {
+          expected: '§4.1 updatedSince: "only records changed after this time"',
+          exchanges: evidence,
+        },
+      )
     }
     if (!ids(synced).includes(target.id)) {
       ctx.fail(`updatedSince=${since} left out ${target.id}, changed after it (updatedAt ${changed!.body?.updatedAt}) (§9.2)`, {

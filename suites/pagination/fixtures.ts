@@ -25,7 +25,8 @@ export interface Probed {
   large?: Probe
 }
 
-const nextCursorOf = (res: ApiResponse): string | undefined => (typeof res.body?.nextCursor === 'string' && res.body.nextCursor !== '' ? res.body.nextCursor : undefined)
+const nextCursorOf = (res: ApiResponse): string | undefined =>
+  typeof res.body?.nextCursor === 'string' && res.body.nextCursor !== '' ? res.body.nextCursor : undefined
 
 /** Lists collections with limit=100 until one holds more than a default page. Read only. */
 export function probeCollections(ctx: CheckContext): Promise<Probed> {

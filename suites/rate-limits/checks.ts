@@ -1,6 +1,15 @@
 // §5.8, §7.7, §8: the per-key per-minute limit and its headers. The presence of RateLimit-* on every response
 // is the run-wide invariant `invariants.ratelimit-headers`; these checks judge what the values say.
-import { expectErrorEnvelope, defineCheck, headerInt, resetForm, retryAfterForm, retryAfterMs, retryAfterProblem, tooManyRequestsHeadersProblem } from '../../src/checks/index.ts'
+import {
+  expectErrorEnvelope,
+  defineCheck,
+  headerInt,
+  resetForm,
+  retryAfterForm,
+  retryAfterMs,
+  retryAfterProblem,
+  tooManyRequestsHeadersProblem,
+} from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Exchange } from '../../src/checks/index.ts'
 import { mainSeries, probe, recovery, type Call, type Probe } from './series.ts'
 
@@ -62,7 +71,9 @@ const seriesChecks: CheckDefinition[] = [
       if (judged.values.some((v) => v === undefined)) {
         const bad = calls.find((c) => headerInt(c.response.header('ratelimit-remaining')) === undefined)!
         if (bad.response.header('ratelimit-remaining') === undefined) ctx.skip('a response has no RateLimit-Remaining (see invariants.ratelimit-headers)')
-        ctx.fail(`RateLimit-Remaining is ${JSON.stringify(bad.response.header('ratelimit-remaining'))}, expected a non-negative integer (§8)`, { exchanges: [bad.response.exchange] })
+        ctx.fail(`RateLimit-Remaining is ${JSON.stringify(bad.response.header('ratelimit-remaining'))}, expected a non-negative integer (§8)`, {
+          exchanges: [bad.response.exchange],
+        })
       }
       if (judged.decreased === undefined && ctx.session.transport.hasKey('rateLimited')) {
         // The main key's limit refills faster than calls arrive: judge the key with a low limit instead.
@@ -77,11 +88,13 @@ const seriesChecks: CheckDefinition[] = [
       ctx.observe('key', key)
       ctx.observe('remaining', judged.values)
       if (judged.decreased === undefined) {
-        ctx.skip(`RateLimit-Remaining stayed at ${judged.values[0]}, but a limit of ${judged.limit} a minute may refill between calls; set CRM_API_KEY_RATE_LIMITED (a low limit) to judge it`)
+        ctx.skip(
+          `RateLimit-Remaining stayed at ${judged.values[0]}, but a limit of ${judged.limit} a minute may refill between calls; set CRM_API_KEY_RATE_LIMITED (a low limit) to judge it`,
+        )
       }
       if (!judged.decreased) {
         ctx.fail(`RateLimit-Remaining did not go down over ${shown.length} consecutive calls on ${key}: ${judged.values.join(', ')} (§8)`, {
-          expected: 'each call spends one of the key\'s per-minute requests (§5.8), so Remaining goes down until the window refills',
+          expected: "each call spends one of the key's per-minute requests (§5.8), so Remaining goes down until the window refills",
           exchanges: exchangesOf(shown),
         })
       }
@@ -104,7 +117,10 @@ const seriesChecks: CheckDefinition[] = [
         if (limits.every((l) => l === undefined)) continue
         judged++
         const bad = calls.find((c) => !headerInt(c.response.header('ratelimit-limit')))
-        if (bad) ctx.fail(`RateLimit-Limit is ${JSON.stringify(bad.response.header('ratelimit-limit') ?? null)} on ${key}, expected a positive integer (§8)`, { exchanges: [bad.response.exchange] })
+        if (bad)
+          ctx.fail(`RateLimit-Limit is ${JSON.stringify(bad.response.header('ratelimit-limit') ?? null)} on ${key}, expected a positive integer (§8)`, {
+            exchanges: [bad.response.exchange],
+          })
         const values = calls.map((c) => headerInt(c.response.header('ratelimit-limit')))
         ctx.observe(`limit.${key}`, values[0])
         const differs = calls.findIndex((_, i) => values[i] !== values[0])
@@ -207,7 +223,9 @@ const probeChecks: CheckDefinition[] = [
       const ms = retryAfterMs(value, refused.sentAt + refused.response.exchange.durationMs, refused.response.header('date'))
       if (ms === undefined) ctx.skip(`Retry-After is ${JSON.stringify(value ?? null)} (see rate-limits.429.retry-after)`)
       if (ms > MINUTE_S * 1000) {
-        ctx.fail(`Retry-After asks for ${Math.ceil(ms / 1000)} s, more than the minute a per-minute limit needs (§5.8)`, { exchanges: [refused.response.exchange] })
+        ctx.fail(`Retry-After asks for ${Math.ceil(ms / 1000)} s, more than the minute a per-minute limit needs (§5.8)`, {
+          exchanges: [refused.response.exchange],
+        })
       }
     },
   }),

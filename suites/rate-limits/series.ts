@@ -57,8 +57,13 @@ export function probe(ctx: CheckContext): Promise<Probe> {
     const calls = [first]
     if (first.response.status === 429) return { calls, refused: first, limit: headerInt(first.response.header('ratelimit-limit')) }
     const limit = headerInt(first.response.header('ratelimit-limit'))
-    if (!limit) return { calls, unmet: `the first response of CRM_API_KEY_RATE_LIMITED has no usable RateLimit-Limit (${JSON.stringify(first.response.header('ratelimit-limit') ?? null)})` }
-    if (limit > MAX_PROBED_LIMIT) return { calls, limit, unmet: `CRM_API_KEY_RATE_LIMITED allows ${limit} calls a minute; the probe needs a key with at most ${MAX_PROBED_LIMIT}` }
+    if (!limit)
+      return {
+        calls,
+        unmet: `the first response of CRM_API_KEY_RATE_LIMITED has no usable RateLimit-Limit (${JSON.stringify(first.response.header('ratelimit-limit') ?? null)})`,
+      }
+    if (limit > MAX_PROBED_LIMIT)
+      return { calls, limit, unmet: `CRM_API_KEY_RATE_LIMITED allows ${limit} calls a minute; the probe needs a key with at most ${MAX_PROBED_LIMIT}` }
     let windowReset = false
     const bound = () => {
       const refilled = Math.ceil(((Date.now() - first.sentAt) * limit) / MINUTE_MS)
@@ -74,7 +79,8 @@ export function probe(ctx: CheckContext): Promise<Probe> {
       previous = remaining
     }
     const tookMs = Date.now() - first.sentAt
-    if (tookMs > MINUTE_MS) return { calls, limit, unmet: `the probe's ${calls.length} calls took ${Math.round(tookMs / 1000)} s, more than the minute the limit is counted over` }
+    if (tookMs > MINUTE_MS)
+      return { calls, limit, unmet: `the probe's ${calls.length} calls took ${Math.round(tookMs / 1000)} s, more than the minute the limit is counted over` }
     return { calls, limit }
   })
 }

@@ -60,7 +60,9 @@ function judgeRefusal(ctx: CheckContext, r: ResourceSpec, method: Method, res: A
     })
   }
   if (res.status === 404 && target?.kind === 'unknown') {
-    ctx.skip(`${method} ${path} on an id no record has answered 404, the same answer whether or not ${method} exists; the run has no ${r.name} of its own to send it to`)
+    ctx.skip(
+      `${method} ${path} on an id no record has answered 404, the same answer whether or not ${method} exists; the run has no ${r.name} of its own to send it to`,
+    )
   }
   if (!((res.status >= 400 && res.status < 500) || res.status === 501)) {
     ctx.fail(`${method} ${path}: status is ${res.status}, expected a 4xx refusal or 501 (§4.2)`, { exchanges: [res.exchange], data: res.body })
@@ -112,7 +114,11 @@ function itemWriteRefused(r: ResourceSpec, m: (typeof ITEM_METHODS)[number]): Ch
       const target = m.method === 'DELETE' ? await deleteTarget(ctx, r.name) : await rewriteTarget(ctx, r.name)
       const path = itemPath(r.name, target.id)
       const res =
-        m.method === 'DELETE' ? await ctx.api.delete(path) : m.method === 'PATCH' ? await ctx.api.patch(path, patchBody(target)) : await ctx.api.put(path, putBody(target))
+        m.method === 'DELETE'
+          ? await ctx.api.delete(path)
+          : m.method === 'PATCH'
+            ? await ctx.api.patch(path, patchBody(target))
+            : await ctx.api.put(path, putBody(target))
       judgeRefusal(ctx, r, m.method, res, target)
     },
   })

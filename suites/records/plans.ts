@@ -39,7 +39,12 @@ export const PLANS: RoundTripPlan[] = [
     create: async (ctx) => fullCreate(ctx, 'account', runLabel(ctx, 'account')),
     change: {
       op: 'update',
-      body: (ctx, _created, sent) => ({ name: `${sent.name} renamed`, legalName: 'Crmconf Legal Sdn Bhd', industry: null, tags: runTags(ctx, 'crmconf-updated') }),
+      body: (ctx, _created, sent) => ({
+        name: `${sent.name} renamed`,
+        legalName: 'Crmconf Legal Sdn Bhd',
+        industry: null,
+        tags: runTags(ctx, 'crmconf-updated'),
+      }),
     },
   },
   {
@@ -91,7 +96,12 @@ export const PLANS: RoundTripPlan[] = [
     change: {
       // §4.4: replace sends every field and all line items.
       op: 'replace',
-      body: (_ctx, created, sent) => ({ ...REPLACE_BODIES.quotation!(created), title: `${sent.title} revised`, paymentTermsDays: 30, terms: 'Payment within 30 days.' }),
+      body: (_ctx, created, sent) => ({
+        ...REPLACE_BODIES.quotation!(created),
+        title: `${sent.title} revised`,
+        paymentTermsDays: 30,
+        terms: 'Payment within 30 days.',
+      }),
     },
   },
   {

@@ -38,7 +38,10 @@ function sampleOf(ctx: CheckContext, spec: ResourceSpec): Promise<Sample> {
 }
 
 function describe(issues: SchemaIssue[]): string {
-  const first = issues.slice(0, 4).map((i) => `${i.path || '(root)'} ${i.message}`).join('; ')
+  const first = issues
+    .slice(0, 4)
+    .map((i) => `${i.path || '(root)'} ${i.message}`)
+    .join('; ')
   return `${first}${issues.length > 4 ? `; and ${issues.length - 4} more` : ''}`
 }
 
@@ -77,9 +80,17 @@ function getOneCheck(spec: ResourceSpec): CheckDefinition {
       const { list, get, from, id } = await sampleOf(ctx, spec)
       if (!get) {
         if (list.status !== 200) return ctx.skip(`GET ${spec.path} answered ${list.status}; ${area}.${spec.name}.list-page reports it`)
-        return ctx.skip(from ? `every ${spec.name} listed (newest and oldest pages) is one this run created, which other checks change or delete` : `GET ${spec.path} returned no record to read`)
+        return ctx.skip(
+          from
+            ? `every ${spec.name} listed (newest and oldest pages) is one this run created, which other checks change or delete`
+            : `GET ${spec.path} returned no record to read`,
+        )
       }
-      if (get.status !== 200) ctx.fail(`GET ${spec.path}/{id} of a listed record: status is ${get.status}, expected 200 (§4.2)`, { exchanges: [from!.exchange, get.exchange], data: get.body })
+      if (get.status !== 200)
+        ctx.fail(`GET ${spec.path}/{id} of a listed record: status is ${get.status}, expected 200 (§4.2)`, {
+          exchanges: [from!.exchange, get.exchange],
+          data: get.body,
+        })
       const issues = validate(recordKey(spec.name), get.body)
       if (issues.length > 0) {
         ctx.fail(`GET ${spec.path}/{id} does not match records/${spec.name} (§2): ${describe(issues)}`, {
@@ -115,7 +126,12 @@ export const extraFieldsCheck = defineCheck({
     if (judged === 0) ctx.skip('no record could be read')
     ctx.observe('recordsJudged', judged)
     ctx.observe('extraFields', extras)
-    if (Object.keys(extras).length > 0) ctx.note(`extra fields: ${Object.entries(extras).map(([r, f]) => `${r}: ${f.join(', ')}`).join('; ')}`)
+    if (Object.keys(extras).length > 0)
+      ctx.note(
+        `extra fields: ${Object.entries(extras)
+          .map(([r, f]) => `${r}: ${f.join(', ')}`)
+          .join('; ')}`,
+      )
   },
 })
 

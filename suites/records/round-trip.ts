@@ -1,7 +1,17 @@
 // The checks that judge one resource's round trip (trip.ts), each one property, so that a failure names exactly
 // what broke: the bodies match §2, what was written is read back, the record is listed, the update or replace
 // holds, the timestamps behave, write-only fields stay out, and a deleted record is gone.
-import { defineCheck, writeOnlyShown, describeMismatches, holdsWritten, meansWritten, textOfHtml, recordKey, validate, RESOURCES } from '../../src/checks/index.ts'
+import {
+  defineCheck,
+  writeOnlyShown,
+  describeMismatches,
+  holdsWritten,
+  meansWritten,
+  textOfHtml,
+  recordKey,
+  validate,
+  RESOURCES,
+} from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Mismatch, FieldType, ResourceSpec } from '../../src/checks/index.ts'
 import type { RoundTripPlan } from './plans.ts'
 import { tripOf, type Trip } from './trip.ts'
@@ -45,7 +55,8 @@ function mismatches(spec: ResourceSpec, plan: RoundTripPlan, bodyFields: Record<
 }
 
 function requireStatus(ctx: CheckContext, response: ApiResponse, allowed: (status: number) => boolean, what: string, expected: string, clause: string): void {
-  if (!allowed(response.status)) ctx.fail(`${what}: status is ${response.status}, expected ${expected} (${clause})`, { exchanges: [response.exchange], data: response.body })
+  if (!allowed(response.status))
+    ctx.fail(`${what}: status is ${response.status}, expected ${expected} (${clause})`, { exchanges: [response.exchange], data: response.body })
 }
 
 function schemaCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
@@ -61,7 +72,10 @@ function schemaCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
       for (const s of seen(trip)) {
         const issues = validate(recordKey(spec.name), s.record)
         if (issues.length > 0) {
-          const first = issues.slice(0, 4).map((i) => `${i.path || '(root)'} ${i.message}`).join('; ')
+          const first = issues
+            .slice(0, 4)
+            .map((i) => `${i.path || '(root)'} ${i.message}`)
+            .join('; ')
           ctx.fail(`${s.step} does not match records/${spec.name} (§2): ${first}${issues.length > 4 ? `; and ${issues.length - 4} more` : ''}`, {
             expected: `the ${spec.name} record as §2 lists it: every field present, of its type`,
             exchanges: [s.response.exchange],
@@ -69,7 +83,10 @@ function schemaCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
           })
         }
       }
-      ctx.observe('stepsJudged', seen(trip).map((s) => s.step))
+      ctx.observe(
+        'stepsJudged',
+        seen(trip).map((s) => s.step),
+      )
     },
   })
 }
@@ -115,10 +132,13 @@ function listedCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
       ctx.observe('pagesRead', listed.pages.length)
       const record = listed.record
       if (!record) {
-        return ctx.fail(`the created ${spec.name} ${trip.record.id} is not in GET ${spec.path}${query} (${listed.pages.length} pages read, within ${ctx.config.consistencyWindowMs} ms) (§4.1)`, {
-          expected: 'a list returns the records of the collection, a record created a moment ago included',
-          exchanges: [trip.created.exchange, ...listed.pages.slice(-2).map((p) => p.exchange)],
-        })
+        return ctx.fail(
+          `the created ${spec.name} ${trip.record.id} is not in GET ${spec.path}${query} (${listed.pages.length} pages read, within ${ctx.config.consistencyWindowMs} ms) (§4.1)`,
+          {
+            expected: 'a list returns the records of the collection, a record created a moment ago included',
+            exchanges: [trip.created.exchange, ...listed.pages.slice(-2).map((p) => p.exchange)],
+          },
+        )
       }
       const found = mismatches(spec, plan, spec.create!.fields, trip.sent, record)
       const createdAt = trip.got.status === 200 ? trip.got.body?.createdAt : trip.record.createdAt
@@ -152,7 +172,14 @@ function changeCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
     async run(ctx) {
       const trip = await tripOf(ctx, plan)
       const change = trip.change!
-      requireStatus(ctx, change.response, (s) => s >= 200 && s < 300, `${op} ${spec.path}/{id}`, 'a 2xx', op === 'update' ? '§4.2' : '§4.2, §3.1: a new record is a draft')
+      requireStatus(
+        ctx,
+        change.response,
+        (s) => s >= 200 && s < 300,
+        `${op} ${spec.path}/{id}`,
+        'a 2xx',
+        op === 'update' ? '§4.2' : '§4.2, §3.1: a new record is a draft',
+      )
       ctx.observe('method', change.response.exchange.request.method)
       if (!isRecord(change.response.body)) {
         ctx.fail(`${op} response carries no record (§4.2: responses of update/replace carry the resource record)`, { exchanges: [change.response.exchange] })
@@ -294,7 +321,14 @@ function deleteCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
       const deleted = trip.deleted!
       requireStatus(ctx, deleted.response, (s) => s >= 200 && s < 300, `DELETE ${spec.path}/{id}`, 'a 2xx', '§4.2')
       ctx.observe('deleteStatus', deleted.response.status)
-      requireStatus(ctx, deleted.got!, (s) => s === 404, `GET after delete`, '404', bin ? '§1.6, §7.6: a record in the recycle bin is gone from the API' : '§7.6')
+      requireStatus(
+        ctx,
+        deleted.got!,
+        (s) => s === 404,
+        `GET after delete`,
+        '404',
+        bin ? '§1.6, §7.6: a record in the recycle bin is gone from the API' : '§7.6',
+      )
     },
   })
 }

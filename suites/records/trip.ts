@@ -43,7 +43,9 @@ async function makeTrip(ctx: CheckContext, plan: RoundTripPlan): Promise<Trip> {
   if (plan.change) {
     const changeBody = plan.change.body(ctx, got.ok ? got.body : record, sent)
     const response =
-      plan.change.op === 'update' ? await updateRecord(ctx, plan.resource, record.id, changeBody) : await replaceRecord(ctx, plan.resource, record.id, changeBody)
+      plan.change.op === 'update'
+        ? await updateRecord(ctx, plan.resource, record.id, changeBody)
+        : await replaceRecord(ctx, plan.resource, record.id, changeBody)
     trip.change = { op: plan.change.op, sent: changeBody, response }
     if (response.ok) trip.change.got = await ctx.api.get(itemPath(plan.resource, record.id))
   }

@@ -52,4 +52,3 @@ export function orderFromAccepted(ctx: CheckContext): Promise<OrderAttempt> {
     return { quote, created, idempotencyKey, existing: created.ok ? undefined : await ordersFor(ctx, quoteId) }
   })
 }
-

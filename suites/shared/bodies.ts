@@ -304,7 +304,12 @@ export async function validCreateBody(ctx: CheckContext, resource: ResourceName,
     }
     case 'order': {
       const quoteId = fixture(ctx, 'acceptedQuotationId')
-      return { body: minimalCreate(ctx, resource, label, quoteId), references: ['quotation'], lookup: { ...NEWEST, quoteId }, statefulFixture: `the accepted quotation ${quoteId} (some servers take one order per quotation)` }
+      return {
+        body: minimalCreate(ctx, resource, label, quoteId),
+        references: ['quotation'],
+        lookup: { ...NEWEST, quoteId },
+        statefulFixture: `the accepted quotation ${quoteId} (some servers take one order per quotation)`,
+      }
     }
     case 'payment': {
       const invoiceId = fixture(ctx, 'sentInvoiceId')

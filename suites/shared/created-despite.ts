@@ -14,9 +14,7 @@ export async function sight(ctx: CheckContext, resource: ResourceName, valid: Va
   const response = await ctx.api.get(RESOURCES[resource].path, valid.lookup)
   if (!response.ok || !Array.isArray(response.body?.data)) return { response }
   const label = valid.label
-  const ids = (response.body.data as Record<string, unknown>[])
-    .filter((r) => label === undefined || JSON.stringify(r).includes(label))
-    .map((r) => String(r.id))
+  const ids = (response.body.data as Record<string, unknown>[]).filter((r) => label === undefined || JSON.stringify(r).includes(label)).map((r) => String(r.id))
   return { ids, response }
 }
 
@@ -31,7 +29,12 @@ export async function baseline(ctx: CheckContext, resource: ResourceName, valid:
 }
 
 /** Ids created since the baseline (or matching the label); each is tracked for clean-up. */
-export async function createdDespite(ctx: CheckContext, resource: ResourceName, valid: ValidBody, before: Set<string> | undefined): Promise<Sighting & { created: string[] }> {
+export async function createdDespite(
+  ctx: CheckContext,
+  resource: ResourceName,
+  valid: ValidBody,
+  before: Set<string> | undefined,
+): Promise<Sighting & { created: string[] }> {
   const after = await sight(ctx, resource, valid)
   const created = (after.ids ?? []).filter((id) => !before?.has(id))
   for (const id of created) trackCreated(ctx, resource, id)
@@ -61,6 +64,10 @@ export async function listCaughtUp(ctx: CheckContext, refused: ResourceName): Pr
   } catch {
     return false // the records area judges creates
   }
-  const shown = await readUntil(ctx, () => sight(ctx, resource, valid), (s) => s.ids === undefined || s.ids.includes(String(record.id)))
+  const shown = await readUntil(
+    ctx,
+    () => sight(ctx, resource, valid),
+    (s) => s.ids === undefined || s.ids.includes(String(record.id)),
+  )
   return shown.shown && shown.answer.ids !== undefined
 }

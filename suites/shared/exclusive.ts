@@ -14,7 +14,10 @@ export function exclusive<T>(session: CheckSession, key: string, task: () => Pro
   }
   const previous = byKey.get(key) ?? Promise.resolve()
   const run = previous.then(task, task)
-  byKey.set(key, run.catch(() => undefined))
+  byKey.set(
+    key,
+    run.catch(() => undefined),
+  )
   return run
 }
 

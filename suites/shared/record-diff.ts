@@ -9,6 +9,10 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
 }
 
 /** `{ field: { before, after } }` for the report. */
-export function diffOf(before: Record<string, unknown>, after: Record<string, unknown>, fields: readonly string[]): Record<string, { before: unknown; after: unknown }> {
+export function diffOf(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: readonly string[],
+): Record<string, { before: unknown; after: unknown }> {
   return Object.fromEntries(fields.map((f) => [f, { before: before?.[f], after: after?.[f] }]))
 }

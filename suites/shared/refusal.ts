@@ -19,7 +19,10 @@ export function refusalOf(response: ApiResponse): { status: number; code: unknow
 
 /** The top-level field a details path starts with, in any common notation (`items[0].x`, `/items/0`, `body.items`). */
 function firstSegment(path: string): string {
-  const bare = path.replace(/^\$\.?/, '').replace(/^\/+/, '').replace(/^(body|request\.body|data)[./]/, '')
+  const bare = path
+    .replace(/^\$\.?/, '')
+    .replace(/^\/+/, '')
+    .replace(/^(body|request\.body|data)[./]/, '')
   return bare.split(/[./[]/)[0] ?? ''
 }
 

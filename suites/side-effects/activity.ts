@@ -22,12 +22,16 @@ export const activityChecks: CheckDefinition[] = [
       const sent = { kind: 'note', title: runLabel(ctx, 'activity'), body: LONG_BODY, accountId: account.id }
       const created = await ctx.api.post(RESOURCES.activity.path, sent)
       if (!created.ok) {
-        if (namesSentField(created, { body: LONG_BODY })) ctx.skip(`the server refuses an activity body of ${LONG_BODY.length} characters (400 naming body): the preview limit cannot be observed`)
+        if (namesSentField(created, { body: LONG_BODY }))
+          ctx.skip(`the server refuses an activity body of ${LONG_BODY.length} characters (400 naming body): the preview limit cannot be observed`)
         ctx.fail(`create activity: status is ${created.status}, expected a 2xx (§4.2, §4.4)`, { exchanges: [created.exchange] })
       }
       if (typeof created.body?.id === 'string') trackCreated(ctx, 'activity', created.body.id)
       const got = await ctx.api.get(itemPath('activity', created.body.id))
-      for (const [where, res] of [['create response', created], ['GET', got]] as const) {
+      for (const [where, res] of [
+        ['create response', created],
+        ['GET', got],
+      ] as const) {
         const body = res.body?.body
         if (body === null) ctx.skip(`${where}: the body is null: the preview limit cannot be observed`)
         if (typeof body === 'string' && body.length > MAX) {

@@ -22,14 +22,22 @@ export const commentChecks: CheckDefinition[] = [
     title: 'Comment HTML comes back sanitised: no script, no event handler, no javascript: URL, harmless text kept',
     writes: 'full',
     async run(ctx) {
-      const { record: kase } = await createRecord(ctx, 'case', { subject: runLabel(ctx, 'case'), description: 'crmconf: comment sanitising probe' }, { validate: false })
+      const { record: kase } = await createRecord(
+        ctx,
+        'case',
+        { subject: runLabel(ctx, 'case'), description: 'crmconf: comment sanitising probe' },
+        { validate: false },
+      )
       const marker = `crmconf-keep-${Math.random().toString(36).slice(2, 10)}`
       const created = await ctx.api.post(RESOURCES.comment.path, { caseId: kase.id, kind: 'internal', html: probeHtml(marker) })
       if (created.status === 400) ctx.skip('the server refused the comment html with 400: sanitising could not be observed')
       if (!created.ok) ctx.fail(`create comment: status is ${created.status}, expected a 2xx (§4.2, §4.4)`, { exchanges: [created.exchange] })
       if (typeof created.body?.id === 'string') trackCreated(ctx, 'comment', created.body.id)
       const got = await ctx.api.get(itemPath('comment', created.body.id))
-      for (const [where, res] of [['create response', created], ['GET', got]] as const) {
+      for (const [where, res] of [
+        ['create response', created],
+        ['GET', got],
+      ] as const) {
         const body = res.body?.body
         if (typeof body !== 'string') ctx.fail(`${where}: comment body is ${JSON.stringify(body)}, expected a string (§2)`, { exchanges: [res.exchange] })
         const unsafe = unsafeParts(body)
@@ -41,7 +49,11 @@ export const commentChecks: CheckDefinition[] = [
           })
         }
         if (!body.includes(marker)) {
-          ctx.fail(`${where}: comment body lost the harmless text ${JSON.stringify(marker)} (§2)`, { expected: 'sanitising removes the unsafe parts only', exchanges: [res.exchange], data: { body } })
+          ctx.fail(`${where}: comment body lost the harmless text ${JSON.stringify(marker)} (§2)`, {
+            expected: 'sanitising removes the unsafe parts only',
+            exchanges: [res.exchange],
+            data: { body },
+          })
         }
       }
       ctx.observe('sanitisedBody', got.body.body)

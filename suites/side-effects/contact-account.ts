@@ -20,7 +20,10 @@ export const contactAccountChecks: CheckDefinition[] = [
         { validate: false },
       )
       const got = await ctx.api.get(itemPath('contact', record.id))
-      for (const [where, res] of [['create response', response], ['GET', got]] as const) {
+      for (const [where, res] of [
+        ['create response', response],
+        ['GET', got],
+      ] as const) {
         if (res.body?.primaryAccountId !== account.id) {
           ctx.fail(`${where}: primaryAccountId is ${JSON.stringify(res.body?.primaryAccountId)}, expected the accountId sent, ${account.id} (§2)`, {
             expected: 'accountId "sets the primary account" (§2 contact)',

@@ -21,12 +21,22 @@ export const leadChecks: CheckDefinition[] = [
     writes: 'safe',
     timeoutMs: 30_000,
     async run(ctx) {
-      const { record, response } = await createRecord(ctx, 'lead', { fullName: runLabel(ctx, 'lead'), email: uniqueEmail(ctx, 'lead'), source: 'api' }, { validate: false })
-      const { answer: latest } = await readUntil(ctx, () => ctx.api.get(itemPath('lead', record.id)), (r) => hasOwner(r.body), {
-        first: response,
-        lag: 'routingLagMs',
-        windowMs: Math.max(ROUTING_WINDOW_MS, ctx.config.consistencyWindowMs),
-      })
+      const { record, response } = await createRecord(
+        ctx,
+        'lead',
+        { fullName: runLabel(ctx, 'lead'), email: uniqueEmail(ctx, 'lead'), source: 'api' },
+        { validate: false },
+      )
+      const { answer: latest } = await readUntil(
+        ctx,
+        () => ctx.api.get(itemPath('lead', record.id)),
+        (r) => hasOwner(r.body),
+        {
+          first: response,
+          lag: 'routingLagMs',
+          windowMs: Math.max(ROUTING_WINDOW_MS, ctx.config.consistencyWindowMs),
+        },
+      )
       if (!hasOwner(latest.body)) {
         ctx.fail(`a new lead without ownerId still has ownerId ${JSON.stringify(latest.body?.ownerId)} (§1.6)`, {
           expected: 'new leads are routed to a sales rep: ownerId set',

@@ -37,7 +37,10 @@ export const opportunityChecks: CheckDefinition[] = [
       if (res.ok && res.body && typeof res.body === 'object') {
         const changed = changedFields(record, res.body).filter((f) => (FIXED as readonly string[]).includes(f))
         if (changed.length > 0) {
-          ctx.fail(`the update response shows ${changed.join(', ')} changed (§4.4 "not updatable here")`, { exchanges: [res.exchange], data: diffOf(record, res.body, changed) })
+          ctx.fail(`the update response shows ${changed.join(', ')} changed (§4.4 "not updatable here")`, {
+            exchanges: [res.exchange],
+            data: diffOf(record, res.body, changed),
+          })
         }
       }
       const got = await ctx.api.get(itemPath('opportunity', record.id))

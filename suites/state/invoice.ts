@@ -26,7 +26,9 @@ export const invoiceChecks: CheckDefinition[] = [
     async run(ctx) {
       const draft = await sharedDraftInvoice(ctx)
       if (draft.status !== 'draft') {
-        ctx.fail(`created invoice has status ${JSON.stringify(draft.status)}, expected "draft" (§3)`, { expected: 'status "draft": invoices are "created as a draft" (§3, §4.2 "create (draft)")' })
+        ctx.fail(`created invoice has status ${JSON.stringify(draft.status)}, expected "draft" (§3)`, {
+          expected: 'status "draft": invoices are "created as a draft" (§3, §4.2 "create (draft)")',
+        })
       }
     },
   }),
@@ -42,8 +44,16 @@ export const invoiceChecks: CheckDefinition[] = [
       if (draft.status !== 'draft') ctx.skip(`the created invoice has status ${JSON.stringify(draft.status)}, not draft (see state.invoice.created-draft)`)
       const title = runLabel(ctx, 'invoice replaced')
       const res = await replaceRecord(ctx, 'invoice', draft.id, invoiceReplaceBody(draft, { title, paymentTermsDays: 14, terms: 'crmconf replaced terms' }))
-      if (!res.ok) ctx.fail(`replace of a draft invoice: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, { expected: 'a draft invoice can be replaced', exchanges: [res.exchange] })
-      if (res.body?.title !== title) ctx.fail(`replace answered ${res.status} but the returned title is ${JSON.stringify(res.body?.title)} (§4.2)`, { expected: 'the replaced record, with the title sent', exchanges: [res.exchange] })
+      if (!res.ok)
+        ctx.fail(`replace of a draft invoice: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, {
+          expected: 'a draft invoice can be replaced',
+          exchanges: [res.exchange],
+        })
+      if (res.body?.title !== title)
+        ctx.fail(`replace answered ${res.status} but the returned title is ${JSON.stringify(res.body?.title)} (§4.2)`, {
+          expected: 'the replaced record, with the title sent',
+          exchanges: [res.exchange],
+        })
       const after = await ctx.api.get(itemPath('invoice', draft.id))
       if (after.body?.title !== title || after.body?.paymentTermsDays !== 14) {
         ctx.fail(`after the replace, GET shows title ${JSON.stringify(after.body?.title)} and paymentTermsDays ${after.body?.paymentTermsDays} (§3.1)`, {

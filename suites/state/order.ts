@@ -22,10 +22,16 @@ export const orderChecks: CheckDefinition[] = [
       const res = await ctx.api.post(ORDERS, { quoteId: draft.id })
       if (res.ok) {
         if (typeof res.body?.id === 'string') trackCreated(ctx, 'order', res.body.id)
-        ctx.fail(`an order was created from a draft quotation (status ${res.status}); orders come from accepted quotations (§3.2)`, { expected: REFUSAL_EXPECTED, exchanges: [res.exchange] })
+        ctx.fail(`an order was created from a draft quotation (status ${res.status}); orders come from accepted quotations (§3.2)`, {
+          expected: REFUSAL_EXPECTED,
+          exchanges: [res.exchange],
+        })
       }
       if (!isStateRefusal(res.status)) {
-        ctx.fail(`order from a draft quotation: status is ${res.status}, expected a 4xx refusal other than 401 and 429 (§3.2)`, { expected: REFUSAL_EXPECTED, exchanges: [res.exchange] })
+        ctx.fail(`order from a draft quotation: status is ${res.status}, expected a 4xx refusal other than 401 and 429 (§3.2)`, {
+          expected: REFUSAL_EXPECTED,
+          exchanges: [res.exchange],
+        })
       }
       ctx.observe('refusal', refusalOf(res))
       // A list fed by an index shows a write late: judge the absence once a later control write is listed.
@@ -34,7 +40,10 @@ export const orderChecks: CheckDefinition[] = [
       expectStatus(listed, 200, '§4.3', 'orders?quoteId= lists the order for this quotation')
       const order = orderOf(listed, draft.id)
       if (order) {
-        ctx.fail(`the create was refused (${res.status}) but an order for the draft quotation exists: ${order.id} (§3.2)`, { expected: 'no order for a quotation that is not accepted', exchanges: [res.exchange, listed.exchange] })
+        ctx.fail(`the create was refused (${res.status}) but an order for the draft quotation exists: ${order.id} (§3.2)`, {
+          expected: 'no order for a quotation that is not accepted',
+          exchanges: [res.exchange, listed.exchange],
+        })
       }
     },
   }),
@@ -53,7 +62,10 @@ export const orderChecks: CheckDefinition[] = [
       ctx.observe('quotation.status', quote.body.status)
       if (!created.ok) {
         const order = existing && orderOf(existing, quoteId)
-        if (order) ctx.skip(`quotation ${quoteId} already has an order (${order.id}) and another was refused (${created.status}); set ${ACCEPTED_QUOTATION_VARIABLE} to an accepted quotation without one`)
+        if (order)
+          ctx.skip(
+            `quotation ${quoteId} already has an order (${order.id}) and another was refused (${created.status}); set ${ACCEPTED_QUOTATION_VARIABLE} to an accepted quotation without one`,
+          )
         ctx.fail(`order from a quotation with status ${JSON.stringify(quote.body.status)}: status is ${created.status}, expected a 2xx (§3.2)`, {
           expected: 'an order is created from an accepted quotation',
           exchanges: [quote.exchange, created.exchange],
@@ -61,7 +73,10 @@ export const orderChecks: CheckDefinition[] = [
       }
       ctx.observe('createStatus', created.status)
       if (created.body?.quoteId !== quoteId) {
-        ctx.fail(`the order's quoteId is ${JSON.stringify(created.body?.quoteId)}, expected ${quoteId} (§3.2)`, { expected: 'the order of the quotation it was created from', exchanges: [created.exchange] })
+        ctx.fail(`the order's quoteId is ${JSON.stringify(created.body?.quoteId)}, expected ${quoteId} (§3.2)`, {
+          expected: 'the order of the quotation it was created from',
+          exchanges: [created.exchange],
+        })
       }
     },
   }),
@@ -88,7 +103,10 @@ export const orderChecks: CheckDefinition[] = [
         })
       }
       if (again.status < 400 || again.status >= 500) {
-        ctx.fail(`a second order for quotation ${quoteId}: status is ${again.status}, expected a 4xx refusal (§4.3)`, { expected: 'a 4xx refusal (status not shown, §7.8)', exchanges: [again.exchange] })
+        ctx.fail(`a second order for quotation ${quoteId}: status is ${again.status}, expected a 4xx refusal (§4.3)`, {
+          expected: 'a 4xx refusal (status not shown, §7.8)',
+          exchanges: [again.exchange],
+        })
       }
       ctx.observe('refusal', refusalOf(again))
     },
@@ -111,7 +129,7 @@ export const orderChecks: CheckDefinition[] = [
       ctx.observe('sameDealAndAccount', order.dealId === quote.body.dealId && order.accountId === quote.body.accountId)
       if (differs.length > 0) {
         ctx.fail(`the order's ${differs.map((f) => `${f} is ${JSON.stringify(order[f])}, the quotation's ${JSON.stringify(quote.body[f])}`).join('; ')}`, {
-          expected: 'an order made from a quotation is for the quotation\'s total, in its currency',
+          expected: "an order made from a quotation is for the quotation's total, in its currency",
           exchanges: evidence,
         })
       }

@@ -21,7 +21,13 @@ export const paymentChecks: CheckDefinition[] = [
     // The restricted key's payment names the same invoice, which must still take one (§5.6 is judged by the answer).
     after: ['auth.scope.payment.write'],
     async run(ctx) {
-      const target = await findSeeded(ctx, 'sentInvoiceId', 'invoice', 'invoice with an outstanding balance', (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 2)
+      const target = await findSeeded(
+        ctx,
+        'sentInvoiceId',
+        'invoice',
+        'invoice with an outstanding balance',
+        (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 2,
+      )
       const path = itemPath('invoice', target.id)
       const { before, payment, amount, after } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
         const before = await ctx.api.get(path)
@@ -31,26 +37,42 @@ export const paymentChecks: CheckDefinition[] = [
         if (invoice.status === 'draft') ctx.skip(`invoice ${target.id} is a draft; set ${target.variable} to a sent invoice`)
         if (invoice.voidedAt != null) ctx.skip(`invoice ${target.id} is void; set ${target.variable} to a sent invoice`)
         const balance = invoice.totalSen - invoice.paidSen
-        if (!(balance >= 2)) ctx.skip(`invoice ${target.id} has ${balance} outstanding; a part payment needs at least 2; set ${target.variable} to an invoice with a balance`)
+        if (!(balance >= 2))
+          ctx.skip(`invoice ${target.id} has ${balance} outstanding; a part payment needs at least 2; set ${target.variable} to an invoice with a balance`)
         const amount = Math.min(PART_PAYMENT_SEN, balance - 1)
         const { response: payment } = await createRecord(
           ctx,
           'payment',
-          { invoiceId: target.id, amountSen: amount, method: 'other', paidOn: dateIn(0), reference: runLabel(ctx, 'payment'), note: 'crmconf conformance run: part payment' },
+          {
+            invoiceId: target.id,
+            amountSen: amount,
+            method: 'other',
+            paidOn: dateIn(0),
+            reference: runLabel(ctx, 'payment'),
+            note: 'crmconf conformance run: part payment',
+          },
           { validate: false },
         )
         // The invoice may be updated just after the payment is stored: read it again within the window if unchanged.
-        const { answer: after } = await readUntil(ctx, () => ctx.api.get(path), (r) => r.body?.paidSen !== invoice.paidSen, { lag: 'paidSenLagMs' })
+        const { answer: after } = await readUntil(
+          ctx,
+          () => ctx.api.get(path),
+          (r) => r.body?.paidSen !== invoice.paidSen,
+          { lag: 'paidSenLagMs' },
+        )
         return { before, payment, amount, after }
       })
       expectRecord(after, '§4.2')
       ctx.observe('invoice.status', { before: before.body.status, after: after.body.status })
       const expected = before.body.paidSen + amount
       if (after.body.paidSen !== expected) {
-        ctx.fail(`paidSen went from ${before.body.paidSen} to ${JSON.stringify(after.body.paidSen)} after a payment of ${amount}, expected ${expected} (§2 "paid so far")`, {
-          expected: 'paidSen raised by the amount of the payment',
-          exchanges: [before.exchange, payment.exchange, after.exchange],
-        })
+        ctx.fail(
+          `paidSen went from ${before.body.paidSen} to ${JSON.stringify(after.body.paidSen)} after a payment of ${amount}, expected ${expected} (§2 "paid so far")`,
+          {
+            expected: 'paidSen raised by the amount of the payment',
+            exchanges: [before.exchange, payment.exchange, after.exchange],
+          },
+        )
       }
     },
   }),

@@ -22,7 +22,9 @@ export const quotationChecks: CheckDefinition[] = [
     async run(ctx) {
       const draft = await sharedDraftQuotation(ctx)
       if (draft.status !== 'draft') {
-        ctx.fail(`created quotation has status ${JSON.stringify(draft.status)}, expected "draft" (§3)`, { expected: 'status "draft": quotations are "created as a draft" (§3, §4.2 "create (draft)")' })
+        ctx.fail(`created quotation has status ${JSON.stringify(draft.status)}, expected "draft" (§3)`, {
+          expected: 'status "draft": quotations are "created as a draft" (§3, §4.2 "create (draft)")',
+        })
       }
     },
   }),
@@ -38,8 +40,16 @@ export const quotationChecks: CheckDefinition[] = [
       const title = runLabel(ctx, 'quotation replaced')
       const body = quotationReplaceBody(draft, { title, terms: 'crmconf replaced terms', paymentTermsDays: 14 })
       const res = await replaceRecord(ctx, 'quotation', draft.id, body)
-      if (!res.ok) ctx.fail(`replace of a draft quotation: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, { expected: 'a draft quotation can be replaced', exchanges: [res.exchange] })
-      if (res.body?.title !== title) ctx.fail(`replace answered ${res.status} but the returned title is ${JSON.stringify(res.body?.title)} (§4.2)`, { expected: 'the replaced record, with the title sent', exchanges: [res.exchange] })
+      if (!res.ok)
+        ctx.fail(`replace of a draft quotation: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, {
+          expected: 'a draft quotation can be replaced',
+          exchanges: [res.exchange],
+        })
+      if (res.body?.title !== title)
+        ctx.fail(`replace answered ${res.status} but the returned title is ${JSON.stringify(res.body?.title)} (§4.2)`, {
+          expected: 'the replaced record, with the title sent',
+          exchanges: [res.exchange],
+        })
       const after = await ctx.api.get(itemPath('quotation', draft.id))
       if (after.body?.title !== title || after.body?.paymentTermsDays !== 14) {
         ctx.fail(`after the replace, GET shows title ${JSON.stringify(after.body?.title)} and paymentTermsDays ${after.body?.paymentTermsDays} (§3.1)`, {
@@ -60,12 +70,20 @@ export const quotationChecks: CheckDefinition[] = [
     writes: 'safe',
     async run(ctx) {
       const { record } = await createRecord(ctx, 'quotation', newQuotationBody(ctx), { validate: false })
-      if (record.status !== 'draft') ctx.skip(`the created quotation has status ${JSON.stringify(record.status)}, not draft (see state.quotation.created-draft)`)
+      if (record.status !== 'draft')
+        ctx.skip(`the created quotation has status ${JSON.stringify(record.status)}, not draft (see state.quotation.created-draft)`)
       const res = await deleteRecord(ctx, 'quotation', record.id)
-      if (!res.ok) ctx.fail(`delete of a draft quotation: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, { expected: 'a draft quotation can be deleted', exchanges: [res.exchange] })
+      if (!res.ok)
+        ctx.fail(`delete of a draft quotation: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, {
+          expected: 'a draft quotation can be deleted',
+          exchanges: [res.exchange],
+        })
       const after = await ctx.api.get(itemPath('quotation', record.id))
       if (after.status !== 404 && after.status !== 410) {
-        ctx.fail(`after the delete, GET answers ${after.status}, expected 404 (§7.6)`, { expected: 'a deleted record does not exist (§7.6)', exchanges: [res.exchange, after.exchange] })
+        ctx.fail(`after the delete, GET answers ${after.status}, expected 404 (§7.6)`, {
+          expected: 'a deleted record does not exist (§7.6)',
+          exchanges: [res.exchange, after.exchange],
+        })
       }
       ctx.observe('deleteStatus', res.status)
     },

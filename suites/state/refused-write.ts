@@ -52,7 +52,10 @@ export async function expectRefusedWrite(ctx: CheckContext, probe: RefusedWrite)
   if (field) ctx.skip(`the ${op} was refused as invalid input (details name ${field}), not for the ${resource}'s state: cannot tell`)
   ctx.observe('refusal', refusalOf(response))
   if (after.status !== 200) {
-    ctx.fail(`after the refused ${op}, GET ${path} answers ${after.status}, expected 200 (${clause})`, { expected: `the ${resource} is still there`, exchanges: evidence })
+    ctx.fail(`after the refused ${op}, GET ${path} answers ${after.status}, expected 200 (${clause})`, {
+      expected: `the ${resource} is still there`,
+      exchanges: evidence,
+    })
   }
   const tolerated = probe.tolerate?.(before.body, after.body) ?? []
   if (tolerated.length > 0) ctx.note(`a concurrent change moved ${tolerated.join(', ')}; those fields were not compared`)

@@ -32,7 +32,10 @@ async function someConversationId(ctx: CheckContext): Promise<string> {
   const configured = ctx.config.fixtures.conversationId
   if (configured) return configured
   const id = recordsOf(await listedOnce(ctx, 'message')).find((m) => typeof m?.conversationId === 'string')?.conversationId
-  if (!id) ctx.skip(`no conversation for the message probes to name: GET ${RESOURCES.message.path} lists no message with a conversationId; set CRM_FIXTURE_CONVERSATION_ID`)
+  if (!id)
+    ctx.skip(
+      `no conversation for the message probes to name: GET ${RESOURCES.message.path} lists no message with a conversationId; set CRM_FIXTURE_CONVERSATION_ID`,
+    )
   return id
 }
 
@@ -51,5 +54,8 @@ export async function createBase(ctx: CheckContext, resource: ResourceName): Pro
 
 /** A record of this run that update and replace probes are sent to: created once, removed by clean-up. */
 export function target(ctx: CheckContext, resource: ResourceName): Promise<AnyRecord> {
-  return ctx.session.memo(`validation:target:${resource}`, async () => (await createRecord(ctx, resource, createBody(ctx, resource), { validate: false })).record)
+  return ctx.session.memo(
+    `validation:target:${resource}`,
+    async () => (await createRecord(ctx, resource, createBody(ctx, resource), { validate: false })).record,
+  )
 }

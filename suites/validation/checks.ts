@@ -67,7 +67,8 @@ const RULES: Rule[] = [
     name: 'enums',
     clauses: ['§4.4', '§2', '§7.3', '§7.2'],
     defects: outsideEnums,
-    title: (s, d) => `${operation(s)} with ${fieldsOf(d)} outside ${d.length === 1 ? 'its' : 'their'} listed values answers 400 invalid_request naming the field`,
+    title: (s, d) =>
+      `${operation(s)} with ${fieldsOf(d)} outside ${d.length === 1 ? 'its' : 'their'} listed values answers 400 invalid_request naming the field`,
   },
 ]
 

@@ -9,11 +9,17 @@ import { trackAccepted } from './judge.ts'
 
 const area = 'validation'
 
-const emailFields = (body: BodySpec | undefined): string[] => Object.entries(body?.fields ?? {}).filter(([, t]) => parseFieldType(t).base === 'email').map(([f]) => f)
+const emailFields = (body: BodySpec | undefined): string[] =>
+  Object.entries(body?.fields ?? {})
+    .filter(([, t]) => parseFieldType(t).base === 'email')
+    .map(([f]) => f)
 
 function expectAccepted(ctx: CheckContext, res: ApiResponse, what: string): void {
   if (!res.ok) {
-    ctx.fail(`${what}: status is ${res.status}, expected a 2xx (§4.1: email fields accept a string, null or an empty string)`, { exchanges: [res.exchange], data: res.body })
+    ctx.fail(`${what}: status is ${res.status}, expected a 2xx (§4.1: email fields accept a string, null or an empty string)`, {
+      exchanges: [res.exchange],
+      data: res.body,
+    })
   }
 }
 
@@ -52,4 +58,6 @@ function emailCheck(spec: ResourceSpec): CheckDefinition {
   })
 }
 
-export const emailChecks: CheckDefinition[] = RESOURCE_LIST.filter((r) => emailFields(r.create).length > 0 && hasCreateBody(r.name) && r.ops.delete).map(emailCheck)
+export const emailChecks: CheckDefinition[] = RESOURCE_LIST.filter((r) => emailFields(r.create).length > 0 && hasCreateBody(r.name) && r.ops.delete).map(
+  emailCheck,
+)

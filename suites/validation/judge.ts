@@ -31,7 +31,11 @@ export function trackAccepted(ctx: CheckContext, resource: ResourceName, res: Ap
  * Sends every probe and fails naming each one the server did not refuse as §7.3 asks. `created` names the
  * resource when the probes are creates (accepted ones are tracked for clean-up).
  */
-export async function expectRefusals(ctx: CheckContext, probes: Probe[], options: { clause: string; created?: ResourceName; judge?: typeof refusalProblem }): Promise<void> {
+export async function expectRefusals(
+  ctx: CheckContext,
+  probes: Probe[],
+  options: { clause: string; created?: ResourceName; judge?: typeof refusalProblem },
+): Promise<void> {
   const judge = options.judge ?? refusalProblem
   const defects: Defect[] = []
   for (const probe of probes) {
@@ -42,10 +46,16 @@ export async function expectRefusals(ctx: CheckContext, probes: Probe[], options
   }
   ctx.observe('probes', probes.length)
   if (defects.length === 0) return
-  const shown = defects.slice(0, 3).map((d) => `${d.label}: ${d.problem}`).join('; ')
-  ctx.fail(`${defects.length} of ${probes.length} invalid bodies not refused as ${options.clause} asks: ${shown}${defects.length > 3 ? `; and ${defects.length - 3} more` : ''}`, {
-    expected: '400 with code invalid_request and a details entry whose path names the field (§7.2, §7.3)',
-    exchanges: defects.slice(0, 5).map((d) => d.response.exchange),
-    data: defects.map((d) => ({ defect: d.label, problem: d.problem, status: d.response.status })),
-  })
+  const shown = defects
+    .slice(0, 3)
+    .map((d) => `${d.label}: ${d.problem}`)
+    .join('; ')
+  ctx.fail(
+    `${defects.length} of ${probes.length} invalid bodies not refused as ${options.clause} asks: ${shown}${defects.length > 3 ? `; and ${defects.length - 3} more` : ''}`,
+    {
+      expected: '400 with code invalid_request and a details entry whose path names the field (§7.2, §7.3)',
+      exchanges: defects.slice(0, 5).map((d) => d.response.exchange),
+      data: defects.map((d) => ({ defect: d.label, problem: d.problem, status: d.response.status })),
+    },
+  )
 }

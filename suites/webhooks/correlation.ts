@@ -66,7 +66,13 @@ export const correlationChecks: CheckDefinition[] = [
     after: ['state.payment.raises-paid', 'idempotency.payment.replays'],
     async run(ctx: CheckContext) {
       const sink = await ctx.session.sink()
-      const target = await findSeeded(ctx, 'sentInvoiceId', 'invoice', 'sent invoice with an outstanding balance', (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 1)
+      const target = await findSeeded(
+        ctx,
+        'sentInvoiceId',
+        'invoice',
+        'sent invoice with an outstanding balance',
+        (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 1,
+      )
       const path = itemPath('invoice', target.id)
       // Another area pays part of the same invoice: the fresh read and the payment take their turn (state/exclusive.ts).
       const { payment, paidAt } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
@@ -77,11 +83,19 @@ export const correlationChecks: CheckDefinition[] = [
         if (invoice?.status === 'draft') ctx.skip(`invoice ${target.id} is a draft; set ${target.variable} to a sent invoice`)
         if (invoice?.voidedAt != null) ctx.skip(`invoice ${target.id} is void; set ${target.variable} to a sent invoice`)
         const balance = Number(invoice?.totalSen) - Number(invoice?.paidSen)
-        if (!(balance >= 1)) ctx.skip(`invoice ${target.id} has ${invoice?.totalSen} - ${invoice?.paidSen} outstanding; set ${target.variable} to a sent invoice with a balance`)
+        if (!(balance >= 1))
+          ctx.skip(`invoice ${target.id} has ${invoice?.totalSen} - ${invoice?.paidSen} outstanding; set ${target.variable} to a sent invoice with a balance`)
         const { response } = await createRecord(
           ctx,
           'payment',
-          { invoiceId: target.id, amountSen: balance, method: 'other', paidOn: today(), reference: runLabel(ctx, 'payment'), note: 'crmconf conformance run: pays the balance (§6.2 invoice.paid)' },
+          {
+            invoiceId: target.id,
+            amountSen: balance,
+            method: 'other',
+            paidOn: today(),
+            reference: runLabel(ctx, 'payment'),
+            note: 'crmconf conformance run: pays the balance (§6.2 invoice.paid)',
+          },
           { validate: false },
         )
         return { payment: response, paidAt: Date.now() }

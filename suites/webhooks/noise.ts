@@ -33,7 +33,9 @@ export const noiseChecks: CheckDefinition[] = [
       if (dropped > 0) ctx.observe('dropped', dropped)
       if (counts.tlsFailures > 0) ctx.observe('tlsFailures', counts.tlsFailures)
       if (total > 0) {
-        ctx.note(`${total} of ${counts.received} requests to the sink were not the server's deliveries about this run, and were not judged: ${JSON.stringify(noise)}`)
+        ctx.note(
+          `${total} of ${counts.received} requests to the sink were not the server's deliveries about this run, and were not judged: ${JSON.stringify(noise)}`,
+        )
         ctx.observe('noiseExamples', sink.noiseSamples.slice(-SHOWN).map(summary))
       }
     },

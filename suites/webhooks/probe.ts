@@ -42,13 +42,19 @@ export function probeCase(ctx: CheckContext): Promise<Probe> {
     let id: string | undefined
     let bounced = false
     // The delivery may arrive before the create's answer: until the id is known, the label finds it.
-    const isProbe = (data: { id?: unknown; object?: unknown } | undefined) => (id !== undefined && data?.id === id) || JSON.stringify(data?.object ?? {}).includes(label)
+    const isProbe = (data: { id?: unknown; object?: unknown } | undefined) =>
+      (id !== undefined && data?.id === id) || JSON.stringify(data?.object ?? {}).includes(label)
     sink.respondWith((event, { attempt }) => {
       if (bounced || attempt !== 1 || event.type !== 'case.created' || !isProbe(event.data)) return undefined
       bounced = true
       return BOUNCE_STATUS
     })
-    const { record, response } = await createRecord(ctx, 'case', { subject: label, description: 'crm-conformance webhook probe (§6.2 case.created)' }, { validate: false })
+    const { record, response } = await createRecord(
+      ctx,
+      'case',
+      { subject: label, description: 'crm-conformance webhook probe (§6.2 case.created)' },
+      { validate: false },
+    )
     id = String(record.id)
     return { id, label, created: response, at: Date.now() }
   })
@@ -67,7 +73,9 @@ export function probeDelivery(ctx: CheckContext, probe: Probe): Promise<Delivery
  * for updates, which §6 does not say), so distinct events of one record can be told apart by webhook-id.
  */
 export function probeUpdate(ctx: CheckContext, probe: Probe): Promise<ApiResponse> {
-  return ctx.session.memo('webhooks.probe-update', () => updateRecord(ctx, 'case', probe.id, { description: `crm-conformance webhook probe, updated (${ctx.runId})` }))
+  return ctx.session.memo('webhooks.probe-update', () =>
+    updateRecord(ctx, 'case', probe.id, { description: `crm-conformance webhook probe, updated (${ctx.runId})` }),
+  )
 }
 
 /**

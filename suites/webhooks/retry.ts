@@ -15,10 +15,15 @@ const area = 'webhooks'
 async function bouncedAttempt(ctx: CheckContext): Promise<{ probe: Probe; first: Delivery }> {
   const probe = await probeCase(ctx)
   const first = await probeDelivery(ctx, probe)
-  if (first === undefined) ctx.skip(`no case.created delivery for the probe case ${probe.id} within ${ctx.config.webhookTimeoutS} s, so no retry to watch (webhooks.case.created judges that)`)
+  if (first === undefined)
+    ctx.skip(
+      `no case.created delivery for the probe case ${probe.id} within ${ctx.config.webhookTimeoutS} s, so no retry to watch (webhooks.case.created judges that)`,
+    )
   if (first.status < 300) ctx.skip(`the sink answered the first case.created delivery ${first.status}, so no retry is due`)
   if (!first.authentic) {
-    ctx.skip(`the first case.created delivery is not signed with the secret (${first.reason}), so a retry could not be told from anyone's copy (webhooks.delivery.signature judges the signature)`)
+    ctx.skip(
+      `the first case.created delivery is not signed with the secret (${first.reason}), so a retry could not be told from anyone's copy (webhooks.delivery.signature judges the signature)`,
+    )
   }
   return { probe, first }
 }
@@ -37,15 +42,20 @@ export const retryChecks: CheckDefinition[] = [
       const { probe, first } = await bouncedAttempt(ctx)
       const again = await probeRetry(ctx, probe, first)
       if (again === undefined) {
-        ctx.skip(`no retry of case.created within ${ctx.config.webhookRetryWaitS} s of answering ${first.status}; §6.7 retries over about 3½ days, so a later retry is legal (webhooks.retry.arrives reports the silence; raise CRM_WEBHOOK_RETRY_WAIT_S to wait longer)`)
+        ctx.skip(
+          `no retry of case.created within ${ctx.config.webhookRetryWaitS} s of answering ${first.status}; §6.7 retries over about 3½ days, so a later retry is legal (webhooks.retry.arrives reports the silence; raise CRM_WEBHOOK_RETRY_WAIT_S to wait longer)`,
+        )
       }
       ctx.observe('retryDelayMs', Math.max(0, Date.parse(again.receivedAt) - Date.parse(first.receivedAt)))
       if (again.webhookId !== first.webhookId) {
-        ctx.fail(`the retry of case.created for case ${probe.id} carries webhook-id ${JSON.stringify(again.webhookId)}, the first attempt ${JSON.stringify(first.webhookId)} (§6.4: unique per event, used to ignore repeats)`, {
-          expected: `the same event delivered again with webhook-id ${JSON.stringify(first.webhookId)} after the sink answered ${first.status}`,
-          exchanges: [probe.created.exchange],
-          data: { deliveries: [summary(first), summary(again)] },
-        })
+        ctx.fail(
+          `the retry of case.created for case ${probe.id} carries webhook-id ${JSON.stringify(again.webhookId)}, the first attempt ${JSON.stringify(first.webhookId)} (§6.4: unique per event, used to ignore repeats)`,
+          {
+            expected: `the same event delivered again with webhook-id ${JSON.stringify(first.webhookId)} after the sink answered ${first.status}`,
+            exchanges: [probe.created.exchange],
+            data: { deliveries: [summary(first), summary(again)] },
+          },
+        )
       }
     },
   }),
@@ -64,11 +74,14 @@ export const retryChecks: CheckDefinition[] = [
       if (again === undefined) {
         // §6.7 names no schedule, so silence is not a MUST failure (webhooks.retry.same-id skips); but a first
         // retry later than a minute leaves a receiver that was briefly down without the event for that long.
-        ctx.fail(`no retry of case.created for case ${probe.id} within ${ctx.config.webhookRetryWaitS} s of the sink answering ${first.status} (§6.7: any other response than 2xx leads to retries)`, {
-          expected: `the same event delivered again within CRM_WEBHOOK_RETRY_WAIT_S (${ctx.config.webhookRetryWaitS} s) of a non-2xx answer`,
-          exchanges: [probe.created.exchange],
-          data: { firstAttempt: summary(first), waitedS: ctx.config.webhookRetryWaitS },
-        })
+        ctx.fail(
+          `no retry of case.created for case ${probe.id} within ${ctx.config.webhookRetryWaitS} s of the sink answering ${first.status} (§6.7: any other response than 2xx leads to retries)`,
+          {
+            expected: `the same event delivered again within CRM_WEBHOOK_RETRY_WAIT_S (${ctx.config.webhookRetryWaitS} s) of a non-2xx answer`,
+            exchanges: [probe.created.exchange],
+            data: { firstAttempt: summary(first), waitedS: ctx.config.webhookRetryWaitS },
+          },
+        )
       }
       ctx.observe('retryDelayMs', Math.max(0, Date.parse(again.receivedAt) - Date.parse(first.receivedAt)))
     },

@@ -72,7 +72,9 @@ function ruleCheck(spec: RuleCheck): CheckDefinition {
       const judged = deliveries.filter((d) => reached(d, spec.rule) && (spec.concerns?.(d) ?? true))
       if (judged.length === 0) {
         const refusals = tally(deliveries.filter((d) => !reached(d, spec.rule)).map((d) => d.reason))
-        ctx.skip(`none of the ${deliveries.length} deliveries can be judged on this rule${Object.keys(refusals).length ? `; refused earlier: ${JSON.stringify(refusals)}` : ''}`)
+        ctx.skip(
+          `none of the ${deliveries.length} deliveries can be judged on this rule${Object.keys(refusals).length ? `; refused earlier: ${JSON.stringify(refusals)}` : ''}`,
+        )
       }
       ctx.observe('judged', judged.length)
       const offending = judged.filter((d) => brokenRule(d) === spec.rule)
@@ -91,7 +93,10 @@ function ruleCheck(spec: RuleCheck): CheckDefinition {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`
   }
   return JSON.stringify(value) ?? 'null'
 }
@@ -118,7 +123,8 @@ const uniqueId = defineCheck({
   async run(ctx) {
     const deliveries = await runDeliveries(ctx, { update: true })
     const verified = deliveries.filter((d) => d.event !== undefined && d.webhookId !== undefined)
-    if (verified.length === 0) ctx.skip(`none of the ${deliveries.length} deliveries verified, so no event can be told from another (see the other webhooks.delivery.* checks)`)
+    if (verified.length === 0)
+      ctx.skip(`none of the ${deliveries.length} deliveries verified, so no event can be told from another (see the other webhooks.delivery.* checks)`)
     const byId = new Map<string, Delivery[]>()
     for (const d of verified) byId.set(d.webhookId!, [...(byId.get(d.webhookId!) ?? []), d])
     ctx.observe('webhookIds', byId.size)
@@ -149,9 +155,9 @@ export const ruleChecks: CheckDefinition[] = [
     rule: 'timestamp',
     id: 'webhooks.delivery.timestamp',
     clauses: ['§6.4', '§6.6', '§8'],
-    title: 'Every delivery\'s webhook-timestamp is the current time in integer Unix seconds, within 300 s',
+    title: "Every delivery's webhook-timestamp is the current time in integer Unix seconds, within 300 s",
     what: 'have a webhook-timestamp that is not current Unix seconds',
-    expected: 'webhook-timestamp: integer Unix seconds (§6.4), within 300 s of the receiver\'s clock (§6.6, §8)',
+    expected: "webhook-timestamp: integer Unix seconds (§6.4), within 300 s of the receiver's clock (§6.6, §8)",
   }),
   ruleCheck({
     rule: 'signature',
@@ -159,7 +165,8 @@ export const ruleChecks: CheckDefinition[] = [
     clauses: ['§6.5', '§6.1'],
     title: 'Every delivery is signed v1,<base64 HMAC-SHA256> of "<webhook-id>.<webhook-timestamp>.<raw body>" keyed on the decoded whsec_ secret',
     what: 'fail the signature',
-    expected: 'a webhook-signature entry v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed on the base64-decoded secret after whsec_ (§6.5)',
+    expected:
+      'a webhook-signature entry v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed on the base64-decoded secret after whsec_ (§6.5)',
   }),
   ruleCheck({
     rule: 'body-shape',
@@ -167,7 +174,8 @@ export const ruleChecks: CheckDefinition[] = [
     clauses: ['§6.3', '§6.2'],
     title: 'Every delivery\'s body is JSON { type: "<entity>.<action>", timestamp, data: { id, entityType, object, changes } }',
     what: 'have a body without the §6.3 shape',
-    expected: '{ type: string, timestamp: string, data: { id: string, entityType: string, object: object, changes: object } } (§6.3); any <entity>.<action> kind (§6.2)',
+    expected:
+      '{ type: string, timestamp: string, data: { id: string, entityType: string, object: object, changes: object } } (§6.3); any <entity>.<action> kind (§6.2)',
   }),
   ruleCheck({
     rule: 'entity-type',

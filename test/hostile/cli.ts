@@ -39,11 +39,15 @@ export function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** The variables that point a run at a server with the given keys (every role given), scopes and fixtures. */
-export function targetEnv(baseUrl: string, reference: { keys: Partial<Record<KeyRole, string>>; restrictedScopes?: string[]; fixtures?: Partial<Record<FixtureName, string>>; webhookSecret?: string }): NodeJS.ProcessEnv {
+export function targetEnv(
+  baseUrl: string,
+  reference: { keys: Partial<Record<KeyRole, string>>; restrictedScopes?: string[]; fixtures?: Partial<Record<FixtureName, string>>; webhookSecret?: string },
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { CRM_BASE_URL: baseUrl }
   for (const [role, variable] of Object.entries(KEY_VARIABLES) as [KeyRole, string][]) if (reference.keys[role]) env[variable] = reference.keys[role]
   if (reference.restrictedScopes) env.CRM_API_KEY_RESTRICTED_SCOPES = reference.restrictedScopes.join(' ')
-  for (const [name, variable] of Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][]) if (reference.fixtures?.[name]) env[variable] = reference.fixtures[name]
+  for (const [name, variable] of Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][])
+    if (reference.fixtures?.[name]) env[variable] = reference.fixtures[name]
   if (reference.webhookSecret) env.CRM_WEBHOOK_SECRET = reference.webhookSecret
   return env
 }

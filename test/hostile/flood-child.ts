@@ -12,7 +12,11 @@ const statuses: Record<string, number> = {}
 
 function forge(): Promise<void> {
   const id = randomUUID()
-  const body = JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString(), data: { id, entityType: 'case', object: { id, subject: 'flood' }, changes: {} } })
+  const body = JSON.stringify({
+    type: 'case.created',
+    timestamp: new Date().toISOString(),
+    data: { id, entityType: 'case', object: { id, subject: 'flood' }, changes: {} },
+  })
   const headers = {
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(body)),

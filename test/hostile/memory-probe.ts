@@ -32,4 +32,6 @@ await Promise.all(
 )
 await transport.close()
 const keptBytes = Buffer.byteLength(JSON.stringify(kept))
-process.stdout.write(`${JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, answered, kept: kept.length, keptBytes, note: kept.at(-1)?.response?.note })}\n`)
+process.stdout.write(
+  `${JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, answered, kept: kept.length, keptBytes, note: kept.at(-1)?.response?.note })}\n`,
+)

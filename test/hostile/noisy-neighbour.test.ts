@@ -67,22 +67,26 @@ describe('a noisy neighbour posting to the sink during a run', () => {
   it.each<[string, string[], Record<string, string>]>([
     ['a conformant server', [], {}],
     ['a server that never retries', ['webhooks.never-retries'], { 'webhooks.retry.same-id': 'skipped', 'webhooks.retry.arrives': 'failed' }],
-  ])('changes no webhooks verdict against %s, and is counted as noise', async (_server, faults, unlike) => {
-    const quiet = await webhooksRun(faults, false)
-    const noisy = await webhooksRun(faults, true)
+  ])(
+    'changes no webhooks verdict against %s, and is counted as noise',
+    async (_server, faults, unlike) => {
+      const quiet = await webhooksRun(faults, false)
+      const noisy = await webhooksRun(faults, true)
 
-    const expected = { ...Object.fromEntries(WEBHOOK_CHECKS.map((c) => [c.id, 'passed'])), ...unlike }
-    expect(statuses(quiet.results)).toEqual(expected)
-    expect(statuses(noisy.results)).toEqual(statuses(quiet.results))
-    expect(observed(noisy.results, 'webhooks.delivery.signature').deliveries).toBe(observed(quiet.results, 'webhooks.delivery.signature').deliveries)
+      const expected = { ...Object.fromEntries(WEBHOOK_CHECKS.map((c) => [c.id, 'passed'])), ...unlike }
+      expect(statuses(quiet.results)).toEqual(expected)
+      expect(statuses(noisy.results)).toEqual(statuses(quiet.results))
+      expect(observed(noisy.results, 'webhooks.delivery.signature').deliveries).toBe(observed(quiet.results, 'webhooks.delivery.signature').deliveries)
 
-    const stats = noisy.stats!
-    expect(stats.replayed).toBeGreaterThan(0)
-    expect(stats.huge).toBe(2)
-    const noise = observed(noisy.results, 'webhooks.sink.noise').noiseByReason as Record<string, number>
-    expect(noise.bad_signature).toBeGreaterThanOrEqual(stats.forged)
-    expect(noise.replayed_id).toBeGreaterThan(0)
-    expect(noise.future_timestamp).toBeGreaterThan(0)
-    expect(noise.too_large).toBe(2)
-  }, 120_000)
+      const stats = noisy.stats!
+      expect(stats.replayed).toBeGreaterThan(0)
+      expect(stats.huge).toBe(2)
+      const noise = observed(noisy.results, 'webhooks.sink.noise').noiseByReason as Record<string, number>
+      expect(noise.bad_signature).toBeGreaterThanOrEqual(stats.forged)
+      expect(noise.replayed_id).toBeGreaterThan(0)
+      expect(noise.future_timestamp).toBeGreaterThan(0)
+      expect(noise.too_large).toBe(2)
+    },
+    120_000,
+  )
 })

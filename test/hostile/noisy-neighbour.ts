@@ -96,11 +96,20 @@ const nowS = () => Math.floor(Date.now() / 1000)
 
 function strangerEvent(): string {
   const id = randomUUID()
-  return JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString(), data: { id, entityType: 'case', object: { id, subject: 'not yours' }, changes: {} } })
+  return JSON.stringify({
+    type: 'case.created',
+    timestamp: new Date().toISOString(),
+    data: { id, entityType: 'case', object: { id, subject: 'not yours' }, changes: {} },
+  })
 }
 
 function strangerHeaders(ts = nowS()): Record<string, string> {
-  return { 'content-type': 'application/json', 'webhook-id': `msg_${randomUUID().replace(/-/g, '')}`, 'webhook-timestamp': String(ts), 'webhook-signature': GARBAGE_SIGNATURE }
+  return {
+    'content-type': 'application/json',
+    'webhook-id': `msg_${randomUUID().replace(/-/g, '')}`,
+    'webhook-timestamp': String(ts),
+    'webhook-signature': GARBAGE_SIGNATURE,
+  }
 }
 
 /** A 50 MiB body, sent in full (with its content-length, or chunked), whatever the sink answers. */

@@ -29,7 +29,8 @@ async function stop(): Promise<void> {
 }
 
 process.on('message', (message: HostileProcessMessage) => {
-  if (message.type === 'stats') process.send!({ type: 'stats', id: message.id, received: hostile.received, methods: hostile.methods, redirectHits: hostile.redirectHits })
+  if (message.type === 'stats')
+    process.send!({ type: 'stats', id: message.id, received: hostile.received, methods: hostile.methods, redirectHits: hostile.redirectHits })
   if (message.type === 'close') void stop()
 })
 // The test process went away (a crash, a kill): never outlive it.

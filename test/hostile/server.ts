@@ -159,7 +159,12 @@ export async function startHostileServer(options: HostileServerOptions): Promise
     timers.add(timer)
   }
 
-  function passThrough(req: IncomingMessage, res: ServerResponse, path: string, rewrite?: (headers: Record<string, string | string[] | undefined>) => void): void {
+  function passThrough(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    rewrite?: (headers: Record<string, string | string[] | undefined>) => void,
+  ): void {
     const upstream = new URL(options.upstream)
     const forward = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } },
@@ -177,48 +182,55 @@ export async function startHostileServer(options: HostileServerOptions): Promise
   function echo(req: IncomingMessage, res: ServerResponse, path: string, encoded = false): void {
     const upstream = new URL(options.upstream)
     const n = ++echoCount
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      const chunks: Buffer[] = []
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-      answer.on('end', () => {
-        const authorization = req.headers.authorization ?? ''
-        let status = answer.statusCode ?? 502
-        let text = Buffer.concat(chunks).toString('utf8')
-        const key = authorization.replace(/^Bearer\s+/i, '')
-        const secret = options.webhookSecret ?? ''
-        const errorBody = () =>
-          encoded
-            ? JSON.stringify({
-                error: {
-                  code: 'echo',
-                  message: `refused <b>${htmlEscaped(key)}</b> and ${htmlEscaped(secret)}`,
-                  details: { json: JSON.stringify({ key, secret }), query: new URLSearchParams({ key, secret }).toString(), part: encodeURIComponent(secret.slice('whsec_'.length)) },
-                },
-              })
-            : JSON.stringify({ error: { code: 'echo', message: `refused, you sent Authorization: ${authorization}`, details: { headers: req.headers } } })
-        if (status >= 400 || n % 7 === 0) {
-          status = status >= 400 ? status : 500
-          text = errorBody()
-        } else if (!encoded && /\/me(\?|$)/.test(path)) {
-          try {
-            text = JSON.stringify({ ...JSON.parse(text), echo: { authorization, secret: authorization.split('_').at(-1) } })
-          } catch {
-            /* not JSON: left as it is */
-          }
-        }
-        const headers: Record<string, string | string[] | undefined> = encoded
-          ? {
-              ...answer.headers,
-              location: `https://crm.example/callback?key=${encodeURIComponent(key)}&secret=${encodeURIComponent(secret)}&part=${encodeURIComponent(secret.slice('whsec_'.length))}`,
-              'x-echo-form': new URLSearchParams({ key, secret }).toString(),
-              'content-length': String(Buffer.byteLength(text)),
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } },
+      (answer) => {
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.on('end', () => {
+          const authorization = req.headers.authorization ?? ''
+          let status = answer.statusCode ?? 502
+          let text = Buffer.concat(chunks).toString('utf8')
+          const key = authorization.replace(/^Bearer\s+/i, '')
+          const secret = options.webhookSecret ?? ''
+          const errorBody = () =>
+            encoded
+              ? JSON.stringify({
+                  error: {
+                    code: 'echo',
+                    message: `refused <b>${htmlEscaped(key)}</b> and ${htmlEscaped(secret)}`,
+                    details: {
+                      json: JSON.stringify({ key, secret }),
+                      query: new URLSearchParams({ key, secret }).toString(),
+                      part: encodeURIComponent(secret.slice('whsec_'.length)),
+                    },
+                  },
+                })
+              : JSON.stringify({ error: { code: 'echo', message: `refused, you sent Authorization: ${authorization}`, details: { headers: req.headers } } })
+          if (status >= 400 || n % 7 === 0) {
+            status = status >= 400 ? status : 500
+            text = errorBody()
+          } else if (!encoded && /\/me(\?|$)/.test(path)) {
+            try {
+              text = JSON.stringify({ ...JSON.parse(text), echo: { authorization, secret: authorization.split('_').at(-1) } })
+            } catch {
+              /* not JSON: left as it is */
             }
-          : { ...answer.headers, 'x-echo-authorization': authorization, 'content-length': String(Buffer.byteLength(text)) }
-        delete headers['transfer-encoding']
-        res.writeHead(status, headers)
-        res.end(text)
-      })
-    })
+          }
+          const headers: Record<string, string | string[] | undefined> = encoded
+            ? {
+                ...answer.headers,
+                location: `https://crm.example/callback?key=${encodeURIComponent(key)}&secret=${encodeURIComponent(secret)}&part=${encodeURIComponent(secret.slice('whsec_'.length))}`,
+                'x-echo-form': new URLSearchParams({ key, secret }).toString(),
+                'content-length': String(Buffer.byteLength(text)),
+              }
+            : { ...answer.headers, 'x-echo-authorization': authorization, 'content-length': String(Buffer.byteLength(text)) }
+          delete headers['transfer-encoding']
+          res.writeHead(status, headers)
+          res.end(text)
+        })
+      },
+    )
     forward.on('error', () => res.destroy())
     req.pipe(forward)
   }
@@ -325,7 +337,8 @@ export async function startHostileServer(options: HostileServerOptions): Promise
     const byMethod = (methods[mode] ??= {})
     byMethod[req.method ?? '?'] = (byMethod[req.method ?? '?'] ?? 0) + 1
     // Read (and drop) the request body before sabotaging, except where the body is passed through.
-    if (mode === 'pass' || mode === 'wrong-type' || mode === 'flaky' || mode === 'dies-after' || mode === 'echo' || mode === 'echo-encoded') return sabotage(mode, req, res, match[2]!)
+    if (mode === 'pass' || mode === 'wrong-type' || mode === 'flaky' || mode === 'dies-after' || mode === 'echo' || mode === 'echo-encoded')
+      return sabotage(mode, req, res, match[2]!)
     req.resume()
     sabotage(mode, req, res, match[2]!)
   })

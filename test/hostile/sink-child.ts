@@ -17,10 +17,17 @@ export interface SinkChildMeasure {
 const [secret, logFile] = process.argv.slice(2) as [string, string | undefined]
 const controller = new AbortController()
 let sink: Sink | undefined
-const done = runSinkCommand({ host: '127.0.0.1', port: 0, secret, logFile }, { signal: controller.signal, write: () => undefined, onStarted: (s) => {
-  sink = s
-  process.send!({ type: 'ready', url: s.url })
-} })
+const done = runSinkCommand(
+  { host: '127.0.0.1', port: 0, secret, logFile },
+  {
+    signal: controller.signal,
+    write: () => undefined,
+    onStarted: (s) => {
+      sink = s
+      process.send!({ type: 'ready', url: s.url })
+    },
+  },
+)
 
 process.on('message', (message: SinkChildMessage) => {
   if (message.type === 'stop') {
@@ -32,7 +39,15 @@ process.on('message', (message: SinkChildMessage) => {
   globalThis.gc!()
   globalThis.gc!()
   const counts = sink!.counts()
-  const reply: SinkChildMeasure = { type: 'measure', id: message.id, heapUsed: process.memoryUsage().heapUsed, rss: process.memoryUsage().rss, received: counts.received, kept: sink!.deliveries.length, noise: counts.noise }
+  const reply: SinkChildMeasure = {
+    type: 'measure',
+    id: message.id,
+    heapUsed: process.memoryUsage().heapUsed,
+    rss: process.memoryUsage().rss,
+    received: counts.received,
+    kept: sink!.deliveries.length,
+    noise: counts.noise,
+  }
   process.send!(reply)
 })
 process.on('disconnect', () => controller.abort())

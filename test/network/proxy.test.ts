@@ -83,7 +83,13 @@ describe('proxies and gateways', () => {
 
   test('the loader reads the proxy variables, lower case first, and CRM_EXTRA_HEADERS', () => {
     const config = loadConfig(
-      { HTTP_PROXY: 'http://upper:1', http_proxy: 'http://lower:2', HTTPS_PROXY: 'http://secure:3', NO_PROXY: 'localhost', CRM_EXTRA_HEADERS: 'X-Gateway-Key: abc=def; X-Env: staging' },
+      {
+        HTTP_PROXY: 'http://upper:1',
+        http_proxy: 'http://lower:2',
+        HTTPS_PROXY: 'http://secure:3',
+        NO_PROXY: 'localhost',
+        CRM_EXTRA_HEADERS: 'X-Gateway-Key: abc=def; X-Env: staging',
+      },
       { envFile: false },
     )
     expect(config.proxy).toEqual({ httpProxy: 'http://lower:2', httpsProxy: 'http://secure:3', noProxy: 'localhost' })

@@ -11,12 +11,16 @@ export function faultShard(shard: number, shards: number): void {
   const rows: FaultRow[] = []
 
   // Concurrent: a fault run mostly waits (Retry-After, webhook deliveries, list lag), it hardly computes.
-  test.concurrent.each(faults.map((f) => [f.id, f] as const))('fault %s is caught by the checks it names', async (_id, fault) => {
-    const row = await judgeFault(fault, catalogue)
-    rows.push(row)
-    expect(row.expected, `${fault.id} names no check that must catch it`).not.toEqual([])
-    expect(row.missed, `${fault.id}: expected checks that did not fail (other checks that failed: ${row.caughtBy.join(', ') || 'none'})`).toEqual([])
-  }, 120_000)
+  test.concurrent.each(faults.map((f) => [f.id, f] as const))(
+    'fault %s is caught by the checks it names',
+    async (_id, fault) => {
+      const row = await judgeFault(fault, catalogue)
+      rows.push(row)
+      expect(row.expected, `${fault.id} names no check that must catch it`).not.toEqual([])
+      expect(row.missed, `${fault.id}: expected checks that did not fail (other checks that failed: ${row.caughtBy.join(', ') || 'none'})`).toEqual([])
+    },
+    120_000,
+  )
 
   afterAll(() => {
     mkdirSync(SELFCHECK_DIR, { recursive: true })

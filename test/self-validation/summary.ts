@@ -18,7 +18,10 @@ export function teardown(): void {
   const fresh = (f: string) => existsSync(join(SELFCHECK_DIR, f)) && statSync(join(SELFCHECK_DIR, f)).mtimeMs >= startedAt
   if (!files.every(fresh)) return
   const read = <T>(f: string): T[] => JSON.parse(readFileSync(join(SELFCHECK_DIR, f), 'utf8')) as T[]
-  const faults = files.slice(0, -1).flatMap((f) => read<FaultRow>(f)).sort((a, b) => a.fault.localeCompare(b.fault))
+  const faults = files
+    .slice(0, -1)
+    .flatMap((f) => read<FaultRow>(f))
+    .sort((a, b) => a.fault.localeCompare(b.fault))
   const variants = read<VariantRow>('variants.json').sort((a, b) => a.variant.localeCompare(b.variant))
   if (faults.length === 0) return
   const report = renderMutationReport(faults, variants, { suiteVersion: TOOL_VERSION })
@@ -28,7 +31,9 @@ export function teardown(): void {
   const width = Math.max(...faults.map((f) => f.fault.length))
   const lines = ['', 'Self-validation (fault → expected check → caught by → verdict)']
   for (const f of faults) {
-    lines.push(`  ${f.fault.padEnd(width)}  ${f.expected[0] ?? '—'}${f.expected.length > 1 ? ` (+${f.expected.length - 1})` : ''} → ${f.caughtBy.length} checks → ${f.outcome}`)
+    lines.push(
+      `  ${f.fault.padEnd(width)}  ${f.expected[0] ?? '—'}${f.expected.length > 1 ? ` (+${f.expected.length - 1})` : ''} → ${f.caughtBy.length} checks → ${f.outcome}`,
+    )
   }
   lines.push(`mutation score: ${caught}/${faults.length}`, `false failures on variants: ${falseFailures}`, `table: ${MUTATION_REPORT}`, '')
   process.stdout.write(lines.join('\n'))

@@ -8,12 +8,16 @@ import { SELFCHECK_DIR } from './paths.ts'
 
 const rows: VariantRow[] = []
 
-test.concurrent.each(ALL_VARIANTS.map((v) => [v]))('variant %s fails no MUST or SHOULD check', async (variant) => {
-  const row = await judgeVariant(variant, catalogue)
-  rows.push(row)
-  expect(row.falseFailures).toEqual([])
-  expect(row.skipped, 'with every key and fixture of the embedded server, nothing is skipped').toBe(0)
-}, 120_000)
+test.concurrent.each(ALL_VARIANTS.map((v) => [v]))(
+  'variant %s fails no MUST or SHOULD check',
+  async (variant) => {
+    const row = await judgeVariant(variant, catalogue)
+    rows.push(row)
+    expect(row.falseFailures).toEqual([])
+    expect(row.skipped, 'with every key and fixture of the embedded server, nothing is skipped').toBe(0)
+  },
+  120_000,
+)
 
 afterAll(() => {
   mkdirSync(SELFCHECK_DIR, { recursive: true })

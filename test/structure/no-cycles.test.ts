@@ -72,7 +72,15 @@ function cycles(graph: Map<string, string[]>): string[][] {
 /** One line per cycle member: the module and the imports that keep it in the cycle. */
 function showCycle(component: string[], graph: Map<string, string[]>): string {
   const members = new Set(component)
-  return component.map((m) => `  ${m} -> ${graph.get(m)!.filter((t) => members.has(t)).join(', ')}`).join('\n')
+  return component
+    .map(
+      (m) =>
+        `  ${m} -> ${graph
+          .get(m)!
+          .filter((t) => members.has(t))
+          .join(', ')}`,
+    )
+    .join('\n')
 }
 
 /** The shortest import path from `from` to a module `wanted` accepts, or undefined. */

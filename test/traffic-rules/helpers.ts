@@ -42,7 +42,13 @@ export function exchange(spec: Spec): TrafficExchange {
     },
     ...(spec.noResponse
       ? {}
-      : { response: { status: spec.status ?? 200, headers: { ...RATE, ...(spec.responseBody !== undefined ? JSON_TYPE : {}), ...spec.responseHeaders }, ...(spec.responseBody !== undefined ? { body: spec.responseBody } : {}) } }),
+      : {
+          response: {
+            status: spec.status ?? 200,
+            headers: { ...RATE, ...(spec.responseBody !== undefined ? JSON_TYPE : {}), ...spec.responseHeaders },
+            ...(spec.responseBody !== undefined ? { body: spec.responseBody } : {}),
+          },
+        }),
     startedAt: new Date(T0 + at).toISOString(),
     endedAt: new Date(T0 + at + duration).toISOString(),
     ...(spec.keyRole !== undefined ? { keyRole: spec.keyRole } : {}),

@@ -47,7 +47,9 @@ describe('traffic.list.filter', () => {
 
 describe('traffic.list.order', () => {
   it('passes createdAt desc by default and ties, fails ascending records under the default', () => {
-    expect(judge(ordered, [exchange({ path: '/accounts', responseBody: page([account(1), account(2), account(3, { createdAt: account(2).createdAt })]) })]).status).toBe('passed')
+    expect(
+      judge(ordered, [exchange({ path: '/accounts', responseBody: page([account(1), account(2), account(3, { createdAt: account(2).createdAt })]) })]).status,
+    ).toBe('passed')
     expect(judge(ordered, [exchange({ path: '/accounts', responseBody: page([account(3), account(1)]) })]).status).toBe('failed')
     expect(judge(ordered, [exchange({ path: '/accounts?order=asc', responseBody: page([account(3), account(1)]) })]).status).toBe('passed')
   })
@@ -61,7 +63,9 @@ describe('traffic.list.since and since-excludes-bound', () => {
     const at = [exchange({ path: `/accounts?createdSince=${encodeURIComponent(bound)}`, responseBody: page([account(1), account(2)]) })]
     expect(judge(since, at).status).toBe('passed')
     expect(judge(sinceExcludesBound, at).status).toBe('failed')
-    expect(judge(sinceExcludesBound, [exchange({ path: `/accounts?createdSince=${encodeURIComponent(bound)}`, responseBody: page([account(1)]) })]).status).toBe('passed')
+    expect(
+      judge(sinceExcludesBound, [exchange({ path: `/accounts?createdSince=${encodeURIComponent(bound)}`, responseBody: page([account(1)]) })]).status,
+    ).toBe('passed')
   })
 })
 
@@ -89,21 +93,30 @@ describe('traffic.list.walk', () => {
     expect(misordered.status).toBe('failed')
   })
   it('does not judge pages of another query, nor a pair with a write between them', () => {
-    expect(judge(walk, [
-      exchange({ path: '/accounts?limit=2', responseBody: page(accounts(1, 2), 'c1') }),
-      exchange({ path: '/accounts?limit=3&cursor=c1', responseBody: page(accounts(1, 2)) }),
-    ]).status).toBe('skipped')
-    expect(judge(walk, [
-      exchange({ path: '/accounts?limit=2', responseBody: page(accounts(1, 2), 'c1') }),
-      exchange({ method: 'DELETE', path: `/accounts/${uuid(1)}`, status: 204 }),
-      exchange({ path: '/accounts?limit=2&cursor=c1', responseBody: page(accounts(2, 2)) }),
-    ]).status).toBe('skipped')
+    expect(
+      judge(walk, [
+        exchange({ path: '/accounts?limit=2', responseBody: page(accounts(1, 2), 'c1') }),
+        exchange({ path: '/accounts?limit=3&cursor=c1', responseBody: page(accounts(1, 2)) }),
+      ]).status,
+    ).toBe('skipped')
+    expect(
+      judge(walk, [
+        exchange({ path: '/accounts?limit=2', responseBody: page(accounts(1, 2), 'c1') }),
+        exchange({ method: 'DELETE', path: `/accounts/${uuid(1)}`, status: 204 }),
+        exchange({ path: '/accounts?limit=2&cursor=c1', responseBody: page(accounts(2, 2)) }),
+      ]).status,
+    ).toBe('skipped')
   })
 })
 
 describe('traffic.list.bad-parameter-refused', () => {
   it('passes 400 invalid_request for limit=500 and a 400 of any code for an unlisted enum value', () => {
-    expect(judge(badParameterRefused, [exchange({ path: '/accounts?limit=500', status: 400, responseBody: errorBody('invalid_request') }), exchange({ path: '/comments?kind=nope', status: 400, responseBody: errorBody('bad_filter') })]).status).toBe('passed')
+    expect(
+      judge(badParameterRefused, [
+        exchange({ path: '/accounts?limit=500', status: 400, responseBody: errorBody('invalid_request') }),
+        exchange({ path: '/comments?kind=nope', status: 400, responseBody: errorBody('bad_filter') }),
+      ]).status,
+    ).toBe('passed')
   })
   it('fails a page served for limit=0 or an unlisted enum value, and another code for limit=abc', () => {
     expect(judge(badParameterRefused, [exchange({ path: '/accounts?limit=0', responseBody: page([]) })]).status).toBe('failed')
@@ -111,7 +124,12 @@ describe('traffic.list.bad-parameter-refused', () => {
     expect(judge(badParameterRefused, [exchange({ path: '/accounts?limit=abc', status: 400, responseBody: errorBody('bad_limit') })]).status).toBe('failed')
   })
   it('leaves alone listed values in any case, odd limit forms, and refusals about the key', () => {
-    expect(judge(badParameterRefused, [exchange({ path: '/comments?kind=INTERNAL&limit=1e1', responseBody: page([]) }), exchange({ path: '/accounts?limit=500', status: 429, responseBody: errorBody('x') })]).status).toBe('skipped')
+    expect(
+      judge(badParameterRefused, [
+        exchange({ path: '/comments?kind=INTERNAL&limit=1e1', responseBody: page([]) }),
+        exchange({ path: '/accounts?limit=500', status: 429, responseBody: errorBody('x') }),
+      ]).status,
+    ).toBe('skipped')
   })
 })
 
@@ -119,7 +137,9 @@ describe('traffic.list.filter-complete', () => {
   const all = [account(1, { email: 'ana@example.com' }), account(2, { email: 'bob@example.com' })]
   const listing = exchange({ path: '/accounts?limit=100', responseBody: page(all), at: 0 })
   it('passes a filtered list holding what the complete listing showed matching, in any case of the value', () => {
-    expect(judge(filterComplete, [listing, exchange({ path: '/accounts?email=ANA%40EXAMPLE.COM&limit=10', responseBody: page([all[0]]), at: 100 })]).status).toBe('passed')
+    expect(
+      judge(filterComplete, [listing, exchange({ path: '/accounts?email=ANA%40EXAMPLE.COM&limit=10', responseBody: page([all[0]]), at: 100 })]).status,
+    ).toBe('passed')
   })
   it('fails a filtered list that leaves out a matching record', () => {
     const row = judge(filterComplete, [listing, exchange({ path: '/accounts?email=ANA%40EXAMPLE.COM&limit=10', responseBody: page([]), at: 100 })])
@@ -127,8 +147,18 @@ describe('traffic.list.filter-complete', () => {
     expect(row.message).toContain(uuid(1))
   })
   it('does not judge after a write to the collection, with another key, or without room on the page', () => {
-    const write = exchange({ method: 'PATCH', path: `/accounts/${uuid(1)}`, body: { email: 'x@example.com' }, responseBody: account(1, { email: 'x@example.com' }), at: 50 })
-    expect(judge(filterComplete, [listing, write, exchange({ path: '/accounts?email=ana%40example.com', responseBody: page([]), at: 100 })]).status).toBe('skipped')
-    expect(judge(filterComplete, [listing, exchange({ path: '/accounts?email=ana%40example.com', responseBody: page([]), at: 100, keyRole: 'restricted' })]).status).toBe('skipped')
+    const write = exchange({
+      method: 'PATCH',
+      path: `/accounts/${uuid(1)}`,
+      body: { email: 'x@example.com' },
+      responseBody: account(1, { email: 'x@example.com' }),
+      at: 50,
+    })
+    expect(judge(filterComplete, [listing, write, exchange({ path: '/accounts?email=ana%40example.com', responseBody: page([]), at: 100 })]).status).toBe(
+      'skipped',
+    )
+    expect(
+      judge(filterComplete, [listing, exchange({ path: '/accounts?email=ana%40example.com', responseBody: page([]), at: 100, keyRole: 'restricted' })]).status,
+    ).toBe('skipped')
   })
 })

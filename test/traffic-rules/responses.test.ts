@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { errorEnvelope, invalidRequest, jsonBodies, listSchema, meSchema, noServerErrors, rateHeaderForms, rateHeaders, recordSchema, tooManyRequests, unauthenticated, writeOnlyHidden } from '../../src/traffic/rules/responses.ts'
+import {
+  errorEnvelope,
+  invalidRequest,
+  jsonBodies,
+  listSchema,
+  meSchema,
+  noServerErrors,
+  rateHeaderForms,
+  rateHeaders,
+  recordSchema,
+  tooManyRequests,
+  unauthenticated,
+  writeOnlyHidden,
+} from '../../src/traffic/rules/responses.ts'
 import { account, errorBody, exchange, judge, page, quotation, uuid } from './helpers.ts'
 
 describe('traffic.record.schema', () => {
@@ -42,17 +55,26 @@ describe('traffic.error.envelope', () => {
 describe('traffic.error.invalid-request', () => {
   const invalid = { method: 'POST', path: '/accounts', body: { legalName: 'no name' } }
   it('passes a 400 invalid_request naming the missing field, in any notation', () => {
-    expect(judge(invalidRequest, [exchange({ ...invalid, status: 400, responseBody: errorBody('invalid_request', [{ path: '/name', message: 'required' }]) })]).status).toBe('passed')
+    expect(
+      judge(invalidRequest, [exchange({ ...invalid, status: 400, responseBody: errorBody('invalid_request', [{ path: '/name', message: 'required' }]) })])
+        .status,
+    ).toBe('passed')
   })
   it('fails a 400 without details, another code, or the body accepted', () => {
     expect(judge(invalidRequest, [exchange({ ...invalid, status: 400, responseBody: errorBody('invalid_request') })]).status).toBe('failed')
-    expect(judge(invalidRequest, [exchange({ ...invalid, status: 400, responseBody: errorBody('bad', [{ path: 'name', message: 'required' }]) })]).status).toBe('failed')
+    expect(judge(invalidRequest, [exchange({ ...invalid, status: 400, responseBody: errorBody('bad', [{ path: 'name', message: 'required' }]) })]).status).toBe(
+      'failed',
+    )
     const accepted = judge(invalidRequest, [exchange({ ...invalid, status: 201, responseBody: account(1) })])
     expect(accepted.status).toBe('failed')
     expect(accepted.side).toBe('server')
   })
   it('does not judge a valid body, nor an email whose syntax the spec leaves open', () => {
-    expect(judge(invalidRequest, [exchange({ method: 'POST', path: '/accounts', body: { name: 'a', email: 'not an address' }, status: 201, responseBody: account(1) })]).status).toBe('skipped')
+    expect(
+      judge(invalidRequest, [
+        exchange({ method: 'POST', path: '/accounts', body: { name: 'a', email: 'not an address' }, status: 201, responseBody: account(1) }),
+      ]).status,
+    ).toBe('skipped')
   })
 })
 
@@ -77,7 +99,9 @@ describe('traffic.ratelimit.429-headers', () => {
 
 describe('traffic.response.json', () => {
   it('passes a JSON body labelled JSON, fails text/html and a body that is not JSON', () => {
-    expect(judge(jsonBodies, [exchange({ path: '/accounts', responseBody: page([]), responseHeaders: { 'content-type': 'application/problem+json' } })]).status).toBe('passed')
+    expect(
+      judge(jsonBodies, [exchange({ path: '/accounts', responseBody: page([]), responseHeaders: { 'content-type': 'application/problem+json' } })]).status,
+    ).toBe('passed')
     expect(judge(jsonBodies, [exchange({ path: '/accounts', responseBody: page([]), responseHeaders: { 'content-type': 'text/html' } })]).status).toBe('failed')
     expect(judge(jsonBodies, [exchange({ path: '/accounts', status: 404, responseBody: '<h1>Not Found</h1>' })]).status).toBe('failed')
   })
@@ -94,9 +118,13 @@ describe('traffic.record.write-only-hidden', () => {
 
 describe('traffic.error.invalid-request on a body that is no JSON object', () => {
   it('accepts any code on the 400 (a parse error, §7.8), as validation.body.not-an-object does', () => {
-    const row = judge(invalidRequest, [exchange({ method: 'POST', path: '/accounts', body: '{"name": "x", "tags": [', status: 400, responseBody: errorBody('malformed_json') })])
+    const row = judge(invalidRequest, [
+      exchange({ method: 'POST', path: '/accounts', body: '{"name": "x", "tags": [', status: 400, responseBody: errorBody('malformed_json') }),
+    ])
     expect(row.status).toBe('passed')
-    expect(judge(invalidRequest, [exchange({ method: 'POST', path: '/accounts', body: ['x'], status: 500, responseBody: errorBody('boom') })]).status).toBe('skipped')
+    expect(judge(invalidRequest, [exchange({ method: 'POST', path: '/accounts', body: ['x'], status: 500, responseBody: errorBody('boom') })]).status).toBe(
+      'skipped',
+    )
   })
 })
 
@@ -115,19 +143,39 @@ describe('traffic.auth.unauthenticated', () => {
     return e
   }
   it('passes 401 to a call without a key or with the revoked key; fails 403 or 200', () => {
-    expect(judge(unauthenticated, [keyless(401), exchange({ path: '/me', status: 401, responseBody: errorBody('x'), keyRole: 'revoked' })]).status).toBe('passed')
+    expect(judge(unauthenticated, [keyless(401), exchange({ path: '/me', status: 401, responseBody: errorBody('x'), keyRole: 'revoked' })]).status).toBe(
+      'passed',
+    )
     expect(judge(unauthenticated, [keyless(403)]).status).toBe('failed')
     expect(judge(unauthenticated, [exchange({ path: '/accounts', responseBody: page([]), keyRole: 'revoked' })]).status).toBe('failed')
   })
   it('leaves alone keyed calls, masked headers that may hold a key, and 429s', () => {
-    expect(judge(unauthenticated, [exchange({ path: '/accounts', responseBody: page([]) }), exchange({ path: '/me', headers: { authorization: '<redacted>' }, status: 400, responseBody: errorBody('x') }), keyless(429)]).status).toBe('skipped')
+    expect(
+      judge(unauthenticated, [
+        exchange({ path: '/accounts', responseBody: page([]) }),
+        exchange({ path: '/me', headers: { authorization: '<redacted>' }, status: 400, responseBody: errorBody('x') }),
+        keyless(429),
+      ]).status,
+    ).toBe('skipped')
   })
 })
 
 describe('traffic.ratelimit.header-forms', () => {
   it('passes seconds and Unix times, fails an ISO reset and a Retry-After past the minute', () => {
-    expect(judge(rateHeaderForms, [exchange({ path: '/me', responseBody: {} }), exchange({ path: '/me', responseBody: {}, responseHeaders: { 'ratelimit-reset': '1795000000' } }), exchange({ path: '/me', status: 429, responseBody: errorBody('x'), responseHeaders: { 'retry-after': '60', 'ratelimit-remaining': '0' } })]).status).toBe('passed')
-    expect(judge(rateHeaderForms, [exchange({ path: '/me', responseBody: {}, responseHeaders: { 'ratelimit-reset': '2026-11-24T03:01:00Z' } })]).status).toBe('failed')
-    expect(judge(rateHeaderForms, [exchange({ path: '/me', status: 429, responseBody: errorBody('x'), responseHeaders: { 'retry-after': '42000', 'ratelimit-remaining': '0' } })]).status).toBe('failed')
+    expect(
+      judge(rateHeaderForms, [
+        exchange({ path: '/me', responseBody: {} }),
+        exchange({ path: '/me', responseBody: {}, responseHeaders: { 'ratelimit-reset': '1795000000' } }),
+        exchange({ path: '/me', status: 429, responseBody: errorBody('x'), responseHeaders: { 'retry-after': '60', 'ratelimit-remaining': '0' } }),
+      ]).status,
+    ).toBe('passed')
+    expect(judge(rateHeaderForms, [exchange({ path: '/me', responseBody: {}, responseHeaders: { 'ratelimit-reset': '2026-11-24T03:01:00Z' } })]).status).toBe(
+      'failed',
+    )
+    expect(
+      judge(rateHeaderForms, [
+        exchange({ path: '/me', status: 429, responseBody: errorBody('x'), responseHeaders: { 'retry-after': '42000', 'ratelimit-remaining': '0' } }),
+      ]).status,
+    ).toBe('failed')
   })
 })

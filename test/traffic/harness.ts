@@ -21,7 +21,17 @@ export interface ProxiedRun {
 export async function runProxied(options: { variant?: VariantName; faults?: string[] } = {}): Promise<ProxiedRun> {
   const server = await startReferenceServer({ port: 0, ...(options.variant ? { variant: options.variant } : {}), faults: options.faults ?? [] })
   const basePath = new URL(server.baseUrl).pathname
-  const config = { keys: { main: server.keys.main, rateLimited: server.keys.rateLimited, restricted: server.keys.restricted, revoked: server.keys.revoked, foreign: server.keys.foreign }, webhookSecret: server.webhookSecret, extraHeaders: {} }
+  const config = {
+    keys: {
+      main: server.keys.main,
+      rateLimited: server.keys.rateLimited,
+      restricted: server.keys.restricted,
+      revoked: server.keys.revoked,
+      foreign: server.keys.foreign,
+    },
+    webhookSecret: server.webhookSecret,
+    extraHeaders: {},
+  }
   const session = new TrafficSession({ basePath, failOn: 'must', config })
   const exchanges: TrafficExchange[] = []
   const seen: SeenViolation[] = []
@@ -36,7 +46,11 @@ export async function runProxied(options: { variant?: VariantName; faults?: stri
     },
   })
   try {
-    await driveScriptedTraffic({ baseUrl: proxy.url, keys: { ...config.keys, revoked: server.keys.revoked, foreign: server.keys.foreign }, fixtures: server.fixtures })
+    await driveScriptedTraffic({
+      baseUrl: proxy.url,
+      keys: { ...config.keys, revoked: server.keys.revoked, foreign: server.keys.foreign },
+      fixtures: server.fixtures,
+    })
   } finally {
     await proxy.close()
     await server.close()

@@ -32,11 +32,13 @@ describe('the scripted client through the proxy in front of the reference server
     }, 60_000)
   }
 
-  it('reports the scripted client\'s own mistakes as client violations, not server ones', () => {
+  it("reports the scripted client's own mistakes as client violations, not server ones", () => {
     const run = runs.get('default')!
     const failedClient = run.rows.filter((r) => r.status === 'failed' && r.side === 'client').map((r) => r.id)
     // No key, a body breaking §4.4, limit=500 and 0, a reused Idempotency-Key with another body.
-    expect(failedClient).toEqual(expect.arrayContaining(['traffic.client.key', 'traffic.client.body', 'traffic.client.limit', 'traffic.client.idempotency-key-reuse']))
+    expect(failedClient).toEqual(
+      expect.arrayContaining(['traffic.client.key', 'traffic.client.body', 'traffic.client.limit', 'traffic.client.idempotency-key-reuse']),
+    )
     expect(run.seen.some((s) => s.side === 'client')).toBe(true)
   })
 
@@ -62,7 +64,11 @@ describe('the scripted client through the proxy in front of the reference server
   it('writes no key or secret in the recorded exchanges', () => {
     const run = runs.get('default')!
     const text = run.exchanges.map(ndjsonLine).join('')
-    assertNoSecrets(text, { ...Object.fromEntries(Object.entries(run.keys).map(([k, v]) => [`key ${k}`, v])), CRM_WEBHOOK_SECRET: run.webhookSecret }, 'recorded NDJSON')
+    assertNoSecrets(
+      text,
+      { ...Object.fromEntries(Object.entries(run.keys).map(([k, v]) => [`key ${k}`, v])), CRM_WEBHOOK_SECRET: run.webhookSecret },
+      'recorded NDJSON',
+    )
     expect(text).toContain('Bearer <redacted:CRM_API_KEY>')
     expect(text).toContain('Bearer <redacted>')
   })
@@ -88,6 +94,7 @@ describe('the scripted client through the proxy in front of the reference server
     expect(report.traffic.exchanges).toBe(run.exchanges.length)
     expect(report.verdictLabel).toMatch(/on observed traffic: .*[\d,]+ exchanges, \d+ of \d+ rules exercised/)
     for (const row of report.checks) if (row.status === 'failed') expect(['server', 'client']).toContain(row.side)
-    for (const name of ['report.html', 'junit.xml', 'summary.md', 'badge.json']) expect(readFileSync(join(fromNdjson.reportDir!, name), 'utf8').length).toBeGreaterThan(0)
+    for (const name of ['report.html', 'junit.xml', 'summary.md', 'badge.json'])
+      expect(readFileSync(join(fromNdjson.reportDir!, name), 'utf8').length).toBeGreaterThan(0)
   }, 60_000)
 })

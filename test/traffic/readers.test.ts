@@ -42,13 +42,27 @@ const devtoolsHar = {
         },
         response: {
           status: 201,
-          headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Set-Cookie', value: 'a=1' }, { name: 'Set-Cookie', value: 'b=2' }],
+          headers: [
+            { name: 'Content-Type', value: 'application/json' },
+            { name: 'Set-Cookie', value: 'a=1' },
+            { name: 'Set-Cookie', value: 'b=2' },
+          ],
           content: { size: 16, mimeType: 'application/json', text: Buffer.from('{"id":"abc"}').toString('base64'), encoding: 'base64' },
         },
       },
       // Playwright keeps bodies in attached files; devtools record a blocked request with status 0.
-      { startedDateTime: '2026-11-24T03:00:01.000Z', time: 3, request: { method: 'GET', url: 'https://crm.example.com/api/v1/me', headers: [] }, response: { status: 200, headers: [], content: { size: 120, mimeType: 'application/json', _file: 'abc.json' } } },
-      { startedDateTime: '2026-11-24T03:00:02.000Z', time: 0, request: { method: 'GET', url: 'https://crm.example.com/api/v1/me', headers: [] }, response: { status: 0, headers: [], content: { size: 0 } } },
+      {
+        startedDateTime: '2026-11-24T03:00:01.000Z',
+        time: 3,
+        request: { method: 'GET', url: 'https://crm.example.com/api/v1/me', headers: [] },
+        response: { status: 200, headers: [], content: { size: 120, mimeType: 'application/json', _file: 'abc.json' } },
+      },
+      {
+        startedDateTime: '2026-11-24T03:00:02.000Z',
+        time: 0,
+        request: { method: 'GET', url: 'https://crm.example.com/api/v1/me', headers: [] },
+        response: { status: 0, headers: [], content: { size: 0 } },
+      },
     ],
   },
 }
@@ -61,7 +75,12 @@ describe('readHar', () => {
     expect(exchanges).toHaveLength(3)
     const [post, me, blocked] = exchanges as [TrafficExchange, TrafficExchange, TrafficExchange]
     expect(post).toMatchObject({ seq: 1, source: 'devtools.har#entry 1', startedAt: '2026-11-24T03:00:00.000Z', endedAt: '2026-11-24T03:00:00.012Z' })
-    expect(post.request).toEqual({ method: 'POST', url: 'https://crm.example.com/api/v1/accounts', headers: { authorization: 'Bearer crm_ws_main_supersecretvalue1', 'content-type': 'application/json' }, body: { name: 'Acme' } })
+    expect(post.request).toEqual({
+      method: 'POST',
+      url: 'https://crm.example.com/api/v1/accounts',
+      headers: { authorization: 'Bearer crm_ws_main_supersecretvalue1', 'content-type': 'application/json' },
+      body: { name: 'Acme' },
+    })
     expect(post.response).toEqual({ status: 201, headers: { 'content-type': 'application/json', 'set-cookie': 'a=1, b=2' }, body: { id: 'abc' } })
     expect(me.response).toEqual({ status: 200, headers: {}, truncated: true })
     expect(blocked.response).toBeUndefined()
@@ -118,16 +137,29 @@ describe('harEntryTexts (the HAR entry scanner)', () => {
 
 describe('readNdjson', () => {
   it('reads what ndjsonLine writes, skipping blank lines, numbering from firstSeq', async () => {
-    const exchange: TrafficExchange = { seq: 9, source: 'proxy', request: { method: 'GET', url: 'http://h/v1/me', headers: { authorization: 'Bearer <redacted>' } }, response: { status: 200, headers: {}, body: { a: 1 } }, startedAt: 't0', endedAt: 't1', keyRole: 'key#1' }
+    const exchange: TrafficExchange = {
+      seq: 9,
+      source: 'proxy',
+      request: { method: 'GET', url: 'http://h/v1/me', headers: { authorization: 'Bearer <redacted>' } },
+      response: { status: 200, headers: {}, body: { a: 1 } },
+      startedAt: 't0',
+      endedAt: 't1',
+      keyRole: 'key#1',
+    }
     const text = `${ndjsonLine(exchange)}\n${ndjsonLine({ ...exchange, response: undefined })}`
     const read = await all(readNdjson(Readable.from([text]), { label: 'x.ndjson', firstSeq: 5 }))
-    expect(read.map((e) => [e.seq, e.source])).toEqual([[5, 'x.ndjson:1'], [6, 'x.ndjson:3']])
+    expect(read.map((e) => [e.seq, e.source])).toEqual([
+      [5, 'x.ndjson:1'],
+      [6, 'x.ndjson:3'],
+    ])
     expect(read[0]).toEqual({ ...exchange, seq: 5, source: 'x.ndjson:1' })
     expect(read[1]!.response).toBeUndefined()
   })
 
   it('names the line that is not an exchange', async () => {
-    await expect(all(readNdjson(Readable.from(['{"request":{"method":"GET","url":"u","headers":{}}}\nnot json\n']), { label: 'bad.ndjson' }))).rejects.toThrow(/bad.ndjson: line 2 is not JSON/)
+    await expect(all(readNdjson(Readable.from(['{"request":{"method":"GET","url":"u","headers":{}}}\nnot json\n']), { label: 'bad.ndjson' }))).rejects.toThrow(
+      /bad.ndjson: line 2 is not JSON/,
+    )
   })
 })
 
@@ -147,7 +179,10 @@ describe('detectFormat and basePathOf', () => {
 describe('verifyTrafficCommand', () => {
   it('exits 2 when the traffic exercised no rule (nothing of the API under the base path)', async () => {
     const file = join(dir, 'elsewhere.ndjson')
-    writeFileSync(file, '{"request":{"method":"GET","url":"http://h/health","headers":{}},"response":{"status":200,"headers":{}},"startedAt":"","endedAt":""}\n')
+    writeFileSync(
+      file,
+      '{"request":{"method":"GET","url":"http://h/health","headers":{}},"response":{"status":200,"headers":{}},"startedAt":"","endedAt":""}\n',
+    )
     const outcome = await verifyTrafficCommand({ files: [file], reportDir: join(dir, 'r-elsewhere'), write: () => {}, env: {} })
     expect(outcome).toMatchObject({ exitCode: 2, exchanges: 1 })
   })
@@ -156,7 +191,10 @@ describe('verifyTrafficCommand', () => {
 describe('TrafficRedactor', () => {
   const main = 'crm_ws_main_abcdefghijklmnop'
   const secret = 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0'
-  const redactor = new TrafficRedactor([{ name: 'CRM_API_KEY', value: main }, { name: 'CRM_WEBHOOK_SECRET', value: secret }])
+  const redactor = new TrafficRedactor([
+    { name: 'CRM_API_KEY', value: main },
+    { name: 'CRM_WEBHOOK_SECRET', value: secret },
+  ])
   const exchange = (authorization: string, extra: Record<string, string> = {}): TrafficExchange => ({
     seq: 1,
     source: 't',

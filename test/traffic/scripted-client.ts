@@ -26,7 +26,11 @@ interface Reply {
 export async function driveScriptedTraffic(options: ScriptedClientOptions): Promise<number> {
   const base = options.baseUrl.replace(/\/+$/, '')
   let sent = 0
-  const call = async (method: string, path: string, init: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<Reply> => {
+  const call = async (
+    method: string,
+    path: string,
+    init: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<Reply> => {
     const headers: Record<string, string> = { accept: 'application/json', ...init.headers }
     const key = init.key === undefined ? options.keys.main : init.key
     if (key) headers.authorization = `Bearer ${key}`
@@ -67,11 +71,14 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
       await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: value, limit: '10' })}`)
       if (filter.kind === 'uuid' && seen) await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: UNKNOWN_ID, limit: '10' })}`)
       if (filter.kind === 'enum') await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: 'no_such_value', limit: '10' })}`)
-      if (filter.match === 'lowercase' && seen) await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: seen.toUpperCase(), limit: '10' })}`)
-      if (filter.match === 'uppercase' && seen) await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: seen.toLowerCase(), limit: '10' })}`)
+      if (filter.match === 'lowercase' && seen)
+        await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: seen.toUpperCase(), limit: '10' })}`)
+      if (filter.match === 'uppercase' && seen)
+        await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: seen.toLowerCase(), limit: '10' })}`)
     }
     if (resource.name === 'account' || resource.name === 'contact' || resource.name === 'task') {
-      for (const sort of ['createdAt', 'updatedAt']) for (const order of ['asc', 'desc']) await call('GET', `${resource.path}?sort=${sort}&order=${order}&limit=4`)
+      for (const sort of ['createdAt', 'updatedAt'])
+        for (const order of ['asc', 'desc']) await call('GET', `${resource.path}?sort=${sort}&order=${order}&limit=4`)
       await call('GET', `${resource.path}?createdSince=${encodeURIComponent(SINCE)}&limit=5`)
       await call('GET', `${resource.path}?updatedSince=${encodeURIComponent(SINCE)}&limit=5`)
     }
@@ -94,7 +101,10 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
   const keyed = { name: 'Traffic Keyed Sdn Bhd', industry: 'Retail' }
   const first = await call('POST', '/accounts', { body: keyed, headers: { 'idempotency-key': 'traffic-create-1' } })
   await call('POST', '/accounts', { body: keyed, headers: { 'idempotency-key': 'traffic-create-1' } })
-  await call('POST', '/contacts', { body: { firstName: 'Aisha', lastName: 'Rahman', email: 'Aisha.Rahman@traffic.example' }, headers: { 'idempotency-key': 'traffic-contact-1' } })
+  await call('POST', '/contacts', {
+    body: { firstName: 'Aisha', lastName: 'Rahman', email: 'Aisha.Rahman@traffic.example' },
+    headers: { 'idempotency-key': 'traffic-contact-1' },
+  })
   await call('POST', '/tasks', { body: { title: 'Call back' } })
   const id = (first.body as { id?: unknown })?.id
   if (typeof id === 'string') {
@@ -151,10 +161,14 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
     await call('PUT', `/invoices/${fixtures.sentInvoiceId}`, { body: { title: 'Replaced while sent', items: [] } })
     await call('GET', `/invoices/${fixtures.sentInvoiceId}`)
   }
-  const draft = await call('POST', '/quotations', { body: { title: 'Traffic draft', items: [{ name: 'Widget', quantity: 2, unitPriceSen: 1500, taxRatePct: 6 }] } })
+  const draft = await call('POST', '/quotations', {
+    body: { title: 'Traffic draft', items: [{ name: 'Widget', quantity: 2, unitPriceSen: 1500, taxRatePct: 6 }] },
+  })
   const draftId = (draft.body as { id?: unknown })?.id
   if (typeof draftId === 'string') {
-    await call('PUT', `/quotations/${draftId}`, { body: { title: 'Traffic draft v2', items: [{ name: 'Widget', quantity: 3, unitPriceSen: 1500, taxRatePct: 6 }] } })
+    await call('PUT', `/quotations/${draftId}`, {
+      body: { title: 'Traffic draft v2', items: [{ name: 'Widget', quantity: 3, unitPriceSen: 1500, taxRatePct: 6 }] },
+    })
     await call('GET', `/quotations/${draftId}`)
     await call('POST', '/orders', { body: { quoteId: draftId } })
   }

@@ -10,8 +10,14 @@ import { rateLimited, type Responses } from './responses.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const GATE_FAULTS = [
-  'auth.any-scheme', 'rate-limits.retry-after-fixed-1s', 'rate-limits.no-429', 'rate-limits.hidden-burst-limit', 'auth.ip-allowlist-ignored',
-  'rate-limits.429-plain-text', 'rate-limits.429-without-ratelimit-headers', 'invariants.json-as-text',
+  'auth.any-scheme',
+  'rate-limits.retry-after-fixed-1s',
+  'rate-limits.no-429',
+  'rate-limits.hidden-burst-limit',
+  'auth.ip-allowlist-ignored',
+  'rate-limits.429-plain-text',
+  'rate-limits.429-without-ratelimit-headers',
+  'invariants.json-as-text',
 ] as const satisfies readonly FaultId[]
 
 /** The `rate-limits.hidden-burst-limit` fault's unannounced cap on one key's calls within a second. */
@@ -58,7 +64,8 @@ export function gate(state: AppState, { errorResponse, rateHeaders }: Responses)
     // Faults: the limit announced but not enforced; a burst cap no header announces; the allowlist not compared.
     if (!d.allowed && !faults['rate-limits.no-429']) refused = rateLimited()
     else if (faults['rate-limits.hidden-burst-limit'] && burstExceeded(key.secret, now)) refused = rateLimited({ 'Retry-After': '1' })
-    else if (!faults['auth.ip-allowlist-ignored'] && !ipAllowed(key, remote)) refused = new ApiError(403, 'forbidden', "This key's IP allowlist does not include the caller's address.")
+    else if (!faults['auth.ip-allowlist-ignored'] && !ipAllowed(key, remote))
+      refused = new ApiError(403, 'forbidden', "This key's IP allowlist does not include the caller's address.")
     if (refused) {
       const limited = refused.status === 429
       // Faults: a 429 written as text by a middleware default; a 429 with Retry-After only.
@@ -71,6 +78,7 @@ export function gate(state: AppState, { errorResponse, rateHeaders }: Responses)
     await next()
     rateHeaders(c.res, d)
     // The fault: a response wrapper sets every body's Content-Type to text/plain, JSON included.
-    if (faults['invariants.json-as-text'] && c.res.headers.get('content-type')?.startsWith('application/json')) c.res.headers.set('Content-Type', 'text/plain; charset=UTF-8')
+    if (faults['invariants.json-as-text'] && c.res.headers.get('content-type')?.startsWith('application/json'))
+      c.res.headers.set('Content-Type', 'text/plain; charset=UTF-8')
   }
 }

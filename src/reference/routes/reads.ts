@@ -11,8 +11,12 @@ import type { Responses } from './responses.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const READ_FAULTS = [
-  'records.list-index-lag', 'filters.index-not-backfilled', 'filters.empty-result-404', 'read-only.unknown-id-200-null',
-  'auth.filtered-list-any-workspace', 'auth.list-any-workspace',
+  'records.list-index-lag',
+  'filters.index-not-backfilled',
+  'filters.empty-result-404',
+  'read-only.unknown-id-200-null',
+  'auth.filtered-list-any-workspace',
+  'auth.list-any-workspace',
 ] as const satisfies readonly FaultId[]
 
 export function readRoutes(state: AppState, { allow, find, parseId, missingParent }: RequestReader, { present }: Responses) {

@@ -16,9 +16,18 @@ import { HTTP_DEFAULTS, type AppState, type Ctx } from './context.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const REQUEST_FAULTS = [
-  'read-only.non-uuid-500', 'auth.item-any-workspace', 'auth.unknown-id-500', 'auth.foreign-record-403', 'auth.comments-own-scope',
-  'validation.body-unguarded-500', 'validation.required-unchecked', 'validation.enums-unchecked', 'validation.reference-uuid-unchecked',
-  'validation.types-coerced', 'bodies.types-unchecked', 'validation.empty-email-refused',
+  'read-only.non-uuid-500',
+  'auth.item-any-workspace',
+  'auth.unknown-id-500',
+  'auth.foreign-record-403',
+  'auth.comments-own-scope',
+  'validation.body-unguarded-500',
+  'validation.required-unchecked',
+  'validation.enums-unchecked',
+  'validation.reference-uuid-unchecked',
+  'validation.types-coerced',
+  'bodies.types-unchecked',
+  'validation.empty-email-refused',
 ] as const satisfies readonly FaultId[]
 
 /** The parent a child record names (§4.4): looked up first by the variants that do so. */
@@ -91,7 +100,8 @@ export function requestReader(state: AppState): RequestReader {
     // The fault: the body is parsed unguarded and used as an object whatever it is, so a bad body ends in a 500.
     if (faults['validation.body-unguarded-500']) {
       const value = JSON.parse(text) as unknown
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`Cannot use 'in' operator to search for 'id' in ${String(value)}`)
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw new TypeError(`Cannot use 'in' operator to search for 'id' in ${String(value)}`)
       return value as Json
     }
     let value: unknown
@@ -126,7 +136,8 @@ export function requestReader(state: AppState): RequestReader {
     if (faults['bodies.types-unchecked']) details = details.filter((d) => d.segments.length === 1 && own(body, d.segments[0]) === undefined)
     // The fault: the address format is checked without allowing the empty string of §4.1.
     if (faults['validation.empty-email-refused']) {
-      for (const [f, t] of Object.entries(spec[op]!.fields)) if (t === 'email' && body[f] === '') details.push({ segments: [f], message: `${f} must be an email address` })
+      for (const [f, t] of Object.entries(spec[op]!.fields))
+        if (t === 'email' && body[f] === '') details.push({ segments: [f], message: `${f} must be an email address` })
     }
     const fields = spec[op]!.fields
     for (const [field, kind] of Object.entries(MODELS[spec.name].refs)) {

@@ -11,9 +11,17 @@ import type { AppState, Ctx } from './context.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const RESPONSE_FAULTS = [
-  'validation.no-details', 'ratelimit.no-headers-on-errors', 'rate-limits.remaining-stuck', 'rate-limits.headers-swapped',
-  'rate-limits.reset-iso-date', 'rate-limits.429-without-retry-after', 'rate-limits.retry-after-fixed-1s', 'rate-limits.retry-after-milliseconds',
-  'records.missing-updatedAt', 'records.datetime-without-zone', 'records.null-as-empty-string',
+  'validation.no-details',
+  'ratelimit.no-headers-on-errors',
+  'rate-limits.remaining-stuck',
+  'rate-limits.headers-swapped',
+  'rate-limits.reset-iso-date',
+  'rate-limits.429-without-retry-after',
+  'rate-limits.retry-after-fixed-1s',
+  'rate-limits.retry-after-milliseconds',
+  'records.missing-updatedAt',
+  'records.datetime-without-zone',
+  'records.null-as-empty-string',
 ] as const satisfies readonly FaultId[]
 
 export interface Responses {
@@ -25,10 +33,20 @@ export interface Responses {
 }
 
 const dateTimeFields = new Map(
-  RESOURCE_LIST.map((spec) => [spec, Object.entries(spec.record).filter(([, t]) => parseFieldType(t).base === 'date-time').map(([f]) => f)]),
+  RESOURCE_LIST.map((spec) => [
+    spec,
+    Object.entries(spec.record)
+      .filter(([, t]) => parseFieldType(t).base === 'date-time')
+      .map(([f]) => f),
+  ]),
 )
 const nullableTextFields = new Map(
-  RESOURCE_LIST.map((spec) => [spec, Object.entries(spec.record).filter(([, t]) => parseFieldType(t).nullable && ['string', 'uuid'].includes(parseFieldType(t).base)).map(([f]) => f)]),
+  RESOURCE_LIST.map((spec) => [
+    spec,
+    Object.entries(spec.record)
+      .filter(([, t]) => parseFieldType(t).nullable && ['string', 'uuid'].includes(parseFieldType(t).base))
+      .map(([f]) => f),
+  ]),
 )
 
 export function responses(state: AppState): Responses {
@@ -57,7 +75,8 @@ export function responses(state: AppState): Responses {
     res.headers.set('RateLimit-Remaining', String(remainingValue))
     res.headers.set('RateLimit-Reset', faults['rate-limits.reset-iso-date'] ? new Date(clock.now() + d.resetSeconds * 1000).toISOString() : String(reset))
     // The fault: the 429 leaves clients to guess how long to wait.
-    if (d.retryAfterSeconds !== undefined && !faults['rate-limits.429-without-retry-after']) res.headers.set('Retry-After', retryAfterValue(res, retryAfterOf(d.retryAfterSeconds)))
+    if (d.retryAfterSeconds !== undefined && !faults['rate-limits.429-without-retry-after'])
+      res.headers.set('Retry-After', retryAfterValue(res, retryAfterOf(d.retryAfterSeconds)))
   }
 
   /** Seconds, or the HTTP date they end at (rounded up to the whole second a date can show), with a Date to count from. */

@@ -18,11 +18,25 @@ import type { Responses } from './responses.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const WRITE_FAULTS = [
-  'records.write-only-echoed', 'auth.scope-checked-after-write', 'auth.owner-role-checked-after-write',
-  'idempotency.keyed-by-body', 'idempotency.shared-across-keys', 'idempotency.replay-also-creates', 'idempotency.replay-status-200',
-  'bodies.create-drops-optional-fields', 'records.comment-html-escaped', 'state.replace-non-draft', 'state.drafts-locked',
-  'state.refused-write-saved', 'bodies.update-resets-unsent-fields', 'bodies.replace-skips-nulls', 'records.updatedAt-not-bumped',
-  'records.change-not-persisted', 'bodies.write-answers-old-record', 'state.delete-non-draft', 'side-effects.recycle-bin-still-visible',
+  'records.write-only-echoed',
+  'auth.scope-checked-after-write',
+  'auth.owner-role-checked-after-write',
+  'idempotency.keyed-by-body',
+  'idempotency.shared-across-keys',
+  'idempotency.replay-also-creates',
+  'idempotency.replay-status-200',
+  'bodies.create-drops-optional-fields',
+  'records.comment-html-escaped',
+  'state.replace-non-draft',
+  'state.drafts-locked',
+  'state.refused-write-saved',
+  'bodies.update-resets-unsent-fields',
+  'bodies.replace-skips-nulls',
+  'records.updatedAt-not-bumped',
+  'records.change-not-persisted',
+  'bodies.write-answers-old-record',
+  'state.delete-non-draft',
+  'side-effects.recycle-bin-still-visible',
   'records.deleted-still-readable',
 ] as const satisfies readonly FaultId[]
 
@@ -66,7 +80,9 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     if ('createdAt' in spec.record) values.createdAt = isoOf(createdAtMs)
     if ('updatedAt' in spec.record) values.updatedAt = isoOf(at)
     // The fault: the serialiser writes every column, the write-only ones too (§2 "not in the record").
-    const shown = faults['records.write-only-echoed'] ? { ...shape(spec, values), ...Object.fromEntries(Object.entries(draft.hidden).filter(([f]) => f in spec.writeOnly)) } : shape(spec, values)
+    const shown = faults['records.write-only-echoed']
+      ? { ...shape(spec, values), ...Object.fromEntries(Object.entries(draft.hidden).filter(([f]) => f in spec.writeOnly)) }
+      : shape(spec, values)
     const rec: StoredRecord = { id, createdAtMs, updatedAtMs: at, record: shown, hidden: draft.hidden }
     store.put(workspace, spec.name, rec)
     return rec
@@ -84,7 +100,9 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     // §4.1: the same key and body within 24 h replay the first response; keys are per API key.
     const idemKey = keyHonoured(spec.name, state.faults) ? c.req.header('idempotency-key') || undefined : undefined
     if (idemKey !== undefined && idemKey.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-      throw invalidRequest([{ segments: ['Idempotency-Key'], in: 'header', message: `Idempotency-Key is longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }])
+      throw invalidRequest([
+        { segments: ['Idempotency-Key'], in: 'header', message: `Idempotency-Key is longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` },
+      ])
     }
     const fingerprint = idemKey === undefined ? '' : `${spec.name}\n${canonicalJson(body)}`
     // Faults: replays found by the body alone, whatever the key; replays shared by every API key.
@@ -119,10 +137,13 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     const w = writeCtx(key, events)
     const number = model.numberPrefix ? `${model.numberPrefix}-${String(store.nextNumber(key.workspace, spec.name)).padStart(6, '0')}` : null
     // The fault: only the required fields (and the tags) reach the record.
-    const kept = faults['bodies.create-drops-optional-fields'] ? Object.fromEntries(Object.entries(body).filter(([f]) => spec.create!.required.includes(f) || f === 'tags')) : body
+    const kept = faults['bodies.create-drops-optional-fields']
+      ? Object.fromEntries(Object.entries(body).filter(([f]) => spec.create!.required.includes(f) || f === 'tags'))
+      : body
     const draft = automate(spec, model.create!(w, kept, number), true)
     // The fault: the comment's HTML is escaped rather than sanitised, so its markup shows as text.
-    if (faults['records.comment-html-escaped'] && spec.name === 'comment') draft.record.body = String(body.html).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    if (faults['records.comment-html-escaped'] && spec.name === 'comment')
+      draft.record.body = String(body.html).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     const rec = commit(spec, key.workspace, crypto.randomUUID(), w.at, w.at, draft)
     events.unshift({ type: `${spec.name}.created`, entityType: spec.name, object: present(spec, rec.record), changes: {} })
     model.afterCreate?.(w, rec)
@@ -132,7 +153,13 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     const responseBody = present(spec, rec.record)
     if (lateScope || lateRole) allow(c, spec, 'create')
     if (replayKey !== undefined) {
-      state.idempotency.save(replayOwner, replayKey, { fingerprint, status: variant.createStatus, body: responseBody, headers: { Location: location }, at: clock.now() })
+      state.idempotency.save(replayOwner, replayKey, {
+        fingerprint,
+        status: variant.createStatus,
+        body: responseBody,
+        headers: { Location: location },
+        at: clock.now(),
+      })
     }
     return c.json(responseBody, variant.createStatus, { Location: location })
   }
@@ -158,12 +185,26 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     // The faults: an update that clears every nullable field it was not sent; a replace that skips null values.
     let written = body
     if (op === 'update' && faults['bodies.update-resets-unsent-fields']) {
-      written = { ...Object.fromEntries(Object.entries(spec.update!.fields).filter(([f, t]) => parseFieldType(t).nullable && own(body, f) === undefined).map(([f]) => [f, null])), ...body }
+      written = {
+        ...Object.fromEntries(
+          Object.entries(spec.update!.fields)
+            .filter(([f, t]) => parseFieldType(t).nullable && own(body, f) === undefined)
+            .map(([f]) => [f, null]),
+        ),
+        ...body,
+      }
     }
     if (op === 'replace' && faults['bodies.replace-skips-nulls']) written = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
     const draft = automate(spec, op === 'update' ? model.update!(w, current, written) : model.replace!(w, current, written), false)
     // Faults: updatedAt left as it was; the change answered but never saved.
-    const rec = commit(spec, foundIn(current) ?? key.workspace, current.id, current.createdAtMs, faults['records.updatedAt-not-bumped'] ? current.updatedAtMs : w.at, draft)
+    const rec = commit(
+      spec,
+      foundIn(current) ?? key.workspace,
+      current.id,
+      current.createdAtMs,
+      faults['records.updatedAt-not-bumped'] ? current.updatedAtMs : w.at,
+      draft,
+    )
     if (faults['records.change-not-persisted']) store.put(key.workspace, spec.name, current)
     events.unshift({ type: `${spec.name}.updated`, entityType: spec.name, object: present(spec, rec.record), changes: changesOf(current.record, rec.record) })
     publish(key, events)
@@ -182,7 +223,8 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     // The fault: the recycle bin is a flag that no read looks at.
     const flagOnly = faults['side-effects.recycle-bin-still-visible'] && spec.deleteMeans === 'recycle-bin'
     // The fault: the delete is acknowledged and never carried out.
-    if (!flagOnly && !faults['records.deleted-still-readable']) store.remove(foundIn(current) ?? key.workspace, spec.name, current.id, spec.deleteMeans === 'recycle-bin' ? 'recycle' : 'delete')
+    if (!flagOnly && !faults['records.deleted-still-readable'])
+      store.remove(foundIn(current) ?? key.workspace, spec.name, current.id, spec.deleteMeans === 'recycle-bin' ? 'recycle' : 'delete')
     publish(key, [{ type: `${spec.name}.deleted`, entityType: spec.name, object: present(spec, current.record), changes: {} }])
     if (variant.deleteReply === 'record-200') return c.json(present(spec, current.record), 200)
     if (variant.deleteReply === 'deleted-flag-200') return c.json({ id: current.id, deleted: true }, 200)

@@ -14,7 +14,9 @@ export function seedCases(ctx: SeedContext): void {
       'case',
       (created) => ({
         number,
-        subject: ['Delivery arrived damaged', 'Cannot log in to the portal', 'Invoice amount looks wrong', 'Request for a product demo', 'Refund not received'][i],
+        subject: ['Delivery arrived damaged', 'Cannot log in to the portal', 'Invoice amount looks wrong', 'Request for a product demo', 'Refund not received'][
+          i
+        ],
         description: 'Reported by the customer.',
         channel: rng.pick(['email', 'chat', 'phone', 'web']),
         categoryId: categoryIds[i % categoryIds.length],
@@ -112,7 +114,14 @@ export function seedConversations(ctx: SeedContext) {
       ['out', 'agent', agents[i % Math.max(1, agents.length)] ?? admin, 'Yes, it ships tomorrow.'],
     ]
     for (const [direction, author, authorUserId, body] of big ? rows : rows.slice(0, 2)) {
-      s.add('message', { conversationId: conv.id, direction, author, authorUserId, body, status: direction === 'in' ? 'received' : direction === 'out' ? 'sent' : null })
+      s.add('message', {
+        conversationId: conv.id,
+        direction,
+        author,
+        authorUserId,
+        body,
+        status: direction === 'in' ? 'received' : direction === 'out' ? 'sent' : null,
+      })
     }
   })
   return conversations

@@ -38,7 +38,11 @@ export function seedPeople(s: Seeder, rng: Prng, p: WorkspaceProfile, salesTeamI
         website: a.email ? `https://www.${a.email.split('@')[1].toLowerCase()}` : null,
         email: a.email,
         phone: `+603${rng.int(20000000, 99999999)}`,
-        address: { line1: `${rng.int(1, 120)} Jalan ${rng.pick(['Ampang', 'Sultan', 'Bunga Raya', 'Merdeka'])}`, city: a.city, country: p.id === MAIN_WORKSPACE ? 'MY' : 'SG' },
+        address: {
+          line1: `${rng.int(1, 120)} Jalan ${rng.pick(['Ampang', 'Sultan', 'Bunga Raya', 'Merdeka'])}`,
+          city: a.city,
+          country: p.id === MAIN_WORKSPACE ? 'MY' : 'SG',
+        },
         tier: a.tier,
         ownerId: sales[i % sales.length] ?? admin,
         teamId: salesTeamId,

@@ -7,7 +7,10 @@ export function seedWork(ctx: SeedContext): void {
   const { s, big, admin, sales, accounts, contacts } = ctx
   const taskStatuses = big ? ['open', 'open', 'done', 'cancelled', 'open'] : ['open']
   taskStatuses.forEach((status, i) => {
-    const about = i % 2 === 0 ? { entityType: 'account', entityId: accounts[i % accounts.length].id, accountId: accounts[i % accounts.length].id } : { entityType: 'contact', entityId: contacts[i % contacts.length].id, contactId: contacts[i % contacts.length].id }
+    const about =
+      i % 2 === 0
+        ? { entityType: 'account', entityId: accounts[i % accounts.length].id, accountId: accounts[i % accounts.length].id }
+        : { entityType: 'contact', entityId: contacts[i % contacts.length].id, contactId: contacts[i % contacts.length].id }
     s.add(
       'task',
       {

@@ -21,7 +21,10 @@ export const keySent: TrafficRule = perExchange(
     ctx.exercised()
     const auth = exchange.request.headers.authorization
     if (auth === undefined || !(/^bearer\s+\S/i.test(auth.trim()) || auth.includes('<redacted'))) {
-      ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} sent ${auth === undefined ? 'no Authorization header' : 'an Authorization header that is not a bearer key'} (§5.1)`, expected: 'Authorization: Bearer <API_KEY> on every call (§4, §5.1)' })
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation.path} sent ${auth === undefined ? 'no Authorization header' : 'an Authorization header that is not a bearer key'} (§5.1)`,
+        expected: 'Authorization: Bearer <API_KEY> on every call (§4, §5.1)',
+      })
     }
   },
 )
@@ -43,7 +46,10 @@ export const bodyValid: TrafficRule = perExchange(
     ctx.exercised()
     if (defects.length > 0) {
       ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation!.path}: the ${resource} ${op} body breaks §4.4: ${defects.slice(0, 3).map((d) => `${d.path || '(root)'} ${d.message}`).join('; ')}${defects.length > 3 ? `; and ${defects.length - 3} more` : ''}`,
+        message: `${exchange.request.method} ${ctx.operation!.path}: the ${resource} ${op} body breaks §4.4: ${defects
+          .slice(0, 3)
+          .map((d) => `${d.path || '(root)'} ${d.message}`)
+          .join('; ')}${defects.length > 3 ? `; and ${defects.length - 3} more` : ''}`,
         expected: `a body matching writes/${resource}.${op} (§4.4)`,
       })
     }
@@ -63,7 +69,8 @@ export const limitInRange: TrafficRule = perExchange(
     const limit = ctx.operation.query.limit
     if (limit === undefined) return
     ctx.exercised()
-    if (requestedPageSize(limit) === undefined) ctx.violation({ message: `GET ${ctx.operation.path} asked for limit=${limit} (§4.1)`, expected: 'limit: an integer, page size 1–100 (§4.1, §8)' })
+    if (requestedPageSize(limit) === undefined)
+      ctx.violation({ message: `GET ${ctx.operation.path} asked for limit=${limit} (§4.1)`, expected: 'limit: an integer, page size 1–100 (§4.1, §8)' })
   },
 )
 
@@ -95,7 +102,11 @@ export const retryAfterHonoured: TrafficRule = acrossExchanges(
           ctx.exercised()
           if (started < wait.until) {
             const early = Math.ceil((wait.until - started) / 1000)
-            ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} sent again ${early} s before the Retry-After of the 429 (${wait.refused.response!.headers['retry-after']}) elapsed (§8)`, expected: 'the client waits the number of seconds in Retry-After before calling again (§8)', exchanges: [wait.refused, exchange] })
+            ctx.violation({
+              message: `${exchange.request.method} ${ctx.operation.path} sent again ${early} s before the Retry-After of the 429 (${wait.refused.response!.headers['retry-after']}) elapsed (§8)`,
+              expected: 'the client waits the number of seconds in Retry-After before calling again (§8)',
+              exchanges: [wait.refused, exchange],
+            })
           }
         }
         const response = exchange.response
@@ -132,7 +143,11 @@ export const idempotencyKeyReuse: TrafficRule = acrossExchanges(
         }
         ctx.exercised()
         if (!deepEqual(first.request.body, exchange.request.body)) {
-          ctx.violation({ message: `POST ${ctx.operation.path} reused Idempotency-Key ${JSON.stringify(idem)} with a different body (§4.1)`, expected: 'a unique Idempotency-Key per distinct request (§4.1 "any unique value")', exchanges: [first, exchange] })
+          ctx.violation({
+            message: `POST ${ctx.operation.path} reused Idempotency-Key ${JSON.stringify(idem)} with a different body (§4.1)`,
+            expected: 'a unique Idempotency-Key per distinct request (§4.1 "any unique value")',
+            exchanges: [first, exchange],
+          })
         }
       },
     }

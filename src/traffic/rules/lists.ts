@@ -2,10 +2,34 @@
 // walk: nothing visible repeated, the order kept across the page boundary, and the page size proven by the
 // records that follow.
 import { recordMatches } from '../../judge/filter-match.ts'
-import { filtersAsked, firstMisordered, firstUnmatched, pageSizeProblem, requestedPageSize, sinceViolation, sortAsked, SINCE_FIELD, type SinceParam } from '../../judge/lists.ts'
+import {
+  filtersAsked,
+  firstMisordered,
+  firstUnmatched,
+  pageSizeProblem,
+  requestedPageSize,
+  sinceViolation,
+  sortAsked,
+  SINCE_FIELD,
+  type SinceParam,
+} from '../../judge/lists.ts'
 import { RESOURCES, type ResourceName } from '../../spec/resources.ts'
 import type { ResolvedOperation, RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, WriteClock, acrossExchanges, endedBefore, isObject, isSuccess, keyOf, perExchange, timeOf, querySignature, resourceOf, wholeBody, type AnyRecord } from './kit.ts'
+import {
+  BoundedMap,
+  WriteClock,
+  acrossExchanges,
+  endedBefore,
+  isObject,
+  isSuccess,
+  keyOf,
+  perExchange,
+  timeOf,
+  querySignature,
+  resourceOf,
+  wholeBody,
+  type AnyRecord,
+} from './kit.ts'
 
 interface Page {
   resource: ResourceName
@@ -36,7 +60,8 @@ function readPage(exchange: TrafficExchange, operation: ResolvedOperation | unde
   return { resource, operation: operation!, records: body.data.filter(isObject), ...(next !== undefined ? { next } : {}) }
 }
 
-const describe = (exchange: TrafficExchange, operation: ResolvedOperation) => `GET ${operation.path}${exchange.request.url.includes('?') ? `?${exchange.request.url.split('?')[1]}` : ''}`
+const describe = (exchange: TrafficExchange, operation: ResolvedOperation) =>
+  `GET ${operation.path}${exchange.request.url.includes('?') ? `?${exchange.request.url.split('?')[1]}` : ''}`
 
 /** The previous page of each walk, keyed by the cursor it returned (the next page asks with it). */
 interface Walked {
@@ -63,7 +88,9 @@ export const pageSize: TrafficRule = acrossExchanges(
     title: 'A page holds at most limit records (at most 100; 25 without limit), and exactly 25 without limit when records follow it',
   },
   () => {
-    const pending = new BoundedMap<string, { exchange: TrafficExchange; limit: string | undefined; count: number; signature: string; resource: ResourceName }>(MAX_WALKS)
+    const pending = new BoundedMap<string, { exchange: TrafficExchange; limit: string | undefined; count: number; signature: string; resource: ResourceName }>(
+      MAX_WALKS,
+    )
     const writes = new WriteClock()
     return {
       observe(exchange, ctx) {
@@ -79,9 +106,21 @@ export const pageSize: TrafficRule = acrossExchanges(
         if (previous && page.records.length > 0 && previous.resource === page.resource && previous.signature === querySignature(page.operation)) {
           pending.delete(cursor!)
           const more = pageSizeProblem(previous.limit, previous.count, true)
-          if (more && !problem && writes.quietSince(page.resource, previous.exchange)) ctx.violation({ message: `${describe(previous.exchange, page.operation)}: ${more}`, expected: 'limit: default 25 (§4.1); page size 1–100, default 25 (§8)', exchanges: [previous.exchange, exchange] })
+          if (more && !problem && writes.quietSince(page.resource, previous.exchange))
+            ctx.violation({
+              message: `${describe(previous.exchange, page.operation)}: ${more}`,
+              expected: 'limit: default 25 (§4.1); page size 1–100, default 25 (§8)',
+              exchanges: [previous.exchange, exchange],
+            })
         }
-        if (page.next !== undefined) pending.set(page.next, { exchange, limit: query.limit, count: page.records.length, signature: querySignature(page.operation), resource: page.resource })
+        if (page.next !== undefined)
+          pending.set(page.next, {
+            exchange,
+            limit: query.limit,
+            count: page.records.length,
+            signature: querySignature(page.operation),
+            resource: page.resource,
+          })
       },
     }
   },
@@ -139,8 +178,20 @@ function sinceRule(kind: 'before' | 'at'): TrafficRule {
   const before = kind === 'before'
   return perExchange(
     before
-      ? { id: 'traffic.list.since', clauses: ['§4.1', '§9.2'], level: 'MUST', side: 'server', title: 'createdSince and updatedSince return no record created or changed before the bound' }
-      : { id: 'traffic.list.since-excludes-bound', clauses: ['§4.1'], level: 'SHOULD', side: 'server', title: 'createdSince and updatedSince leave out a record shown exactly at the bound, where every timestamp shows the same precision' },
+      ? {
+          id: 'traffic.list.since',
+          clauses: ['§4.1', '§9.2'],
+          level: 'MUST',
+          side: 'server',
+          title: 'createdSince and updatedSince return no record created or changed before the bound',
+        }
+      : {
+          id: 'traffic.list.since-excludes-bound',
+          clauses: ['§4.1'],
+          level: 'SHOULD',
+          side: 'server',
+          title: 'createdSince and updatedSince leave out a record shown exactly at the bound, where every timestamp shows the same precision',
+        },
     (exchange, ctx) => {
       const page = pageOf(exchange, ctx.operation)
       if (!page) return
@@ -198,12 +249,20 @@ export const walk: TrafficRule = acrossExchanges(
             ctx.exercised()
             const repeated = page.records.find((r) => ids.has(String(r.id)) && ids.get(String(r.id)) === r.updatedAt)
             if (repeated) {
-              ctx.violation({ message: `${describe(exchange, page.operation)} shows ${repeated.id} again, already on an earlier page of the same walk (§4.1)`, expected: 'each record once in a walk by nextCursor (§4.1, §9.2)', exchanges: [previous.exchange, exchange] })
+              ctx.violation({
+                message: `${describe(exchange, page.operation)} shows ${repeated.id} again, already on an earlier page of the same walk (§4.1)`,
+                expected: 'each record once in a walk by nextCursor (§4.1, §9.2)',
+                exchanges: [previous.exchange, exchange],
+              })
             } else {
               const asked = sortAsked(page.operation.query)
               const wrong = asked && previous.last ? firstMisordered([previous.last, page.records[0]!], asked.sort, asked.order) : undefined
               if (asked && wrong) {
-                ctx.violation({ message: `${describe(exchange, page.operation)} starts with ${wrong.later.id} (${asked.sort} ${wrong.later[asked.sort]}), out of order after the previous page's last ${wrong.earlier.id} (${asked.sort} ${wrong.earlier[asked.sort]}) (§4.1)`, expected: `the walk stays in sort=${asked.sort} order=${asked.order}`, exchanges: [previous.exchange, exchange] })
+                ctx.violation({
+                  message: `${describe(exchange, page.operation)} starts with ${wrong.later.id} (${asked.sort} ${wrong.later[asked.sort]}), out of order after the previous page's last ${wrong.earlier.id} (${asked.sort} ${wrong.earlier[asked.sort]}) (§4.1)`,
+                  expected: `the walk stays in sort=${asked.sort} order=${asked.order}`,
+                  exchanges: [previous.exchange, exchange],
+                })
               }
             }
           }
@@ -213,7 +272,15 @@ export const walk: TrafficRule = acrossExchanges(
           ids.set(String(r.id), r.updatedAt)
           if (ids.size > MAX_WALK_IDS) ids.delete(ids.keys().next().value as string)
         }
-        walks.set(page.next, { exchange, resource: page.resource, signature, limit: page.operation.query.limit, count: page.records.length, ...(page.records.length > 0 ? { last: page.records.at(-1)! } : {}), ids })
+        walks.set(page.next, {
+          exchange,
+          resource: page.resource,
+          signature,
+          limit: page.operation.query.limit,
+          count: page.records.length,
+          ...(page.records.length > 0 ? { last: page.records.at(-1)! } : {}),
+          ids,
+        })
       },
     }
   },
@@ -253,7 +320,8 @@ export const filterComplete: TrafficRule = acrossExchanges(
         const params = Object.keys(query)
         const page = pageOf(exchange, ctx.operation)
         if (asked.length === 0) {
-          if (page && page.next === undefined && params.every((p) => LIST_SHAPING.has(p))) complete.set(`${key} ${resource}`, { exchange, records: page.records })
+          if (page && page.next === undefined && params.every((p) => LIST_SHAPING.has(p)))
+            complete.set(`${key} ${resource}`, { exchange, records: page.records })
           return
         }
         if (!page || !params.every((p) => LIST_SHAPING.has(p) || asked.some((a) => a.filter.param === p))) return
@@ -301,20 +369,29 @@ export const badParameterRefused: TrafficRule = perExchange(
     const query = ctx.operation.query
     const badLimit = limitOutOfRange(query.limit)
     // Not in the list whatever the case: a server reading `OPEN` as `open` is not judged (the suite sends neither).
-    const unlisted = RESOURCES[resource].filters.find((f) => f.kind === 'enum' && query[f.param] !== undefined && !(f.values ?? []).some((v) => v.toLowerCase() === query[f.param]!.toLowerCase()))
+    const unlisted = RESOURCES[resource].filters.find(
+      (f) => f.kind === 'enum' && query[f.param] !== undefined && !(f.values ?? []).some((v) => v.toLowerCase() === query[f.param]!.toLowerCase()),
+    )
     if (!badLimit && !unlisted) return
     // A key refused first (401, 403, 429) says nothing about the parameter; a 5xx is another rule's.
     if (!isSuccess(response.status) && response.status !== 400) return
     ctx.exercised()
     const asked = badLimit ? `limit=${query.limit}` : `${unlisted!.param}=${query[unlisted!.param]}`
     if (isSuccess(response.status)) {
-      ctx.violation({ message: `${describe(exchange, ctx.operation)} was answered ${response.status}: ${asked} is ${badLimit ? 'outside page size 1–100' : `not one of ${unlisted!.values!.join(', ')}`}`, expected: '400 with the error envelope (§7.3; pagination.limit.rejects-*, filters.*.rejects-unlisted)' })
+      ctx.violation({
+        message: `${describe(exchange, ctx.operation)} was answered ${response.status}: ${asked} is ${badLimit ? 'outside page size 1–100' : `not one of ${unlisted!.values!.join(', ')}`}`,
+        expected: '400 with the error envelope (§7.3; pagination.limit.rejects-*, filters.*.rejects-unlisted)',
+      })
       return
     }
     // pagination.params.invalid-request-code judges the code for list parameters; the filters' checks only observe it.
     const body = response.body
     const code = isObject(body) && isObject(body.error) ? body.error.code : undefined
-    if (badLimit && code !== 'invalid_request') ctx.violation({ message: `${describe(exchange, ctx.operation)}: the 400 for ${asked} has code ${JSON.stringify(code ?? null)}`, expected: 'code invalid_request (§7.3; pagination.params.invalid-request-code)' })
+    if (badLimit && code !== 'invalid_request')
+      ctx.violation({
+        message: `${describe(exchange, ctx.operation)}: the 400 for ${asked} has code ${JSON.stringify(code ?? null)}`,
+        expected: 'code invalid_request (§7.3; pagination.params.invalid-request-code)',
+      })
   },
 )
 

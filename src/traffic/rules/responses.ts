@@ -33,7 +33,11 @@ export const recordSchema: TrafficRule = perExchange(
     if (op !== 'get' && !hasBody(body)) return
     ctx.exercised()
     const problem = schemaProblem(recordKey(resource), body)
-    if (problem) ctx.violation({ message: `${exchange.request.method} ${ctx.operation!.path} answered ${status} with a body that does not match records/${resource} (§2): ${problem.summary}`, expected: `the ${resource} record as §2 lists it: every field present, of its type` })
+    if (problem)
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation!.path} answered ${status} with a body that does not match records/${resource} (§2): ${problem.summary}`,
+        expected: `the ${resource} record as §2 lists it: every field present, of its type`,
+      })
   },
 )
 
@@ -51,7 +55,11 @@ export const listSchema: TrafficRule = perExchange(
     if (exchange.response.truncated || exchange.request.method.toUpperCase() === 'HEAD') return
     ctx.exercised()
     const problem = schemaProblem(listKey(resource), exchange.response.body)
-    if (problem) ctx.violation({ message: `GET ${ctx.operation.path} answered 200 with a body that does not match lists/${resource} (§4.1, §2): ${problem.summary}`, expected: '{ data: record[], nextCursor: string } (§4.1)' })
+    if (problem)
+      ctx.violation({
+        message: `GET ${ctx.operation.path} answered 200 with a body that does not match lists/${resource} (§4.1, §2): ${problem.summary}`,
+        expected: '{ data: record[], nextCursor: string } (§4.1)',
+      })
   },
 )
 
@@ -61,16 +69,24 @@ export const meSchema: TrafficRule = perExchange(
     clauses: ['§4.2', '§2'],
     level: 'MUST',
     side: 'server',
-    title: 'GET /me answered 200 carries a JSON object showing the key\'s scopes in some form (the field names are not shown)',
+    title: "GET /me answered 200 carries a JSON object showing the key's scopes in some form (the field names are not shown)",
   },
   (exchange, ctx) => {
     if (ctx.operation?.op !== 'me' || exchange.response?.status !== 200) return
     if (exchange.response.truncated || exchange.request.method.toUpperCase() === 'HEAD') return
     ctx.exercised()
     const problem = schemaProblem('me', exchange.response.body)
-    if (problem) ctx.violation({ message: `GET /me answered 200 with a body that is not a JSON object (§4.2): ${problem.summary}`, expected: 'the workspace, the key\'s name and scopes, and its user, as a JSON object' })
+    if (problem)
+      ctx.violation({
+        message: `GET /me answered 200 with a body that is not a JSON object (§4.2): ${problem.summary}`,
+        expected: "the workspace, the key's name and scopes, and its user, as a JSON object",
+      })
     // As discovery.me.shows-scopes: any reasonable shape of the scopes, only none at all fails.
-    else if (!showsScopes(exchange.response.body)) ctx.violation({ message: 'GET /me answered 200 showing no scopes in any form (§2)', expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as" })
+    else if (!showsScopes(exchange.response.body))
+      ctx.violation({
+        message: 'GET /me answered 200 showing no scopes in any form (§2)',
+        expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as",
+      })
   },
 )
 
@@ -87,7 +103,11 @@ export const errorEnvelope: TrafficRule = perExchange(
     if (!isApiCall(exchange, ctx.operation) || !response || response.status < 400 || !isBodyJudged(response.status, response.truncated)) return
     ctx.exercised()
     const problem = errorEnvelopeProblem(response.body)
-    if (problem) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status}: ${problem}`, expected: '{ error: { code: string, message: string, details? } } on every error (§7.1)' })
+    if (problem)
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status}: ${problem}`,
+        expected: '{ error: { code: string, message: string, details? } } on every error (§7.1)',
+      })
   },
 )
 
@@ -120,7 +140,10 @@ export const invalidRequest: TrafficRule = perExchange(
     const problems = (named.length === 0 ? [undefined] : named).map((f) => refusalProblem(response.status, response.body, f, { anyCode: notAnObject }))
     if (problems.some((p) => p === undefined)) return
     ctx.violation({
-      message: `${exchange.request.method} ${ctx.operation!.path} with a body that breaks §4.4 (${issues.slice(0, 3).map((i) => `${i.path || '(root)'} ${i.message}`).join('; ')}): ${problems[0]}`,
+      message: `${exchange.request.method} ${ctx.operation!.path} with a body that breaks §4.4 (${issues
+        .slice(0, 3)
+        .map((i) => `${i.path || '(root)'} ${i.message}`)
+        .join('; ')}): ${problems[0]}`,
       expected: '400 with code invalid_request and a details entry whose path names the field (§7.2, §7.3)',
     })
   },
@@ -139,7 +162,11 @@ export const rateHeaders: TrafficRule = perExchange(
     if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
     ctx.exercised()
     const missing = missingRateHeaders(response.headers)
-    if (missing.length > 0) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} without ${missing.join(', ')} (§8)`, expected: 'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every response (§8 "Rate headers")' })
+    if (missing.length > 0)
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} without ${missing.join(', ')} (§8)`,
+        expected: 'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every response (§8 "Rate headers")',
+      })
   },
 )
 
@@ -156,7 +183,11 @@ export const tooManyRequests: TrafficRule = perExchange(
     if (!isApiCall(exchange, ctx.operation) || response?.status !== 429) return
     ctx.exercised()
     const problem = retryAfterProblem(response.headers['retry-after']) ?? tooManyRequestsHeadersProblem((h) => response.headers[h])
-    if (problem) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}: ${problem}`, expected: 'RateLimit-Limit, RateLimit-Remaining (0), RateLimit-Reset and Retry-After on a 429 (§7.7)' })
+    if (problem)
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation.path}: ${problem}`,
+        expected: 'RateLimit-Limit, RateLimit-Remaining (0), RateLimit-Reset and Retry-After on a 429 (§7.7)',
+      })
   },
 )
 
@@ -169,7 +200,8 @@ export const rateHeaderForms: TrafficRule = perExchange(
     clauses: ['§8', '§5.8'],
     level: 'SHOULD',
     side: 'server',
-    title: 'RateLimit-Reset is a non-negative number of seconds, and a 429\'s Retry-After asks at most the minute (as rate-limits.reset.number and .429.retry-after-within-minute)',
+    title:
+      "RateLimit-Reset is a non-negative number of seconds, and a 429's Retry-After asks at most the minute (as rate-limits.reset.number and .429.retry-after-within-minute)",
   },
   (exchange, ctx) => {
     const response = exchange.response
@@ -179,11 +211,18 @@ export const rateHeaderForms: TrafficRule = perExchange(
     if (reset === undefined && retryAfter === undefined) return
     ctx.exercised()
     if (reset !== undefined && !resetForm(reset)) {
-      ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered RateLimit-Reset: ${JSON.stringify(reset)} (§8)`, expected: 'delta seconds or a Unix time in seconds: the two forms clients read (§8)' })
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation.path} answered RateLimit-Reset: ${JSON.stringify(reset)} (§8)`,
+        expected: 'delta seconds or a Unix time in seconds: the two forms clients read (§8)',
+      })
       return
     }
     const wait = retryAfter === undefined ? undefined : retryAfterMs(retryAfter, timeOf(exchange.endedAt), response.headers.date)
-    if (wait !== undefined && wait > MINUTE_MS) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}: the 429's Retry-After ${JSON.stringify(retryAfter)} asks for ${Math.ceil(wait / 1000)} s, more than the minute a per-minute limit needs (§5.8)`, expected: 'Retry-After of at most 60 seconds (§5.8, §8)' })
+    if (wait !== undefined && wait > MINUTE_MS)
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation.path}: the 429's Retry-After ${JSON.stringify(retryAfter)} asks for ${Math.ceil(wait / 1000)} s, more than the minute a per-minute limit needs (§5.8)`,
+        expected: 'Retry-After of at most 60 seconds (§5.8, §8)',
+      })
   },
 )
 
@@ -203,7 +242,10 @@ export const jsonBodies: TrafficRule = perExchange(
     // A string body is the source's raw text when it did not parse as JSON (src/traffic/types.ts).
     const parsed = typeof response.body !== 'string'
     if (!parsed || !isJsonContentType(type)) {
-      ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} with ${parsed ? `Content-Type ${JSON.stringify(type ?? null)}` : 'a body that is not JSON'} (§4)`, expected: 'bodies are JSON with Content-Type: application/json (§4)' })
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} with ${parsed ? `Content-Type ${JSON.stringify(type ?? null)}` : 'a body that is not JSON'} (§4)`,
+        expected: 'bodies are JSON with Content-Type: application/json (§4)',
+      })
     }
   },
 )
@@ -225,7 +267,10 @@ export const writeOnlyHidden: TrafficRule = perExchange(
     for (const record of records) {
       const shown = writeOnlyShown(resource, record)
       if (shown.length > 0) {
-        ctx.violation({ message: `${exchange.request.method} ${ctx.operation!.path}: ${resource} ${JSON.stringify(record.id ?? null)} shows ${shown.join(', ')}, writable but not in the record (§2)`, expected: `${Object.keys(RESOURCES[resource].writeOnly).join(', ')}: writable but not in the record (§2)` })
+        ctx.violation({
+          message: `${exchange.request.method} ${ctx.operation!.path}: ${resource} ${JSON.stringify(record.id ?? null)} shows ${shown.join(', ')}, writable but not in the record (§2)`,
+          expected: `${Object.keys(RESOURCES[resource].writeOnly).join(', ')}: writable but not in the record (§2)`,
+        })
         return
       }
     }
@@ -250,7 +295,11 @@ export const unauthenticated: TrafficRule = perExchange(
     // A 429 is no verdict on the key: a limit may count calls before it looks at one (§8 shows no order); a 5xx is another rule's.
     if (response.status === 429 || response.status >= 500) return
     ctx.exercised()
-    if (response.status !== 401) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} ${missing ? 'without an Authorization header' : 'with the revoked key (CRM_API_KEY_REVOKED)'} answered ${response.status} (§5.5)`, expected: 'HTTP 401: key missing or no longer valid (§5.5, §7.4)' })
+    if (response.status !== 401)
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation.path} ${missing ? 'without an Authorization header' : 'with the revoked key (CRM_API_KEY_REVOKED)'} answered ${response.status} (§5.5)`,
+        expected: 'HTTP 401: key missing or no longer valid (§5.5, §7.4)',
+      })
   },
 )
 
@@ -266,8 +315,25 @@ export const noServerErrors: TrafficRule = perExchange(
     const response = exchange.response
     if (!isApiCall(exchange, ctx.operation) || !response) return
     ctx.exercised()
-    if (response.status >= 500) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} (§7.8)`, expected: 'a 4xx for bad input (§7.3) and a 2xx for good input; a 5xx is never a verdict on input' })
+    if (response.status >= 500)
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} (§7.8)`,
+        expected: 'a 4xx for bad input (§7.3) and a 2xx for good input; a 5xx is never a verdict on input',
+      })
   },
 )
 
-export const RESPONSE_RULES: TrafficRule[] = [recordSchema, listSchema, meSchema, errorEnvelope, invalidRequest, rateHeaders, tooManyRequests, rateHeaderForms, jsonBodies, writeOnlyHidden, unauthenticated, noServerErrors]
+export const RESPONSE_RULES: TrafficRule[] = [
+  recordSchema,
+  listSchema,
+  meSchema,
+  errorEnvelope,
+  invalidRequest,
+  rateHeaders,
+  tooManyRequests,
+  rateHeaderForms,
+  jsonBodies,
+  writeOnlyHidden,
+  unauthenticated,
+  noServerErrors,
+]

@@ -6,7 +6,21 @@ import { differingFields } from '../../judge/same-response.ts'
 import { deepEqual, describeMismatches, writtenMismatches } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, acrossExchanges, endedBefore, isApiCall, isObject, isSuccess, keyOf, perExchange, recordsOf, resourceOf, timeOf, wholeBody, type AnyRecord } from './kit.ts'
+import {
+  BoundedMap,
+  acrossExchanges,
+  endedBefore,
+  isApiCall,
+  isObject,
+  isSuccess,
+  keyOf,
+  perExchange,
+  recordsOf,
+  resourceOf,
+  timeOf,
+  wholeBody,
+  type AnyRecord,
+} from './kit.ts'
 
 /** §8 idempotency retention. */
 const RETENTION_MS = 24 * 3600 * 1000
@@ -40,17 +54,30 @@ export const idempotentReplay: TrafficRule = acrossExchanges(
         const was = first.response!
         const evidence = { exchanges: [first, exchange] }
         if (response.status !== was.status) {
-          ctx.violation({ message: `the retry with Idempotency-Key ${JSON.stringify(idem)} answered ${response.status}, the first response was ${was.status} (§4.1)`, expected: 'the first response, status included (§4.1)', ...evidence })
+          ctx.violation({
+            message: `the retry with Idempotency-Key ${JSON.stringify(idem)} answered ${response.status}, the first response was ${was.status} (§4.1)`,
+            expected: 'the first response, status included (§4.1)',
+            ...evidence,
+          })
           return
         }
         const body = response.body as AnyRecord
         const firstBody = was.body as AnyRecord
         if (body?.id !== firstBody.id) {
-          ctx.violation({ message: `the retry with Idempotency-Key ${JSON.stringify(idem)} returned record ${JSON.stringify(body?.id ?? null)}, the first response was ${firstBody.id}: a second record (§4.1)`, expected: 'the first response, and no duplicate (§4.1)', ...evidence })
+          ctx.violation({
+            message: `the retry with Idempotency-Key ${JSON.stringify(idem)} returned record ${JSON.stringify(body?.id ?? null)}, the first response was ${firstBody.id}: a second record (§4.1)`,
+            expected: 'the first response, and no duplicate (§4.1)',
+            ...evidence,
+          })
           return
         }
         const differs = isObject(body) ? differingFields(firstBody, body) : []
-        if (differs.length > 0) ctx.violation({ message: `the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, expected: 'the first response (§4.1)', ...evidence })
+        if (differs.length > 0)
+          ctx.violation({
+            message: `the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`,
+            expected: 'the first response (§4.1)',
+            ...evidence,
+          })
       },
     }
   },
@@ -65,7 +92,7 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
     clauses: ['§4.2', '§2', '§4.4'],
     level: 'MUST',
     side: 'server',
-    title: 'A record returned by a write, or read after it, holds what was written (compared by meaning, with the records area\'s leniency)',
+    title: "A record returned by a write, or read after it, holds what was written (compared by meaning, with the records area's leniency)",
   },
   () => {
     const writes = new BoundedMap<string, { exchange: TrafficExchange; op: 'create' | 'update' | 'replace'; sent: AnyRecord }>()
@@ -88,7 +115,11 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
             if (isObject(body) && body.id === id) {
               ctx.exercised()
               const mismatches = writtenMismatches(resource as ResourceName, op, exchange.request.body, body)
-              if (mismatches.length > 0) ctx.violation({ message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${response.status} with a record that does not hold what was sent: ${describeMismatches(mismatches)} (§4.2)`, expected: 'the record returned holds what was written, by meaning (§2, §4.4)' })
+              if (mismatches.length > 0)
+                ctx.violation({
+                  message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${response.status} with a record that does not hold what was sent: ${describeMismatches(mismatches)} (§4.2)`,
+                  expected: 'the record returned holds what was written, by meaning (§2, §4.4)',
+                })
             }
           }
           return
@@ -103,7 +134,11 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
         ctx.exercised()
         const mismatches = writtenMismatches(resource as ResourceName, write.op, write.sent, record)
         if (mismatches.length > 0) {
-          ctx.violation({ message: `GET ${ctx.operation!.path} after ${write.exchange.request.method} ${write.op}: ${describeMismatches(mismatches)} (§4.2)`, expected: 'the record holds what was written, by meaning (§2, §4.4)', exchanges: [write.exchange, exchange] })
+          ctx.violation({
+            message: `GET ${ctx.operation!.path} after ${write.exchange.request.method} ${write.op}: ${describeMismatches(mismatches)} (§4.2)`,
+            expected: 'the record holds what was written, by meaning (§2, §4.4)',
+            exchanges: [write.exchange, exchange],
+          })
         }
       },
     }
@@ -137,7 +172,12 @@ export const goneAfterDelete: TrafficRule = acrossExchanges(
         // not refused for its key first (401, 403, 429).
         if (!deletion || !endedBefore(deletion, exchange) || [401, 403, 429].includes(response.status) || response.status >= 500) return
         ctx.exercised()
-        if (response.status !== 404) ctx.violation({ message: `GET ${ctx.operation.path} answered ${response.status} after ${deletion.request.method} of it answered ${deletion.response!.status} (§7.6)`, expected: '404 for a deleted record, or one in the recycle bin (§1.6, §7.6)', exchanges: [deletion, exchange] })
+        if (response.status !== 404)
+          ctx.violation({
+            message: `GET ${ctx.operation.path} answered ${response.status} after ${deletion.request.method} of it answered ${deletion.response!.status} (§7.6)`,
+            expected: '404 for a deleted record, or one in the recycle bin (§1.6, §7.6)',
+            exchanges: [deletion, exchange],
+          })
       },
     }
   },
@@ -151,9 +191,16 @@ interface SeenState {
   exchange: TrafficExchange
 }
 
-function noteStates(states: BoundedMap<string, SeenState>, exchange: TrafficExchange, resource: ResourceName | undefined, records: AnyRecord[], listed: boolean): void {
+function noteStates(
+  states: BoundedMap<string, SeenState>,
+  exchange: TrafficExchange,
+  resource: ResourceName | undefined,
+  records: AnyRecord[],
+  listed: boolean,
+): void {
   if (resource !== 'quotation' && resource !== 'invoice') return
-  for (const r of records) if (typeof r.id === 'string') states.set(`${resource}/${r.id}`, { status: r.status, exchange: listed ? withOnly(exchange, r) : exchange })
+  for (const r of records)
+    if (typeof r.id === 'string') states.set(`${resource}/${r.id}`, { status: r.status, exchange: listed ? withOnly(exchange, r) : exchange })
 }
 
 /** A list exchange kept as evidence for one of its records: the page itself would hold up to 100 records per entry. */
@@ -185,7 +232,11 @@ export const draftOnly: TrafficRule = acrossExchanges(
           if (seen && typeof seen.status === 'string' && exchange.response && fresh(seen, exchange)) {
             ctx.exercised()
             if (seen.status !== 'draft' && isSuccess(exchange.response.status)) {
-              ctx.violation({ message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${exchange.response.status} on a ${resource} last seen with status ${JSON.stringify(seen.status)} (§3.1)`, expected: `§3.1: a quotation can be replaced or deleted only while it is a draft; an invoice can be replaced only while it is a draft`, exchanges: [seen.exchange, exchange] })
+              ctx.violation({
+                message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${exchange.response.status} on a ${resource} last seen with status ${JSON.stringify(seen.status)} (§3.1)`,
+                expected: `§3.1: a quotation can be replaced or deleted only while it is a draft; an invoice can be replaced only while it is a draft`,
+                exchanges: [seen.exchange, exchange],
+              })
             }
           }
         }
@@ -210,7 +261,11 @@ export const createdDraft: TrafficRule = perExchange(
     // A create answered without the record (success bodies are not shown for every write) says nothing here.
     if (!record || !('status' in record)) return
     ctx.exercised()
-    if (record.status !== 'draft') ctx.violation({ message: `POST ${ctx.operation.path} answered ${exchange.response!.status} with a ${resource} of status ${JSON.stringify(record.status)} (§3)`, expected: `status "draft": ${resource}s are "created as a draft" (§3, §4.2)` })
+    if (record.status !== 'draft')
+      ctx.violation({
+        message: `POST ${ctx.operation.path} answered ${exchange.response!.status} with a ${resource} of status ${JSON.stringify(record.status)} (§3)`,
+        expected: `status "draft": ${resource}s are "created as a draft" (§3, §4.2)`,
+      })
   },
 )
 
@@ -235,7 +290,11 @@ export const orderFromAccepted: TrafficRule = acrossExchanges(
           if (seen && seen.status === 'draft' && fresh(seen, exchange)) {
             ctx.exercised()
             if (isSuccess(exchange.response.status)) {
-              ctx.violation({ message: `POST ${ctx.operation!.path} answered ${exchange.response.status} for quotation ${quoteId}, last seen as a draft (§3.2)`, expected: '§3.2: an order is created from an accepted quotation', exchanges: [seen.exchange, exchange] })
+              ctx.violation({
+                message: `POST ${ctx.operation!.path} answered ${exchange.response.status} for quotation ${quoteId}, last seen as a draft (§3.2)`,
+                expected: '§3.2: an order is created from an accepted quotation',
+                exchanges: [seen.exchange, exchange],
+              })
             }
           }
           return
@@ -300,7 +359,11 @@ export const remainingNeverRises: TrafficRule = acrossExchanges(
           judged = true
           const refill = Math.ceil(((b.end - a.start) * limit) / 60_000) + 1
           if (b.remaining > a.remaining + refill) {
-            ctx.violation({ message: `RateLimit-Remaining rose from ${a.remaining} to ${b.remaining} within one window (both announce the reset at ${new Date(a.resetAt).toISOString()}; at most ${refill} could have been refilled) (§8)`, expected: 'RateLimit-Remaining counts down within a window until it resets (§8)', exchanges: [a.exchange, exchange] })
+            ctx.violation({
+              message: `RateLimit-Remaining rose from ${a.remaining} to ${b.remaining} within one window (both announce the reset at ${new Date(a.resetAt).toISOString()}; at most ${refill} could have been refilled) (§8)`,
+              expected: 'RateLimit-Remaining counts down within a window until it resets (§8)',
+              exchanges: [a.exchange, exchange],
+            })
             break
           }
         }
@@ -323,4 +386,12 @@ function sameWindow(a: Quota, b: Quota): boolean {
   return Math.abs(b.resetAt - a.resetAt) <= tolerance && b.start - a.end > 2 * tolerance && b.end < a.resetAt - tolerance
 }
 
-export const SEQUENCE_RULES: TrafficRule[] = [idempotentReplay, readAfterWrite, goneAfterDelete, draftOnly, createdDraft, orderFromAccepted, remainingNeverRises]
+export const SEQUENCE_RULES: TrafficRule[] = [
+  idempotentReplay,
+  readAfterWrite,
+  goneAfterDelete,
+  draftOnly,
+  createdDraft,
+  orderFromAccepted,
+  remainingNeverRises,
+]
