@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto'
 import { MissingReference, createNeeds, creatable, validCreateBody, type ValidBody } from '../shared/bodies.ts'
 import { dateIn } from '../shared/drafts.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
-import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
+import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
 import { orderFromAccepted } from '../shared/accepted-order.ts'
 const area = 'idempotency'
 
@@ -156,13 +156,7 @@ async function replayOrder(ctx: CheckContext): Promise<void> {
  * is shared with the state and webhook areas: the probe takes its turn (state/exclusive.ts) and leaves a balance.
  */
 async function replayPayment(ctx: CheckContext): Promise<void> {
-  const target = await findSeeded(
-    ctx,
-    'sentInvoiceId',
-    'invoice',
-    'invoice with an outstanding balance',
-    (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 2,
-  )
+  const target = await sentInvoiceWithBalance(ctx, 2)
   const path = itemPath('invoice', target.id)
   const { before, first, again, after } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
     const before = await ctx.api.get(path)

@@ -39,3 +39,17 @@ export async function findSeeded(
 }
 
 export const isNonDraft = (r: AnyRecord): boolean => typeof r.status === 'string' && r.status !== 'draft'
+
+/**
+ * The sent invoice the payment checks pay against (the fixture, or a listed one) with at least `balanceSen` left:
+ * the state and idempotency areas pay 1 sen each and need 2, so the webhook area still has something to pay in full.
+ */
+export function sentInvoiceWithBalance(ctx: CheckContext, balanceSen: number): ReturnType<typeof findSeeded> {
+  return findSeeded(
+    ctx,
+    'sentInvoiceId',
+    'invoice',
+    'sent invoice with an outstanding balance',
+    (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= balanceSen,
+  )
+}

@@ -5,7 +5,7 @@ import { defineCheck, expectRecord, createRecord, itemPath, runLabel, readUntil 
 import type { CheckDefinition } from '../../src/checks/index.ts'
 import { dateIn } from '../shared/drafts.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
-import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
+import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
 
 /** The largest part payment made here, in the smallest currency unit (§1.4). */
 const PART_PAYMENT_SEN = 100
@@ -21,13 +21,7 @@ export const paymentChecks: CheckDefinition[] = [
     // The restricted key's payment names the same invoice, which must still take one (§5.6 is judged by the answer).
     after: ['auth.scope.payment.write'],
     async run(ctx) {
-      const target = await findSeeded(
-        ctx,
-        'sentInvoiceId',
-        'invoice',
-        'invoice with an outstanding balance',
-        (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 2,
-      )
+      const target = await sentInvoiceWithBalance(ctx, 2)
       const path = itemPath('invoice', target.id)
       const { before, payment, amount, after } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
         const before = await ctx.api.get(path)

@@ -5,7 +5,7 @@
 import { expectStatus, defineCheck, createRecord, itemPath, runLabel } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
-import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
+import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
 import { carries, kindOf, tally } from './deliveries.ts'
 import { probeCase, probeDelivery, timeoutMs, waitBudgetMs } from './probe.ts'
 
@@ -66,13 +66,7 @@ export const correlationChecks: CheckDefinition[] = [
     after: ['state.payment.raises-paid', 'idempotency.payment.replays'],
     async run(ctx: CheckContext) {
       const sink = await ctx.session.sink()
-      const target = await findSeeded(
-        ctx,
-        'sentInvoiceId',
-        'invoice',
-        'sent invoice with an outstanding balance',
-        (r) => isNonDraft(r) && r.voidedAt == null && r.totalSen - r.paidSen >= 1,
-      )
+      const target = await sentInvoiceWithBalance(ctx, 1)
       const path = itemPath('invoice', target.id)
       // Another area pays part of the same invoice: the fresh read and the payment take their turn (state/exclusive.ts).
       const { payment, paidAt } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
