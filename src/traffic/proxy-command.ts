@@ -68,6 +68,7 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
     target: target.href.replace(/\/+$/, ''),
     host: options.host ?? PROXY_DEFAULTS.host,
     port: options.port ?? PROXY_DEFAULTS.port,
+    upstreamProxy: config.proxy,
     onExchange(raw) {
       const exchange = session.redact(raw)
       recorder?.write(exchange)

@@ -6,8 +6,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
-import { Agent } from 'undici'
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
 import { DEFAULTS } from '../config/config.ts'
+import type { ProxySettings } from '../http/connections.ts'
 import { bodyOfText } from './har.ts'
 import type { TrafficExchange } from './types.ts'
 
@@ -23,6 +24,16 @@ export interface ProxyOptions {
   onExchange(exchange: TrafficExchange): void
   /** Bytes of each body kept for judging; past it the copy is cut and flagged `truncated`. */
   captureBytes?: number
+  /** The company's forward proxy between this proxy and the target (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, as the config loader read them). */
+  upstreamProxy?: ProxySettings
+}
+
+/** Where forwarded requests go out: straight to the target, or through the forward proxy a suite run would use too. */
+function upstreamDispatcher(proxy: ProxySettings | undefined): Dispatcher {
+  const pool = { keepAliveTimeout: 10_000, connections: 256 }
+  if (!proxy?.httpProxy && !proxy?.httpsProxy) return new Agent(pool)
+  // Empty strings, never undefined: undefined would let undici read the environment itself.
+  return new EnvHttpProxyAgent({ ...pool, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' })
 }
 
 export interface RunningProxy {
@@ -111,7 +122,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const basePath = target.pathname.replace(/\/+$/, '')
   const origin = target.origin
   const cap = options.captureBytes ?? DEFAULTS.maxResponseBytes
-  const agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 })
+  const agent = upstreamDispatcher(options.upstreamProxy)
   let inFlight = 0
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
