@@ -1,6 +1,6 @@
 // Runs one check against a session and turns its ending into a CheckResult; schedules the checks of a run.
 // The one run path (src/run/run-suite.ts) and the vitest integration use both, so every route judges alike.
-import { keyUnset } from '../config/config.ts'
+import { DEFAULTS, keyUnset } from '../config/config.ts'
 import { CheckFailed, CheckSkipped } from '../checks/define.ts'
 import type { CheckContext, CheckDefinition, CheckResult, CheckSession, EvidenceItem } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -12,8 +12,6 @@ import { unrunResult, type ReplayTarget } from './replay.ts'
 import { profileExclusion } from './scope.ts'
 import type { RunSession } from './session.ts'
 
-/** The deadline a check gets when it declares none and the configuration names none (DEFAULTS.checkTimeoutMs). */
-export const DEFAULT_CHECK_TIMEOUT_MS = 30_000
 /** Exchanges shown as evidence when a check does not name its own. */
 const EVIDENCE_TAIL = 3
 
@@ -107,7 +105,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
     others,
   }
 
-  const timeoutMs = check.timeoutMs ?? session.config.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS
+  const timeoutMs = check.timeoutMs ?? session.config.checkTimeoutMs ?? DEFAULTS.checkTimeoutMs
   let cancelDeadline = () => {}
   const deadline = new Promise<never>((_, reject) => {
     cancelDeadline = deadlineOn(stopwatch, timeoutMs, () =>
@@ -185,7 +183,7 @@ export function startOrder(checks: CheckDefinition[]): CheckDefinition[] {
   const queues = [...byArea.values()]
   const interleaved: CheckDefinition[] = []
   for (let i = 0; interleaved.length < checks.length; i++) for (const queue of queues) if (queue[i]) interleaved.push(queue[i])
-  const budget = (c: CheckDefinition) => c.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS
+  const budget = (c: CheckDefinition) => c.timeoutMs ?? DEFAULTS.checkTimeoutMs
   return interleaved.sort((a, b) => budget(b) - budget(a))
 }
 
