@@ -214,6 +214,23 @@ export interface Totals {
   totalSen: number
 }
 
+/** The fields an order takes from its quotation (§3.2), as created through the API and as seeded. */
+export function orderFromQuotation(number: unknown, quoteId: unknown, q: Json, totalSen: unknown = q.totalSen): Json {
+  return {
+    number,
+    quoteId,
+    dealId: q.dealId,
+    accountId: q.accountId,
+    contactId: q.contactId,
+    ownerId: q.ownerId,
+    title: q.title,
+    status: 'open',
+    currency: q.currency,
+    totalSen,
+    taxSen: q.taxSen,
+  }
+}
+
 export function totalsOf(items: unknown): Totals {
   const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
   let grossSen = 0

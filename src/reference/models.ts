@@ -30,6 +30,7 @@ import {
   statusCategoryOf,
   str,
   taskAbout,
+  orderFromQuotation,
   type Model,
 } from './model-kit.ts'
 import type { Json } from './store.ts'
@@ -181,19 +182,8 @@ export const MODELS: Record<ResourceName, Model> = {
         throw w.refuse(`Quotation ${quote.record.number} already has an order.`)
       }
       const q = quote.record
-      const record: Json = {
-        number,
-        quoteId: quote.id,
-        dealId: q.dealId,
-        accountId: q.accountId,
-        contactId: q.contactId,
-        ownerId: q.ownerId,
-        title: q.title,
-        status: 'open',
-        currency: q.currency,
-        totalSen: w.faults['state.order-total-before-tax'] ? q.grossSen : q.totalSen,
-        taxSen: q.taxSen,
-      }
+      // The fault: the order's total is the quotation's before tax.
+      const record = orderFromQuotation(number, quote.id, q, w.faults['state.order-total-before-tax'] ? q.grossSen : q.totalSen)
       return { record, hidden: {} }
     },
   },

@@ -2,7 +2,7 @@
 // sent, accepted and declined quotations, an order, sent, paid and void invoices with a payment).
 
 import { dateOf, isoOf } from '../clock.ts'
-import { STAGES, totalsOf } from '../model-kit.ts'
+import { STAGES, orderFromQuotation, totalsOf } from '../model-kit.ts'
 import type { Json } from '../store.ts'
 import { SEED_EPOCH, item, type SeedContext } from './seeder.ts'
 
@@ -123,21 +123,7 @@ export function seedSales(ctx: SeedContext) {
   let order: Json | undefined
   if (orderedQuote) {
     const q = orderedQuote
-    order = s.add('order', {
-      number: s.number('order', 'ORD'),
-      quoteId: q.id,
-      dealId: q.dealId,
-      accountId: q.accountId,
-      contactId: q.contactId,
-      ownerId: q.ownerId,
-      title: q.title,
-      status: 'open',
-      currency: q.currency,
-      totalSen: q.totalSen,
-      taxSen: q.taxSen,
-      fulfilledAt: null,
-      cancelledAt: null,
-    })
+    order = s.add('order', { ...orderFromQuotation(s.number('order', 'ORD'), q.id, q), fulfilledAt: null, cancelledAt: null })
   }
 
   const invoice = (status: string, i: number, paidSen = 0) => {
