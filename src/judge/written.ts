@@ -35,7 +35,8 @@ function dateOf(value: unknown): string | undefined {
 
 const sameText = (a: unknown, b: unknown): boolean => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase()
 
-const isObject = (v: unknown): v is AnyRecord => typeof v === 'object' && v !== null && !Array.isArray(v)
+/** A JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is AnyRecord => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** Every key written comes back with its value; §2 leaves the inner shape open, so a server may add its own (custom field defaults). */
 function holdsKeys(sent: unknown, actual: unknown): boolean {

@@ -1,6 +1,7 @@
 // What the traffic rules share: the rule shape for one exchange at a time, bounded maps for the rules that judge
 // across exchanges, and small readers of an exchange. Judgements themselves live in src/judge/, never here.
 import type { Level } from '../../checks/types.ts'
+import { isObject, type AnyRecord } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
 import type { ResolvedOperation, RuleContext, RuleState, Side, TrafficExchange, TrafficRule } from '../types.ts'
 
@@ -60,11 +61,7 @@ export class BoundedMap<K, V> {
   }
 }
 
-export type AnyRecord = Record<string, any>
-
-export function isObject(value: unknown): value is AnyRecord {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
+export { isObject, type AnyRecord }
 
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300
