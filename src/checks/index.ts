@@ -46,4 +46,4 @@ export { extraProperties, listKey, recordKey, validate } from '../schemas/regist
 export type { SchemaIssue } from '../schemas/registry.ts'
 export { ENUMS, LIMITS, ME_PATH, RESOURCES, RESOURCE_LIST, parseFieldType, scopeFor, writeBodies } from '../spec/resources.ts'
 export type { BodySpec, FieldType, FilterSpec, ParsedFieldType, ResourceName, ResourceSpec, WriteOp } from '../spec/resources.ts'
-export type { Delivery, Sink } from '../webhooks/sink.ts'
+export type { Delivery, RespondRule, Sink } from '../webhooks/sink.ts'

@@ -1,5 +1,10 @@
 // The sink's memory of each webhook-id it answered: how many attempts of the server's it has seen, its last
 // answer, and their fingerprints, to tell a retry (§6.7) from a resend and from a byte-identical replay.
+// Only the signer can produce a new (webhook-timestamp, body) pair that verifies, so an attempt is the server's
+// when its fingerprint is new for its webhook-id; a byte-identical copy is a replay whatever the sink answered
+// before, since anyone who saw the attempt in transit can post it again (Standard Webhooks: a retry is signed
+// anew with a current timestamp). A server that resends byte for byte is indistinguishable from such a replay:
+// its copies are counted per webhook-id (`copies`) so a check can say it could not tell.
 import type { AttemptKind } from './sink-types.ts'
 
 /** Distinct (timestamp, body) pairs remembered per webhook-id, to tell a byte-identical replay. */
@@ -11,6 +16,8 @@ interface IdHistory {
   lastStatus: number
   /** `<webhook-timestamp>.<body SHA-256>` of each. */
   fingerprints: Set<string>
+  /** Byte-identical copies of an earlier attempt received since (replays, or the server resending unchanged). */
+  copies: number
 }
 
 /** Per webhook-id, at most `max` ids (the least recently answered go first). */
@@ -23,8 +30,19 @@ export class AttemptHistory {
   kind(webhookId: string, fingerprint: string): AttemptKind {
     const history = this.histories.get(webhookId)
     if (history === undefined) return 'first'
-    if (history.lastStatus < 200 || history.lastStatus >= 300) return 'retry'
-    return history.fingerprints.has(fingerprint) ? 'replay' : 'again'
+    if (history.fingerprints.has(fingerprint)) return 'replay'
+    return history.lastStatus < 200 || history.lastStatus >= 300 ? 'retry' : 'again'
+  }
+
+  /** Counts a byte-identical copy of an earlier attempt of this webhook-id (see kind). */
+  copied(webhookId: string): void {
+    const history = this.histories.get(webhookId)
+    if (history !== undefined) history.copies++
+  }
+
+  /** Byte-identical copies of earlier attempts of this webhook-id received so far. */
+  copies(webhookId: string): number {
+    return this.histories.get(webhookId)?.copies ?? 0
   }
 
   /** Attempts of the server's seen with this webhook-id (0 for a new one). */
@@ -34,7 +52,7 @@ export class AttemptHistory {
 
   /** Remembers the sink's answer to an attempt of the server's (never to a replay, which anyone can send). */
   remember(webhookId: string, fingerprint: string, status: number): number {
-    const history = this.histories.get(webhookId) ?? { attempts: 0, lastStatus: status, fingerprints: new Set<string>() }
+    const history = this.histories.get(webhookId) ?? { attempts: 0, lastStatus: status, fingerprints: new Set<string>(), copies: 0 }
     history.attempts++
     history.lastStatus = status
     if (history.fingerprints.size < MAX_FINGERPRINTS) history.fingerprints.add(fingerprint)

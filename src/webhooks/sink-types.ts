@@ -43,9 +43,9 @@ export type Verdict = 'accepted' | 'duplicate' | 'rejected'
 
 /**
  * Of a delivery signed with the secret, by the sink's own history of its webhook-id: `first` (never seen),
- * `retry` (the sink answered the last attempt non-2xx: the server's retry, §6.7), `again` (after a 2xx, signed
- * anew or with another body: the server sent it again), `replay` (after a 2xx, byte for byte an earlier attempt:
- * anyone who saw it can post it again, so it says nothing about the server).
+ * `retry` (signed anew or with another body after the sink answered the last attempt non-2xx: the server's retry,
+ * §6.7), `again` (the same after a 2xx: the server sent it again), `replay` (byte for byte an earlier attempt,
+ * whatever the sink answered it: anyone who saw it can post it again, so it says nothing about the server).
  */
 export type AttemptKind = 'first' | 'retry' | 'again' | 'replay'
 
@@ -166,6 +166,11 @@ export interface Sink {
   /** The latest failed TLS handshakes, as examples. */
   tlsFailures: readonly TlsFailure[]
   counts(): SinkCounts
+  /**
+   * Byte-identical copies of earlier attempts of this webhook-id received so far: set aside as replays, since the
+   * sink cannot tell them from a server resending an attempt unchanged.
+   */
+  copiesOf(webhookId: string): number
   /** Whether a delivery names a record the run created, by a call sent before the delivery arrived (runRecords). */
   tiedToRun(delivery: Delivery): boolean
   /** The first kept delivery, past or future, that matches; undefined after timeoutMs or on close. */

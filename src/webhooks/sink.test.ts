@@ -196,19 +196,27 @@ describe('webhook sink over HTTP', () => {
     expect(printed.at(-1)).toMatch(/^↻ case\.created msg_\S+ duplicate \(replay\)$/)
   })
 
-  it('takes the same webhook-id after a non-2xx answer for a retry, byte-identical or not', async () => {
+  it('takes the same webhook-id signed anew after a non-2xx answer for a retry, and a byte-identical copy for a replay', async () => {
     sink.respondWith((_e, d) => (d.attempt === 1 ? 500 : undefined))
     try {
-      const out = signed(event())
+      const body = event()
+      const out = signed(body)
       const id = String(out.headers['webhook-id'])
+      const before = sink.counts().noise.replayed_id ?? 0
       expect((await send(sink.url, out)).status).toBe(500)
+      // Anyone who saw the attempt can post it again: it must not pass for the server's retry (issue 32).
       expect((await send(sink.url, out)).status).toBe(200)
       expect((await send(sink.url, out)).status).toBe(200)
+      expect(sink.deliveries.filter((d) => d.webhookId === id).map((d) => [d.attemptKind, d.status])).toEqual([['first', 500]])
+      expect(last()).toMatchObject({ webhookId: id, attemptKind: 'replay', noise: 'replayed_id' })
+      expect(sink.copiesOf(id)).toBe(2)
+      expect(sink.counts().noise.replayed_id).toBe(before + 2)
+      // Only the signer can sign the same message with a new timestamp: that is the retry.
+      expect((await send(sink.url, signed(body, { id, ts: nowS() + 1 }))).status).toBe(200)
       expect(sink.deliveries.filter((d) => d.webhookId === id).map((d) => [d.attemptKind, d.status])).toEqual([
         ['first', 500],
         ['retry', 200],
       ])
-      expect(last()).toMatchObject({ webhookId: id, attemptKind: 'replay', noise: 'replayed_id' })
     } finally {
       sink.respondWith(undefined)
     }

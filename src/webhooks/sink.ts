@@ -282,6 +282,7 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
         const fingerprint = `${examined.timestampText}.${bodySha256}`
         const kind = history.kind(examined.webhookId, fingerprint)
         if (kind === 'replay') {
+          history.copied(examined.webhookId)
           record({ ...fields, attemptKind: kind, attempt: history.attempts(examined.webhookId), noise: 'replayed_id' })
         } else {
           record({ ...fields, attemptKind: kind, attempt: history.remember(examined.webhookId, fingerprint, status) })
@@ -308,7 +309,8 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
         bodySha256,
       }
       if (kind === 'replay') {
-        const detail = 'byte for byte an earlier attempt the sink answered 2xx: acknowledged and ignored (§6.6), set aside as a replay'
+        history.copied(webhookId)
+        const detail = 'byte for byte an earlier attempt: acknowledged and ignored (§6.6), set aside as a replay (anyone who saw it can post it again)'
         record({ ...common, verdict: 'duplicate', attempt: history.attempts(webhookId), status: 200, detail, noise: 'replayed_id' })
         send(res, 200, { received: true, verdict: 'duplicate' })
         return
@@ -434,6 +436,7 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     tlsFailures,
     counts: () => ({ ...counts, reasons: { ...counts.reasons }, noise: { ...counts.noise } }),
     tiedToRun,
+    copiesOf: (webhookId) => history.copies(webhookId),
     waitFor(predicate, timeoutMs) {
       let found: Delivery | undefined
       try {

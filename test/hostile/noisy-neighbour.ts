@@ -79,6 +79,8 @@ export interface NeighbourStats {
   forged: number
   copiedWithForgedSignature: number
   replayed: number
+  /** Of those, replays of attempts the sink answered non-2xx (which must not pass for the server's retry). */
+  replayedBounced: number
   future: number
   huge: number
   slow: number
@@ -154,7 +156,7 @@ function slowConnection(url: string, inBody: boolean, sockets: Set<Socket>): voi
 
 /** Starts posting noise to the sink until stop(); replays and copies come from what the tap captured. */
 export function startNeighbour(sinkUrl: string, tap: Tap): Neighbour {
-  const stats: NeighbourStats = { forged: 0, copiedWithForgedSignature: 0, replayed: 0, future: 0, huge: 0, slow: 0 }
+  const stats: NeighbourStats = { forged: 0, copiedWithForgedSignature: 0, replayed: 0, replayedBounced: 0, future: 0, huge: 0, slow: 0 }
   const agent = new Agent({ keepAlive: true, maxSockets: 8 })
   const sockets = new Set<Socket>()
   let stopped = false
@@ -169,12 +171,14 @@ export function startNeighbour(sinkUrl: string, tap: Tap): Neighbour {
     while (!stopped) {
       await post(sinkUrl, strangerHeaders(), strangerEvent(), agent)
       stats.forged++
-      // Real deliveries answered 2xx: posted again byte for byte, and their bodies under a forged signature or a
-      // timestamp 400 s ahead (a retry answered non-2xx is the server's to send: never replayed here).
-      for (const c of tap.captured.filter((x) => x.status >= 200 && x.status < 300)) {
+      // Real deliveries, answered 2xx or not: posted again byte for byte (a replay of an attempt the sink answered
+      // 503 must not pass for the server's retry, issue 32), and their bodies under a forged signature or a
+      // timestamp 400 s ahead.
+      for (const c of tap.captured) {
         if (stopped) break
         await post(sinkUrl, c.headers, c.body, agent)
         stats.replayed++
+        if (c.status >= 300) stats.replayedBounced++
         if (replayedOnce.has(c)) continue
         replayedOnce.add(c)
         await post(sinkUrl, { ...c.headers, 'webhook-signature': GARBAGE_SIGNATURE }, c.body, agent)
