@@ -445,6 +445,22 @@ export const FAULTS = [
     area: 'idempotency',
     description: 'A replay keeps only the id of the first record and reads it again, so a record changed since comes back as it is now.',
   },
+  {
+    id: 'webhooks.kind-own-style',
+    area: 'webhooks',
+    description:
+      "Event kinds other than the two the spec names are written in the code base's own style (AccountCreated, InvoiceUpdated), not <entity>.<action>.",
+  },
+  {
+    id: 'webhooks.kind-table-name',
+    area: 'webhooks',
+    description: 'Event kinds are built from the table name (cases.created, invoices.paid) while data.entityType names the entity (case).',
+  },
+  {
+    id: 'webhooks.ack-200-only',
+    area: 'webhooks',
+    description: 'Only a 200 answer counts as delivered: a receiver answering 202 or 204 gets the event again.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -19,11 +19,18 @@ export const WEBHOOK_FAULTS = [
   'webhooks.svix-headers',
   'webhooks.retry-new-id',
   'webhooks.never-retries',
+  'webhooks.kind-own-style',
+  'webhooks.kind-table-name',
+  'webhooks.ack-200-only',
 ] as const satisfies readonly FaultId[]
 
 /** Named defaults (§6.7 retries "for about 3½ days" on the real service; short here so tests can watch them). */
 export const WEBHOOK_DEFAULTS = {
-  retrySchedule: [500, 1000, 2000] as readonly number[],
+  /**
+   * At least a second apart, so every attempt is signed with a later webhook-timestamp (Unix seconds): a receiver
+   * can tell the server's retry from a byte-identical replay only by that (Standard Webhooks).
+   */
+  retrySchedule: [1000, 1500, 2000] as readonly number[],
   /** Per-attempt time limit. */
   timeoutMs: 5_000,
 }
@@ -76,8 +83,19 @@ export class WebhookDispatcher {
     const id = faults['webhooks.id-per-entity'] ? `msg_${String(event.object.id)}` : newMessageId()
     const entityType = faults['webhooks.entity-type-plural'] ? `${event.entityType}s` : event.entityType
     const data = faults['webhooks.flat-body'] ? event.object : { id: event.object.id, entityType, object: event.object, changes: event.changes }
-    const payload = JSON.stringify({ type: event.type, timestamp: new Date(this.options.now()).toISOString(), data })
+    const payload = JSON.stringify({ type: this.kindOf(event.type), timestamp: new Date(this.options.now()).toISOString(), data })
     this.schedule(this.url, id, payload, 0, 0)
+  }
+
+  /** The fault: kinds the spec does not name are written in the implementer's own style (AccountCreated), not <entity>.<action> (§6.2). */
+  private kindOf(type: string): string {
+    // The fault: the kind is built from the table name (cases.created), while data.entityType names the entity.
+    if (this.options.faults['webhooks.kind-table-name']) return type.replace(/^([^.]+)\./, '$1s.')
+    if (!this.options.faults['webhooks.kind-own-style'] || type === 'case.created' || type === 'invoice.paid') return type
+    return type
+      .split('.')
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join('')
   }
 
   private schedule(url: string, id: string, payload: string, attempt: number, delayMs: number): void {
@@ -125,7 +143,8 @@ export class WebhookDispatcher {
         body: payload,
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs)]),
       })
-      ok = res.status >= 200 && res.status < 300
+      // The fault: only 200 counts as delivered, so a 202 or 204 is retried (§6.7: any 2xx acknowledges).
+      ok = this.options.faults['webhooks.ack-200-only'] ? res.status === 200 : res.status >= 200 && res.status < 300
       await res.body?.cancel().catch(() => undefined)
     } catch {
       ok = false

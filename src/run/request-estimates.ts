@@ -2,8 +2,8 @@
 import type { RequestEstimates } from './estimate-table.ts'
 
 export const REQUEST_ESTIMATES: RequestEstimates = {
-  source: "full profile, seed 1, reference server, 2026-11-24",
-  harness: {"main":144},
+  source: "full profile, seed 1, reference server, 2026-11-26",
+  harness: {"main":146},
   checks: {
     "auth.basic-scheme.read": {"main":1},
     "auth.basic-scheme.write": {"main":1},
@@ -377,7 +377,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "records.article.list-page": {"main":2},
     "records.case.delete": {},
     "records.case.get-one": {},
-    "records.case.list-page": {"main":2},
+    "records.case.list-page": {"main":3},
     "records.case.listed": {},
     "records.case.roundtrip": {},
     "records.case.schema": {"main":7},
@@ -535,16 +535,18 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "validation.task.create.types": {"main":4},
     "validation.task.update.enums": {"main":1},
     "validation.task.update.types": {"main":5},
+    "webhooks.ack.any-2xx": {"main":3},
     "webhooks.case-events.entity-type": {},
     "webhooks.case.created": {},
     "webhooks.delivery.body-shape": {},
     "webhooks.delivery.headers": {},
+    "webhooks.delivery.kind-entity": {},
     "webhooks.delivery.signature": {},
     "webhooks.delivery.timestamp": {},
     "webhooks.delivery.unique-id": {"main":1},
     "webhooks.invoice.paid": {"main":2},
     "webhooks.retry.arrives": {},
-    "webhooks.retry.same-id": {"main":1},
+    "webhooks.retry.same-id": {},
     "webhooks.sink.noise": {},
   },
 }

@@ -3,9 +3,10 @@
 // run first; the delivery rules (§6.3–§6.6: MUST) run last, over the server's deliveries about the run's
 // records; whatever else reached the sink is reported as noise (INFO).
 import type { CheckDefinition } from '../../src/checks/index.ts'
+import { acknowledgeChecks } from './acknowledge.ts'
 import { correlationChecks } from './correlation.ts'
 import { noiseChecks } from './noise.ts'
 import { retryChecks } from './retry.ts'
 import { ruleChecks } from './rules.ts'
 
-export const checks: CheckDefinition[] = [...correlationChecks, ...retryChecks, ...ruleChecks, ...noiseChecks]
+export const checks: CheckDefinition[] = [...correlationChecks, ...retryChecks, ...acknowledgeChecks, ...ruleChecks, ...noiseChecks]

@@ -1,9 +1,11 @@
 // The run's webhook traffic: one probe case created through the API (once per run, shared by every check of
 // the area), the wait for its case.created delivery, and a short wait for deliveries still in flight.
 // The sink answers the first attempt of the probe's case.created with 503, so the retry check can watch the
-// same event come again (§6.7); every other delivery is acknowledged with 200.
+// same event come again (§6.7); every other delivery is acknowledged with 200 unless a check chose otherwise
+// (answers.ts).
 import { createRecord, runLabel, updateRecord } from '../../src/checks/index.ts'
 import type { CheckContext, ApiResponse, Delivery, Sink } from '../../src/checks/index.ts'
+import { chosenAnswers } from './answers.ts'
 import { carries } from './deliveries.ts'
 
 /** CRM_WEBHOOK_TIMEOUT_S and CRM_WEBHOOK_RETRY_WAIT_S are at most this (src/config/config.ts); a check's own time limit must cover its waits. */
@@ -37,18 +39,12 @@ export function timeoutMs(ctx: CheckContext): number {
 /** The probe case, created once per run; the sink's answer to its first case.created is set up before the create. */
 export function probeCase(ctx: CheckContext): Promise<Probe> {
   return ctx.session.memo('webhooks.probe-case', async () => {
-    const sink = await ctx.session.sink()
     const label = runLabel(ctx, 'webhook probe')
     let id: string | undefined
-    let bounced = false
     // The delivery may arrive before the create's answer: until the id is known, the label finds it.
     const isProbe = (data: { id?: unknown; object?: unknown } | undefined) =>
       (id !== undefined && data?.id === id) || JSON.stringify(data?.object ?? {}).includes(label)
-    sink.respondWith((event, { attempt }) => {
-      if (bounced || attempt !== 1 || event.type !== 'case.created' || !isProbe(event.data)) return undefined
-      bounced = true
-      return BOUNCE_STATUS
-    })
+    ;(await chosenAnswers(ctx)).push({ matches: (event) => event.type === 'case.created' && isProbe(event.data), status: BOUNCE_STATUS })
     const { record, response } = await createRecord(
       ctx,
       'case',
@@ -98,9 +94,9 @@ export function retryWaitMs(ctx: CheckContext): number {
 
 /**
  * Whether `d` is the server's retry of `first` (§6.7): signed with the secret, the same event, and either the
- * same webhook-id after the sink answered it non-2xx (the sink's `retry`) or a webhook-id never seen before (a
- * retry sent as a new message, which webhooks.retry.same-id fails). A byte-identical copy of an attempt the sink
- * answered 2xx is a replay anyone could post: the sink sets it aside as noise, so it is never a retry.
+ * same webhook-id signed anew after the sink answered it non-2xx (the sink's `retry`) or a webhook-id never seen
+ * before (a retry sent as a new message, which webhooks.retry.same-id fails). A byte-identical copy of an attempt
+ * is a replay anyone who saw it could post: the sink sets it aside as noise, so it is never a retry.
  */
 export function isRetryOf(d: Delivery, first: Delivery, probe: Probe): boolean {
   if (d.seq <= first.seq || !d.authentic || !carries(d, 'case.created', probe.id)) return false

@@ -142,6 +142,58 @@ const uniqueId = defineCheck({
   },
 })
 
+/**
+ * The entity a name stands for: lower case, without separators, the spec's second names folded onto the first
+ * (§2 "opportunity (deal)", "comment (case comment)", "activity (timeline entry)", "article (knowledge base)",
+ * "message (chat)").
+ */
+function entityName(name: string): string {
+  const bare = name.toLowerCase().replace(/[^a-z0-9]/g, '')
+  const aliases: Record<string, string> = { deal: 'opportunity', casecomment: 'comment', timelineentry: 'activity', knowledgebase: 'article', chat: 'message' }
+  return aliases[bare] ?? bare
+}
+
+/**
+ * §6.2 "Event kinds are named <entity>.<action>" with §6.3's `data.entityType` naming that entity: the kind's first
+ * segment and entityType name the same entity (the dotted form itself is the schema's, webhooks.delivery.body-shape).
+ */
+export function kindNamesEntity(kind: string, entityType: string): boolean {
+  const dot = kind.indexOf('.')
+  return dot > 0 && entityName(kind.slice(0, dot)) === entityName(entityType)
+}
+
+const kindEntity = defineCheck({
+  id: 'webhooks.delivery.kind-entity',
+  clauses: ['§6.2', '§6.3'],
+  level: 'MUST',
+  area,
+  title: "Every delivery's type is <entity>.<action> with the entity its data.entityType names",
+  writes: 'safe',
+  webhooks: true,
+  phase: 'last',
+  timeoutMs: waitBudgetMs(1),
+  async run(ctx) {
+    const deliveries = await runDeliveries(ctx, { update: true })
+    const typed = deliveries.filter((d) => d.event !== undefined)
+    if (typed.length === 0)
+      ctx.skip(`none of the ${deliveries.length} deliveries verified, so no event kind can be read (see the other webhooks.delivery.* checks)`)
+    const kinds = tally(typed.map((d) => `${d.event!.type} (${d.event!.data.entityType})`))
+    ctx.observe('kinds', kinds)
+    const offending = typed.filter((d) => !kindNamesEntity(String(d.event!.type), String(d.event!.data.entityType)))
+    if (offending.length > 0) {
+      const shown = [...new Set(offending.map((d) => `${JSON.stringify(d.event!.type)} for entityType ${JSON.stringify(d.event!.data.entityType)}`))]
+      ctx.fail(
+        `${offending.length} of ${typed.length} deliveries carry a type whose entity is not their data.entityType: ${shown.slice(0, SHOWN).join(', ')} (§6.2)`,
+        {
+          expected: 'type "<entity>.<action>" naming the entity of data.entityType, as case.created is a case event (§6.2, §6.3)',
+          exchanges: [],
+          data: { deliveries: offending.slice(0, SHOWN).map(summary), kinds },
+        },
+      )
+    }
+  },
+})
+
 export const ruleChecks: CheckDefinition[] = [
   ruleCheck({
     rule: 'headers',
@@ -187,4 +239,5 @@ export const ruleChecks: CheckDefinition[] = [
     concerns: (d) => kindOf(d)?.startsWith('case.') === true,
   }),
   uniqueId,
+  kindEntity,
 ]
