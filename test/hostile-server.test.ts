@@ -351,12 +351,13 @@ describe('hostile bodies and echoes, one request at a time', () => {
     expect(() => assertNoSecrets(evidence, secrets)).not.toThrow()
   }, 120_000)
 
-  test('a gzip bomb costs no more memory than a clean server (peak within 1.5×, measured in child processes)', async () => {
-    const probe = (baseUrl: string) =>
+  test('a gzip bomb or answers nested 200,000 deep cost no more memory than a clean server (peak within 1.5×, measured in child processes)', async () => {
+    // As many requests as a full run sends: what each exchange keeps is multiplied by that.
+    const probe = (baseUrl: string, count = 1200) =>
       new Promise<{ maxRssKb: number; answered: number; kept: number; keptBytes: number; note?: string }>((resolveProbe, reject) => {
         const child = spawn(
           process.execPath,
-          [join(ROOT, 'bin', 'run-ts.mjs'), join(ROOT, 'test', 'hostile', 'memory-probe.ts'), baseUrl, hostile.reference.keys.main, '300'],
+          [join(ROOT, 'bin', 'run-ts.mjs'), join(ROOT, 'test', 'hostile', 'memory-probe.ts'), baseUrl, hostile.reference.keys.main, String(count)],
           {
             cwd: ROOT,
             stdio: ['ignore', 'pipe', 'inherit'],
@@ -370,16 +371,22 @@ describe('hostile bodies and echoes, one request at a time', () => {
         )
       })
     const clean = await probe(hostile.baseUrls.pass)
-    const bomb = await probe(hostile.baseUrls['gzip-bomb'])
+    const bomb = await probe(hostile.baseUrls['gzip-bomb'], 300)
+    const deep = await probe(hostile.baseUrls.deep)
     console.log(
-      `peak memory: clean ${Math.round(clean.maxRssKb / 1024)} MB, gzip bomb ${Math.round(bomb.maxRssKb / 1024)} MB; evidence kept ${clean.keptBytes} vs ${bomb.keptBytes} bytes`,
+      `peak memory: clean ${Math.round(clean.maxRssKb / 1024)} MB, gzip bomb ${Math.round(bomb.maxRssKb / 1024)} MB, deep ${Math.round(deep.maxRssKb / 1024)} MB; evidence kept ${clean.keptBytes} vs ${bomb.keptBytes} vs ${deep.keptBytes} bytes`,
     )
-    expect(clean.answered).toBe(300)
+    // Issue 32: each deep answer's evidence is its start, not 64 KiB of brackets.
+    expect(deep.answered).toBe(1200)
+    expect(deep.note).toMatch(/nested more than \d+ levels deep/)
+    expect(deep.maxRssKb).toBeLessThanOrEqual(1.5 * clean.maxRssKb)
+    expect(deep.keptBytes).toBeLessThanOrEqual(clean.keptBytes * 1.5)
+    expect(clean.answered).toBe(1200)
     expect(bomb.answered).toBe(300)
     expect(bomb.note).toMatch(/encoded as gzip although the request asked for identity: not decoded/)
     expect(bomb.maxRssKb).toBeLessThanOrEqual(1.5 * clean.maxRssKb)
     // The size cap applies to what is kept: the evidence of 300 bomb answers is no bigger than that of clean ones.
-    expect(bomb.keptBytes).toBeLessThanOrEqual(clean.keptBytes * 1.5)
+    expect(bomb.keptBytes).toBeLessThanOrEqual((clean.keptBytes / 4) * 1.5)
   }, 180_000)
 
   const oneRequest = async (baseUrl: string) => {

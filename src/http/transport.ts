@@ -69,6 +69,12 @@ export interface TransportOptions {
 
 /** Text kept of a body that is not JSON (evidence, not a copy of the body). */
 const RAW_TEXT_KEPT = 64 * 1024
+/**
+ * Text kept of a body refused as pathological (nested past MAX_JSON_DEPTH, or cut at the size cap): its start shows
+ * what it was; more would only multiply a hostile server's body by every exchange of the run (issue 32: a run
+ * against answers nested 200,000 deep kept 64 KiB of brackets per exchange, 2.3× a clean run's peak).
+ */
+const PATHOLOGICAL_TEXT_KEPT = 4 * 1024
 
 export interface TransportStats {
   total: number
@@ -408,10 +414,11 @@ export class Transport {
       }
     }
     const parsed = bytes.length > 0 && !truncated ? parseBoundedJson(bytes.toString('utf8')) : undefined
+    const kept = truncated || parsed?.note !== undefined ? PATHOLOGICAL_TEXT_KEPT : RAW_TEXT_KEPT
     const rawText =
       bytes.length > 0 && !parsed?.parsed
         ? // Decoded from a copy of the first bytes only: a slice of the whole decoded string would keep all of it alive.
-          Buffer.from(bytes.subarray(0, RAW_TEXT_KEPT)).toString('utf8')
+          Buffer.from(bytes.subarray(0, kept)).toString('utf8')
         : undefined
     return {
       status: res.statusCode,
