@@ -43,15 +43,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function headersOf(value: unknown): Record<string, string> {
-  const out: Record<string, string> = {}
-  if (!isObject(value)) return out
+  if (!isObject(value)) return {}
+  // A Map, then entries: a header named constructor or __proto__ is data, never Object's own member.
+  const out = new Map<string, string>()
   for (const [name, v] of Object.entries(value)) {
     if (v === undefined || v === null) continue
     const lower = name.toLowerCase()
     const text = Array.isArray(v) ? v.map(String).join(', ') : String(v)
-    out[lower] = lower in out ? `${out[lower]}, ${text}` : text
+    const before = out.get(lower)
+    out.set(lower, before === undefined ? text : `${before}, ${text}`)
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 /** A parsed line as an exchange; throws (with the reason) when it is not one. */
