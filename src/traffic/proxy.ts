@@ -26,6 +26,10 @@ export interface ProxyOptions {
   captureBytes?: number
   /** The company's forward proxy between this proxy and the target (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, as the config loader read them). */
   upstreamProxy?: ProxySettings
+  /** Called when the target did not answer a forwarded request (the client got the proxy's 502). */
+  onUnanswered?(error: Error): void
+  /** Called when judging an exchange failed (a bug of ours, or input no rule foresaw): forwarding goes on. */
+  onJudgeError?(error: Error): void
 }
 
 /** Where forwarded requests go out: straight to the target, or through the forward proxy a suite run would use too. */
@@ -144,33 +148,40 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       done = true
       inFlight--
       const endedAt = new Date().toISOString()
-      // Judged after the answer is out: parsing and rules never delay the client.
+      // Judged after the answer is out: parsing and rules never delay the client, and nothing they throw ends the proxy.
       setImmediate(() => {
-        const requestBody = bodyOf(requestCapture, req.headers['content-encoding'] as string | undefined)
-        const exchange: TrafficExchange = {
-          seq: 0,
-          source: 'proxy',
-          request: {
-            method,
-            url: `${origin}${path}`,
-            headers: flatHeaders(req.headers),
-            ...(requestBody.body !== undefined ? { body: requestBody.body } : {}),
-            ...(requestBody.truncated ? { truncated: true, note: requestBody.note } : {}),
-          },
-          startedAt,
-          endedAt,
+        try {
+          judge(endedAt)
+        } catch (error) {
+          options.onJudgeError?.(error as Error)
         }
-        if (status !== undefined) {
-          const body = bodyOf(responseCapture, responseHeaders['content-encoding'])
-          exchange.response = {
-            status,
-            headers: responseHeaders,
-            ...(body.body !== undefined ? { body: body.body } : {}),
-            ...(body.truncated ? { truncated: true, note: body.note } : {}),
-          }
-        }
-        options.onExchange(exchange)
       })
+    }
+    const judge = (endedAt: string) => {
+      const requestBody = bodyOf(requestCapture, req.headers['content-encoding'] as string | undefined)
+      const exchange: TrafficExchange = {
+        seq: 0,
+        source: 'proxy',
+        request: {
+          method,
+          url: `${origin}${path}`,
+          headers: flatHeaders(req.headers),
+          ...(requestBody.body !== undefined ? { body: requestBody.body } : {}),
+          ...(requestBody.truncated ? { truncated: true, note: requestBody.note } : {}),
+        },
+        startedAt,
+        endedAt,
+      }
+      if (status !== undefined) {
+        const body = bodyOf(responseCapture, responseHeaders['content-encoding'])
+        exchange.response = {
+          status,
+          headers: responseHeaders,
+          ...(body.body !== undefined ? { body: body.body } : {}),
+          ...(body.truncated ? { truncated: true, note: body.note } : {}),
+        }
+      }
+      options.onExchange(exchange)
     }
     res.on('close', () => {
       if (!res.writableFinished) abort.abort()
@@ -215,6 +226,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', 'x-crm-conformance-proxy': 'target-unreachable' })
         res.end(`crm-conformance proxy: the target did not answer (${error.message})\n`)
         status = undefined
+        options.onUnanswered?.(error)
       })
   }
 

@@ -33,18 +33,19 @@ export interface VerifyTrafficOutcome {
 export type TrafficFormat = 'har' | 'har-zip' | 'ndjson'
 
 /**
- * By content first for a zip (Playwright's `.zip` HAR, whatever its name), else by extension, else by content: an
- * NDJSON file's first line is a whole exchange object; a HAR is one document.
+ * By extension (`.zip`: Playwright's zipped HAR), else by content: a zip archive, an NDJSON file's first line is a
+ * whole exchange object, a HAR is one document.
  */
 export async function detectFormat(file: string): Promise<TrafficFormat> {
   const lower = file.toLowerCase()
+  if (lower.endsWith('.zip')) return 'har-zip'
+  if (lower.endsWith('.har')) return 'har'
+  if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'ndjson'
   const handle = await open(file, 'r')
   try {
     const buffer = Buffer.alloc(64 * 1024)
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
     if (isZip(buffer.subarray(0, bytesRead))) return 'har-zip'
-    if (lower.endsWith('.har')) return 'har'
-    if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'ndjson'
     const head = buffer.subarray(0, bytesRead).toString('utf8').trimStart()
     const firstLine = head.split('\n', 1)[0] ?? ''
     try {
