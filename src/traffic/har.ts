@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs'
 import { Readable } from 'node:stream'
 import { DEFAULTS } from '../config/config.ts'
 import { parseBoundedJson } from '../http/bounded-json.ts'
-import { harEntryTexts } from './har-entries.ts'
+import { harEntryTexts, OMITTED_PREFIX } from './har-entries.ts'
 import { harMemberChunks, HarZipError } from './har-zip.ts'
 import { TrafficFileError } from './ndjson.ts'
 import type { TrafficExchange } from './types.ts'
@@ -35,6 +35,9 @@ interface HarEntry {
   }
   _failureText?: unknown
 }
+
+/** The note on a body whose text in the file was longer than the scanner keeps (har-entries.ts). */
+const tooLong = (marker: string) => `the body in the file is ${marker.slice(OMITTED_PREFIX.length)} bytes long, over what is read: not judged`
 
 /** Why a body that was sent is not in the file (Playwright's content 'omit' and 'attach', devtools without content). */
 const LEFT_OUT = 'the HAR file left this body out (written without content, or to a separate file): not judged'
@@ -97,7 +100,9 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
   const postData = request.postData
   const postText = postData?.text
   const bodySize = typeof request.bodySize === 'number' ? request.bodySize : 0
-  if (typeof postText === 'string' && postText !== '') {
+  if (typeof postText === 'string' && postText.startsWith(OMITTED_PREFIX)) {
+    Object.assign(exchange.request, { truncated: true, note: tooLong(postText) })
+  } else if (typeof postText === 'string' && postText !== '') {
     const { body, truncated, note } = bodyOfText(decoded(postText, postData?.encoding))
     exchange.request.body = body
     if (truncated) Object.assign(exchange.request, { truncated: true, note })
@@ -115,7 +120,9 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
     const text = content?.text
     const size = typeof content?.size === 'number' ? content.size : 0
     exchange.response = { status, headers: headersOf(response.headers) }
-    if (typeof text === 'string' && text !== '') {
+    if (typeof text === 'string' && text.startsWith(OMITTED_PREFIX)) {
+      Object.assign(exchange.response, { truncated: true, note: tooLong(text) })
+    } else if (typeof text === 'string' && text !== '') {
       const { body, truncated, note } = bodyOfText(decoded(text, content?.encoding))
       exchange.response.body = body
       if (truncated) Object.assign(exchange.response, { truncated: true, note })

@@ -162,6 +162,26 @@ describe('hostile files never end a verification', () => {
     expect(report.traffic.exchanges).toBe(5)
   }, 60_000)
 
+  it('reads a HAR whose one entry carries a 100 MB body without holding it: the body is unjudged, memory flat', async () => {
+    const { harEntryTexts, MAX_KEPT_STRING_BYTES } = await import('../../src/traffic/har-entries.ts')
+    const doc = harDoc(run.exchanges.slice(0, 3))
+    const big = 'A'.repeat(100 * 1024 * 1024)
+    doc.log.entries[1]!.response.content = { size: big.length, mimeType: 'application/json', text: big, encoding: 'base64' }
+    const text = JSON.stringify(doc)
+    const texts: string[] = []
+    // Fed in 64 KiB chunks as a file stream would be.
+    const chunks = async function* () {
+      for (let at = 0; at < text.length; at += 65_536) yield text.slice(at, at + 65_536)
+    }
+    for await (const t of harEntryTexts(chunks())) texts.push(t)
+    expect(texts).toHaveLength(3)
+    expect(texts[1]!.length).toBeLessThan(MAX_KEPT_STRING_BYTES)
+    const file = join(dir, 'one-huge-entry.har')
+    writeFileSync(file, text)
+    const outcome = await verifyTrafficCommand({ files: [file], reportDir: join(dir, 'r-one-huge'), write: () => {}, env: {} })
+    expect(outcome.exchanges).toBe(3)
+  }, 120_000)
+
   it('refuses a line too long to read as an unreadable input (exit 2, naming the line), without reading it whole', async () => {
     const { readFileSync } = await import('node:fs')
     const good = readFileSync(join(dir, 'headers.ndjson'), 'utf8')
