@@ -66,6 +66,11 @@ export const DEFAULTS = {
   checkTimeoutMs: 30_000,
   /** Hard cap on a response body; larger bodies are cut and the exchange flagged. */
   maxResponseBytes: 4 * 1024 * 1024,
+  /**
+   * The traffic verifier's bound on a body decoded from its content-coding (gzip, br, zstd…): a 600 kB gzip answer
+   * can inflate to 600 MiB. Past it the body is left unjudged, with a note; forwarding is never affected.
+   */
+  maxDecodedBytes: 16 * 1024 * 1024,
   /** Requests in flight at once per key. */
   concurrency: 4,
   /** Total request budget of one run (all keys); past it, checks error rather than hammer a server. */

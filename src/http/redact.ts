@@ -91,21 +91,19 @@ export class Redactor {
   }
 
   headers(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {}
-    for (const [name, raw] of Object.entries(headers)) {
-      const lower = name.toLowerCase()
-      const masked = this.maskedHeaders.get(lower)
-      if (masked !== undefined) {
-        out[name] = masked
-      } else if (lower === 'authorization' && /^bearer\s+\S/i.test(raw)) {
-        const redacted = this.string(raw)
-        out[name] = redacted === raw ? 'Bearer <redacted>' : redacted
-      } else if (lower === 'cookie' || lower === 'set-cookie') {
-        out[name] = '<redacted>'
-      } else {
-        out[name] = this.string(raw)
-      }
+    // Entries, not assignments: a header named __proto__ or constructor is data like any other.
+    return Object.fromEntries(Object.entries(headers).map(([name, raw]) => [name, this.header(name, raw)]))
+  }
+
+  private header(name: string, raw: string): string {
+    const lower = name.toLowerCase()
+    const masked = this.maskedHeaders.get(lower)
+    if (masked !== undefined) return masked
+    if (lower === 'authorization' && /^bearer\s+\S/i.test(raw)) {
+      const redacted = this.string(raw)
+      return redacted === raw ? 'Bearer <redacted>' : redacted
     }
-    return out
+    if (lower === 'cookie' || lower === 'set-cookie') return '<redacted>'
+    return this.string(raw)
   }
 }

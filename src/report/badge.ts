@@ -19,9 +19,25 @@ const SCOPED_COMPLIANT_COLOR = 'green'
  * The label is derived here from verdict and scope (not read from verdictLabel) so a caller that overrides the
  * verdict (a certification) gets a label that matches it.
  */
+/** Observed traffic: the server's verdict in a few words, the client's violations apart (a badge is no sentence). */
+function trafficBadge(report: RunReport): ShieldsEndpointBadge {
+  const traffic = report.traffic!
+  const tone = traffic.headline?.tone ?? (traffic.violations.server > 0 ? 'violations' : 'conformant')
+  const server = traffic.violations.server
+  const client = traffic.violations.client > 0 ? ` · client: ${traffic.violations.client} broken` : ''
+  const message =
+    tone === 'nothing-verified'
+      ? 'nothing verified'
+      : tone === 'violations'
+        ? `${server} server rule${server === 1 ? '' : 's'} broken${client}`
+        : `conformant${client}`
+  const color = tone === 'nothing-verified' ? 'lightgrey' : tone === 'violations' ? 'red' : client ? 'yellowgreen' : SCOPED_COMPLIANT_COLOR
+  return { schemaVersion: 1, label: 'CRM API traffic', message, color }
+}
+
 export function renderBadge(report: RunReport): ShieldsEndpointBadge {
-  // A traffic report's label is its own (what was observed), not a profile's.
-  const label = report.traffic ? report.verdictLabel : verdictLabel(report.verdict, report.scope, report.profile, report.checks)
+  if (report.traffic) return trafficBadge(report)
+  const label = verdictLabel(report.verdict, report.scope, report.profile, report.checks)
   const scoped = label !== report.verdict
   return {
     schemaVersion: 1,

@@ -165,23 +165,31 @@ function scopeParagraph(report: RunReport): string {
   return `<p class="scope" data-testid="verdict-scope">${esc(label.startsWith(report.verdict) ? label.slice(report.verdict.length).trim() : label)}${esc(out)}</p>\n`
 }
 
+/** A traffic report's headline: the server's verdict on observed traffic, in the colours of a run's verdicts. */
+const TRAFFIC_TONE = {
+  conformant: { cls: 'compliant', text: 'conformant on observed traffic' },
+  violations: { cls: 'non-compliant', text: 'server not conformant' },
+  'nothing-verified': { cls: 'partial', text: 'nothing verified' },
+} as const
+
 function renderHeader(report: RunReport): string {
   const digest = report.spec.digest ?? ''
+  const traffic = report.traffic?.headline
+  const tone = traffic ? TRAFFIC_TONE[traffic.tone] : undefined
   const reasons = report.verdictReasons ?? []
   const reasonList = (items: string[]) => `<ul class="reasons">${items.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`
   const target = report.target
   const targetText = `${target.baseUrl}${target.embedded ? ' (embedded reference server' + (target.variant ? `, variant ${target.variant}` : '') + (target.faults?.length ? `, faults ${target.faults.join(', ')}` : '') + ')' : ''}`
   const field = (label: string, value: string) => `<div><dt>${esc(label)}</dt><dd>${value}</dd></div>`
-  return `<header class="v-${esc(report.verdict)}" data-testid="report-header">
-<p class="verdict" data-testid="verdict" data-verdict="${esc(report.verdict)}">${esc(VERDICT_LABEL[report.verdict] ?? report.verdict)}</p>
+  return `<header class="v-${esc(tone?.cls ?? report.verdict)}" data-testid="report-header">
+<p class="verdict" data-testid="verdict" data-verdict="${esc(report.verdict)}">${esc(tone?.text ?? VERDICT_LABEL[report.verdict] ?? report.verdict)}</p>${traffic ? `\n<p class="scope" data-testid="traffic-client">${esc(traffic.client)}</p>` : ''}
 ${report.interrupted ? `<p class="interrupted" data-testid="interrupted"><strong>Interrupted</strong>: ${esc(report.interrupted.reason)}; the checks it did not reach are listed as not run (${esc(report.requests.total)} requests sent).</p>` : ''}${(report.secretsMasked ?? []).map((m) => `<p class="masked" data-testid="secret-masked"><strong>A secret was masked</strong>: ${esc(m.secret)} (${esc(m.encoding)}, ${esc(m.count)}×) appeared in what the server sent back.</p>`).join('')}
 ${scopeParagraph(report)}${reasons.length ? reasonList(reasons.slice(0, HEADER_REASONS)) : ''}${reasons.length > HEADER_REASONS ? `<details><summary>${reasons.length - HEADER_REASONS} more reasons</summary>${reasonList(reasons.slice(HEADER_REASONS))}</details>` : ''}
 <dl class="meta">
 ${field('Suite', `${esc(report.tool.name)} ${esc(report.tool.version)}`)}
 ${field('Spec digest', `<abbr class="digest" title="sha256:${esc(digest)}" data-testid="spec-digest">${esc(digest.slice(0, SHORT_DIGEST))}</abbr> <span class="muted">${esc(report.spec.file)}</span>`)}
 ${field('Target', `<code>${esc(targetText)}</code>`)}
-${field('Profile', esc(report.profile))}
-${field('Seed', `<code>${esc(report.seed)}</code>`)}
+${report.traffic ? '' : `${field('Profile', esc(report.profile))}\n${field('Seed', `<code>${esc(report.seed)}</code>`)}`}
 ${field('Date', esc(formatDate(report.startedAt)))}
 ${field('Duration', esc(formatDuration(report.durationMs)))}
 ${field('Run id', `<code>${esc(report.runId)}</code>`)}
@@ -332,6 +340,21 @@ details>summary{cursor:pointer;color:var(--muted)}
 nav.sections a{margin-right:14px}
 `
 
+function renderRunSections(failures: CheckResult[], errored: CheckResult[], waived: CheckResult[], seed: number, options: RenderHtmlOptions): string {
+  return `<nav class="sections"><a href="#failures">Failures (${failures.length})</a>${errored.length ? `<a href="#errors">Harness errors (${errored.length})</a>` : ''}${waived.length ? `<a href="#waived">Waived (${waived.length})</a>` : ''}<a href="#by-clause">By clause</a><a href="#capabilities">Capabilities</a><a href="#leftovers">Leftovers</a><a href="#requests">Requests</a><a href="#config">Configuration</a></nav>
+${renderArticleSection('failures', 'failures', 'Failures', 'The server broke these clauses. MUST first, then SHOULD, in clause order.', failures, seed, 'failure', options)}`
+}
+
+/** Observed traffic: what the server broke, and apart from it what the client broke; no suite-only sections. */
+function renderTrafficSections(report: RunReport, failures: CheckResult[], options: RenderHtmlOptions): string {
+  const bySide = (side: string) => failures.filter((c) => ((c as { side?: string }).side ?? 'server') === side)
+  const server = bySide('server')
+  const client = bySide('client')
+  return `<nav class="sections"><a href="#failures">Server violations (${server.length})</a><a href="#client-violations">Client violations (${client.length})</a><a href="#by-clause">By clause</a><a href="#requests">Requests</a><a href="#config">Configuration</a></nav>
+${renderArticleSection('failures', 'failures', 'Server violations', 'The server broke these clauses in the traffic observed. MUST first, then SHOULD, in clause order.', server, report.seed, 'failure', options)}
+${renderArticleSection('client-violations', 'client-violations', 'Client violations', 'The client broke these clauses: the server is not blamed for them.', client, report.seed, 'failure', options)}`
+}
+
 /** The whole page. Failures come first, then harness errors and waived failures, then every check by clause. */
 export function renderHtml(report: RunReport, options: RenderHtmlOptions = {}): string {
   const byOutcome = (o: Outcome) => report.checks.filter((c) => outcomeOf(c) === o).sort(compareByLevelClauseId)
@@ -352,13 +375,11 @@ export function renderHtml(report: RunReport, options: RenderHtmlOptions = {}): 
 <body>
 ${renderHeader(report)}
 <main>
-<nav class="sections"><a href="#failures">Failures (${failures.length})</a>${errored.length ? `<a href="#errors">Harness errors (${errored.length})</a>` : ''}${waived.length ? `<a href="#waived">Waived (${waived.length})</a>` : ''}<a href="#by-clause">By clause</a><a href="#capabilities">Capabilities</a><a href="#leftovers">Leftovers</a><a href="#requests">Requests</a><a href="#config">Configuration</a></nav>
-${renderArticleSection('failures', 'failures', 'Failures', 'The server broke these clauses. MUST first, then SHOULD, in clause order.', failures, report.seed, 'failure', options)}
+${report.traffic ? renderTrafficSections(report, failures, options) : renderRunSections(failures, errored, waived, report.seed, options)}
 ${errored.length ? renderArticleSection('errors', 'errors', 'Harness errors', 'These checks could not run to a verdict (network fault, timeout, a bug of the suite): the clause is unverified.', errored, report.seed, 'errored', options) : ''}
 ${waived.length ? renderArticleSection('waived', 'waived', 'Waived failures', 'Failed, but covered by a waiver: not counted as failures.', waived, report.seed, 'waived', options) : ''}
 ${renderByClause(report, options)}
-${renderCapabilities(report)}
-${renderLeftovers(report)}
+${report.traffic ? '' : `${renderCapabilities(report)}\n${renderLeftovers(report)}`}
 ${renderRequests(report)}
 ${renderConfig(report)}
 </main>

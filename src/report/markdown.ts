@@ -83,8 +83,13 @@ function replayOf(check: CheckResult, seed: number): string {
   return check.replay?.trim() || `crm-conformance run --only ${check.id} --seed ${seed}`
 }
 
+const TRAFFIC_EMOJI = { conformant: '✅', violations: '❌', 'nothing-verified': '⚪' } as const
+
 function headline(report: RunReport): string {
   const s = report.summary
+  const traffic = report.traffic?.headline
+  // Observed traffic: the server's verdict, the client's violations named apart.
+  if (traffic) return `## ${TRAFFIC_EMOJI[traffic.tone]} CRM API traffic: **${mdCell(traffic.text)}** · ${mdCell(traffic.client)}`
   const must = s.byLevel.MUST
   const detail =
     report.verdict === 'non-compliant'

@@ -66,9 +66,17 @@ export interface TrafficReportSection {
   basePath: string
   exchanges: number
   rules: { total: number; exercised: number; must: number; mustExercised: number }
+  /** Of the exchanges, those the server answered: with none, nothing was verified. */
+  answered?: number
   /** Rules failed, by the side that broke them (all levels), and the MUST ones among them. */
   violations: { server: number; client: number; must: number }
   failOn: 'must' | 'should'
+  /**
+   * What the report leads with: the server's verdict on what it answered (`conformant`: no server rule at MUST
+   * broken; `violations`: one was; `nothing-verified`: the server answered nothing of the API), and the line that
+   * says it, the client's violations named apart.
+   */
+  headline?: { tone: 'conformant' | 'violations' | 'nothing-verified'; text: string; client: string }
 }
 
 /** The checks a run judged, out of this suite version's catalogue (src/engine/scope.ts). */

@@ -17,6 +17,17 @@ const COMMA = 0x2c
 
 export class HarStructureError extends Error {}
 
+/**
+ * A string value of an entry longer than this (a body: base64 of a few MiB is the most a judged body can be) is
+ * not kept: its text is replaced by OMITTED_PREFIX and its length, so a 264 MB HAR of one entry costs this much,
+ * not five times the entry. The reader then treats that body as left out of the file.
+ */
+export const MAX_KEPT_STRING_BYTES = 8 * 1024 * 1024
+/** An entry still larger than this once its long strings are set aside is not a HAR entry anyone wrote. */
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024
+/** What an omitted string's text becomes: `crm-conformance:omitted <bytes>`. */
+export const OMITTED_PREFIX = 'crm-conformance:omitted '
+
 /** Yields the JSON text of each item of `log.entries`, in order. Throws HarStructureError on a cut or broken file. */
 export async function* harEntryTexts(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
   // The containers open around the current position: '{' or '['.
@@ -33,13 +44,29 @@ export async function* harEntryTexts(chunks: AsyncIterable<Buffer | string>): As
   let entriesDepth = -1
   let entryParts: Buffer[] | undefined
   let entryStartInChunk = -1
+  // Bytes of the current entry already in entryParts; where the current string's text starts among them; its
+  // length so far; and whether it is being set aside (MAX_KEPT_STRING_BYTES).
+  let entryPushed = 0
+  let stringStart = -1
+  let stringLength = 0
+  let omitting = false
   let sawEntries = false
   let done = false
+
+  /** Sets the current string's text aside: what the entry holds so far is kept up to the string's start. */
+  const omitString = (chunk: Buffer, at: number) => {
+    entryParts!.push(chunk.subarray(entryStartInChunk, at))
+    const kept = Buffer.concat(entryParts!).subarray(0, stringStart)
+    entryParts = [Buffer.from(kept)]
+    entryPushed = kept.length
+    entryStartInChunk = -1
+    omitting = true
+  }
 
   for await (const raw of chunks) {
     if (done) continue
     const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw
-    entryStartInChunk = entryParts ? 0 : -1
+    entryStartInChunk = entryParts && !omitting ? 0 : -1
     let i = 0
     const n = chunk.length
     while (i < n) {
@@ -48,15 +75,20 @@ export async function* harEntryTexts(chunks: AsyncIterable<Buffer | string>): As
           if (keyParts) keyParts.push(chunk.subarray(i, i + 1))
           escaped = false
           i++
+          stringLength++
           continue
         }
         // Jump to the next quote or backslash: strings (base64 bodies) are most of a HAR's bytes.
         const quote = chunk.indexOf(QUOTE, i)
         const slash = chunk.indexOf(BACKSLASH, i)
+        const stop = slash !== -1 && (quote === -1 || slash < quote) ? slash : quote === -1 ? n : quote
+        stringLength += stop - i
+        if (entryParts && stringStart !== -1 && !omitting && stringLength > MAX_KEPT_STRING_BYTES) omitString(chunk, i)
         if (slash !== -1 && (quote === -1 || slash < quote)) {
           if (keyParts) keyParts.push(chunk.subarray(i, slash + 1))
           escaped = true
           i = slash + 1
+          stringLength++
           continue
         }
         if (quote === -1) {
@@ -69,6 +101,15 @@ export async function* harEntryTexts(chunks: AsyncIterable<Buffer | string>): As
           keys[stack.length - 1] = Buffer.concat(keyParts).toString('utf8')
           keyParts = undefined
         }
+        if (omitting) {
+          // The string's text is replaced by its marker; the entry is collected again from the closing quote.
+          const marker = Buffer.from(`${OMITTED_PREFIX}${stringLength}`)
+          entryParts!.push(marker)
+          entryPushed += marker.length
+          entryStartInChunk = quote
+          omitting = false
+        }
+        stringStart = -1
         inString = false
         i = quote + 1
         continue
@@ -79,10 +120,13 @@ export async function* harEntryTexts(chunks: AsyncIterable<Buffer | string>): As
         inString = true
         stringIsKey = expectKey
         expectKey = false
+        stringLength = 0
+        if (entryParts && !stringIsKey) stringStart = entryPushed + (i + 1 - entryStartInChunk)
         if (stringIsKey && stack.length <= 2 && !entryParts) keyParts = []
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         if (stack.length === entriesDepth && !entryParts) {
           entryParts = []
+          entryPushed = 0
           entryStartInChunk = i
         }
         stack.push(c)
@@ -126,7 +170,11 @@ export async function* harEntryTexts(chunks: AsyncIterable<Buffer | string>): As
       }
       i++
     }
-    if (entryParts && entryStartInChunk !== -1) entryParts.push(chunk.subarray(entryStartInChunk))
+    if (entryParts && entryStartInChunk !== -1) {
+      entryParts.push(chunk.subarray(entryStartInChunk))
+      entryPushed += n - entryStartInChunk
+      if (entryPushed > MAX_ENTRY_BYTES) throw new HarStructureError(`an entry is over ${MAX_ENTRY_BYTES} bytes even without its bodies`)
+    }
   }
   if (!done && (stack.length > 0 || inString)) throw new HarStructureError('the file ends inside a JSON value')
   if (!sawEntries) throw new HarStructureError('no log.entries array')

@@ -4,9 +4,11 @@
 // base64 `content.text`, a body kept out of the file (`_file`, no text), status 0 for a request that got no
 // answer, HTTP/2 pseudo-headers.
 import { createReadStream } from 'node:fs'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { DEFAULTS } from '../config/config.ts'
-import { harEntryTexts } from './har-entries.ts'
+import { parseBoundedJson } from '../http/bounded-json.ts'
+import { harEntryTexts, OMITTED_PREFIX } from './har-entries.ts'
+import { harMemberChunks, HarZipError } from './har-zip.ts'
 import { TrafficFileError } from './ndjson.ts'
 import type { TrafficExchange } from './types.ts'
 
@@ -18,33 +20,60 @@ interface HarHeader {
 interface HarEntry {
   startedDateTime?: unknown
   time?: unknown
-  request?: { method?: unknown; url?: unknown; headers?: unknown; postData?: { text?: unknown; mimeType?: unknown; encoding?: unknown } }
-  response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown; size?: unknown; mimeType?: unknown } }
+  request?: {
+    method?: unknown
+    url?: unknown
+    headers?: unknown
+    bodySize?: unknown
+    postData?: { text?: unknown; mimeType?: unknown; encoding?: unknown; _file?: unknown }
+  }
+  response?: {
+    status?: unknown
+    headers?: unknown
+    content?: { text?: unknown; encoding?: unknown; size?: unknown; mimeType?: unknown; _file?: unknown }
+    _failureText?: unknown
+  }
+  _failureText?: unknown
 }
+
+/** The note on a body whose text in the file was longer than the scanner keeps (har-entries.ts). */
+const tooLong = (marker: string) => `the body in the file is ${marker.slice(OMITTED_PREFIX.length)} bytes long, over what is read: not judged`
+
+/** Why a body that was sent is not in the file (Playwright's content 'omit' and 'attach', devtools without content). */
+const LEFT_OUT = 'the HAR file left this body out (written without content, or to a separate file): not judged'
 
 /** Headers of a HAR entry: lower-case names, repeated names joined, HTTP/2 pseudo-headers (`:authority`) dropped. */
 function headersOf(list: unknown): Record<string, string> {
-  const out: Record<string, string> = {}
-  if (!Array.isArray(list)) return out
+  if (!Array.isArray(list)) return {}
+  // A Map, then entries: a header named constructor or __proto__ is data, never Object's own member.
+  const out = new Map<string, string>()
   for (const item of list as HarHeader[]) {
     if (typeof item?.name !== 'string' || item.name.startsWith(':')) continue
     const name = item.name.toLowerCase()
     const value = String(item.value ?? '')
-    out[name] = name in out ? `${out[name]}, ${value}` : value
+    const before = out.get(name)
+    out.set(name, before === undefined ? value : `${before}, ${value}`)
   }
-  return out
+  return Object.fromEntries(out)
 }
 
-/** Parsed JSON when the text is JSON, else the text; `truncated` when it is past the size cap. */
-export function bodyOfText(text: string): { body: unknown; truncated?: boolean } {
-  if (text.length > DEFAULTS.maxResponseBytes) return { body: text.slice(0, DEFAULTS.maxResponseBytes), truncated: true }
+/** What is kept of a body that is not judged: its start, to show what it was. */
+const UNJUDGED_TEXT_KEPT = 4 * 1024
+
+/**
+ * Parsed JSON when the text is JSON, else the text; `truncated` (with a note, and only the text's start) when it is
+ * past the size cap or nested deeper than any walk after it survives (the depth bound holds whether or not there
+ * is a secret to mask).
+ */
+export function bodyOfText(text: string): { body: unknown; truncated?: boolean; note?: string } {
+  if (text.length > DEFAULTS.maxResponseBytes)
+    return { body: text.slice(0, UNJUDGED_TEXT_KEPT), truncated: true, note: `the body is over ${DEFAULTS.maxResponseBytes} bytes: not judged` }
   const trimmed = text.trimStart()
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      return { body: JSON.parse(text) }
-    } catch {
-      // Not JSON after all: kept as text.
-    }
+    const parsed = parseBoundedJson(text)
+    if (parsed.parsed) return { body: parsed.value }
+    if (parsed.note !== undefined) return { body: text.slice(0, UNJUDGED_TEXT_KEPT), truncated: true, note: `${parsed.note}: not judged` }
+    // Not JSON after all: kept as text.
   }
   return { body: text }
 }
@@ -68,23 +97,38 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
     startedAt,
     endedAt,
   }
-  const postText = request.postData?.text
-  if (typeof postText === 'string' && postText !== '') exchange.request.body = bodyOfText(decoded(postText, request.postData?.encoding)).body
+  const postData = request.postData
+  const postText = postData?.text
+  const bodySize = typeof request.bodySize === 'number' ? request.bodySize : 0
+  if (typeof postText === 'string' && postText.startsWith(OMITTED_PREFIX)) {
+    Object.assign(exchange.request, { truncated: true, note: tooLong(postText) })
+  } else if (typeof postText === 'string' && postText !== '') {
+    const { body, truncated, note } = bodyOfText(decoded(postText, postData?.encoding))
+    exchange.request.body = body
+    if (truncated) Object.assign(exchange.request, { truncated: true, note })
+  } else if (postData?._file !== undefined || bodySize > 0 || (postData !== undefined && postText === undefined)) {
+    // A body was sent but is not in the file: never judged as an empty or missing body.
+    Object.assign(exchange.request, { truncated: true, note: LEFT_OUT })
+  }
   const response = entry.response
   const status = typeof response?.status === 'number' ? response.status : Number(response?.status)
-  // Devtools record a request that got no answer (blocked, failed, aborted) with status 0.
-  if (response && Number.isInteger(status) && status > 0) {
+  // Browsers record a call that got no answer (blocked, failed, aborted by CORS) with status 0 or -1 and a
+  // _failureText: not an exchange the server answered.
+  const failed = entry._failureText !== undefined || response?._failureText !== undefined
+  if (response && Number.isInteger(status) && status > 0 && !failed) {
     const content = response.content
     const text = content?.text
     const size = typeof content?.size === 'number' ? content.size : 0
     exchange.response = { status, headers: headersOf(response.headers) }
-    if (typeof text === 'string' && text !== '') {
-      const { body, truncated } = bodyOfText(decoded(text, content?.encoding))
+    if (typeof text === 'string' && text.startsWith(OMITTED_PREFIX)) {
+      Object.assign(exchange.response, { truncated: true, note: tooLong(text) })
+    } else if (typeof text === 'string' && text !== '') {
+      const { body, truncated, note } = bodyOfText(decoded(text, content?.encoding))
       exchange.response.body = body
-      if (truncated) exchange.response.truncated = true
-    } else if (size > 0) {
+      if (truncated) Object.assign(exchange.response, { truncated: true, note })
+    } else if (size > 0 || content?._file !== undefined) {
       // The exporter left the body out (Playwright's `_file`, devtools without content): not judged as absent.
-      exchange.response.truncated = true
+      Object.assign(exchange.response, { truncated: true, note: LEFT_OUT })
     }
   }
   return exchange
@@ -94,9 +138,9 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
  * Streams the exchanges of a HAR file (or stream). `seq` is assigned from `firstSeq` on; `source` is
  * `<label>#entry N`. A file that is not JSON ends the read with a TrafficFileError.
  */
-export async function* readHar(input: string | Readable, options: { label?: string; firstSeq?: number } = {}): AsyncGenerator<TrafficExchange> {
+export async function* readHar(input: string | Readable, options: { label?: string; firstSeq?: number; zip?: boolean } = {}): AsyncGenerator<TrafficExchange> {
   const label = options.label ?? (typeof input === 'string' ? input : 'har')
-  const source = typeof input === 'string' ? createReadStream(input) : input
+  const source = typeof input === 'string' ? (options.zip ? Readable.from(harMemberChunks(input)) : createReadStream(input)) : input
   let seq = options.firstSeq ?? 1
   let index = 0
   try {
@@ -113,6 +157,7 @@ export async function* readHar(input: string | Readable, options: { label?: stri
     }
   } catch (error) {
     if (error instanceof TrafficFileError) throw error
+    if (error instanceof HarZipError) throw new TrafficFileError(label, error.message)
     throw new TrafficFileError(label, `not a readable HAR file (${(error as Error).message})`)
   } finally {
     source.destroy()

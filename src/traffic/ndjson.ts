@@ -21,7 +21,8 @@
  */
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
-import { createInterface } from 'node:readline'
+import { DEFAULTS } from '../config/config.ts'
+import { parseBoundedJson } from '../http/bounded-json.ts'
 import type { Readable } from 'node:stream'
 import type { TrafficExchange } from './types.ts'
 
@@ -43,15 +44,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function headersOf(value: unknown): Record<string, string> {
-  const out: Record<string, string> = {}
-  if (!isObject(value)) return out
+  if (!isObject(value)) return {}
+  // A Map, then entries: a header named constructor or __proto__ is data, never Object's own member.
+  const out = new Map<string, string>()
   for (const [name, v] of Object.entries(value)) {
     if (v === undefined || v === null) continue
     const lower = name.toLowerCase()
     const text = Array.isArray(v) ? v.map(String).join(', ') : String(v)
-    out[lower] = lower in out ? `${out[lower]}, ${text}` : text
+    const before = out.get(lower)
+    out.set(lower, before === undefined ? text : `${before}, ${text}`)
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 /** A parsed line as an exchange; throws (with the reason) when it is not one. */
@@ -90,30 +93,64 @@ export function exchangeOfLine(value: unknown, source: string, seq: number): Tra
  * Reads an NDJSON file line by line (memory flat whatever its size). `seq` is assigned from `firstSeq` on;
  * `source` is `<label>:<line>`. A line that is not an exchange ends the read with a TrafficFileError.
  */
-export async function* readNdjson(input: string | Readable, options: { label?: string; firstSeq?: number } = {}): AsyncGenerator<TrafficExchange> {
+/**
+ * The longest line read: a recorded exchange holds two bodies of at most DEFAULTS.maxResponseBytes each; a longer
+ * line is an unreadable input (one line naming it), never read whole into memory.
+ */
+export const MAX_LINE_BYTES = 4 * DEFAULTS.maxResponseBytes
+
+/** The lines of a byte stream, each at most `max` bytes (else a TrafficFileError naming its number); CRLF ends a line too. */
+async function* boundedLines(chunks: AsyncIterable<Buffer | string>, label: string, max: number): AsyncGenerator<string> {
+  let parts: Buffer[] = []
+  let size = 0
+  let lineNo = 0
+  const line = (): string => {
+    const text = Buffer.concat(parts, size).toString('utf8')
+    parts = []
+    size = 0
+    return text.endsWith('\r') ? text.slice(0, -1) : text
+  }
+  for await (const raw of chunks) {
+    let chunk = typeof raw === 'string' ? Buffer.from(raw) : raw
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a)) {
+      lineNo++
+      if (size + nl > max) throw new TrafficFileError(label, `line ${lineNo} is longer than ${max} bytes: not read (a line is one exchange)`)
+      parts.push(chunk.subarray(0, nl))
+      size += nl
+      yield line()
+      chunk = chunk.subarray(nl + 1)
+    }
+    if (size + chunk.length > max) throw new TrafficFileError(label, `line ${lineNo + 1} is longer than ${max} bytes: not read (a line is one exchange)`)
+    parts.push(chunk)
+    size += chunk.length
+  }
+  if (size > 0) yield line()
+}
+
+export async function* readNdjson(
+  input: string | Readable,
+  options: { label?: string; firstSeq?: number; maxLineBytes?: number } = {},
+): AsyncGenerator<TrafficExchange> {
   const label = options.label ?? (typeof input === 'string' ? input : 'ndjson')
-  const stream = typeof input === 'string' ? createReadStream(input, { encoding: 'utf8' }) : input
-  const lines = createInterface({ input: stream, crlfDelay: Infinity })
+  const stream = typeof input === 'string' ? createReadStream(input) : input
+  const lines = boundedLines(stream as AsyncIterable<Buffer | string>, label, options.maxLineBytes ?? MAX_LINE_BYTES)
   let lineNo = 0
   let seq = options.firstSeq ?? 1
   try {
     for await (const line of lines) {
       lineNo++
       if (line.trim() === '') continue
-      let parsed: unknown
+      const parsed = parseBoundedJson(line)
+      if (!parsed.parsed)
+        throw new TrafficFileError(label, parsed.note ? `line ${lineNo} is nested too deep to read (${parsed.note})` : `line ${lineNo} is not JSON`)
       try {
-        parsed = JSON.parse(line)
-      } catch (error) {
-        throw new TrafficFileError(label, `line ${lineNo} is not JSON (${(error as Error).message})`)
-      }
-      try {
-        yield exchangeOfLine(parsed, `${label}:${lineNo}`, seq++)
+        yield exchangeOfLine(parsed.value, `${label}:${lineNo}`, seq++)
       } catch (error) {
         throw new TrafficFileError(label, `line ${lineNo}: ${(error as Error).message}`)
       }
     }
   } finally {
-    lines.close()
+    await lines.return(undefined)
     if (typeof input === 'string') stream.destroy()
   }
 }

@@ -63,6 +63,8 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
   const session = new TrafficSession({ basePath, failOn, config, ...(options.rules ? { rules: options.rules } : {}) })
   const recorder = options.record ? new NdjsonWriter(options.record) : undefined
   await recorder?.ready()
+  let unanswered = 0
+  let judgeErrors = 0
 
   const proxy = await startProxy({
     target: target.href.replace(/\/+$/, ''),
@@ -74,10 +76,17 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
       recorder?.write(exchange)
       for (const seen of session.judge(exchange)) if (seen.rule.level === 'MUST') write(`${violationLine(seen, exchange)}\n`)
     },
+    onUnanswered(error) {
+      // As a suite run does: the first time at once, then in the tally; nothing of the server is judged meanwhile.
+      if (unanswered++ === 0) write(`proxy: the target ${target.origin} did not answer (${error.message}); clients get 502 and nothing is verified\n`)
+    },
+    onJudgeError(error) {
+      if (judgeErrors++ === 0) write(`proxy: an exchange could not be judged (${error.message}); forwarding goes on\n`)
+    },
   })
   write(`proxy listening on ${proxy.url}\n`)
   const tally = () =>
-    `proxy: ${session.exchanges} exchange${session.exchanges === 1 ? '' : 's'} judged, ${session.tally.server} server and ${session.tally.client} client violations (${session.tally.must} MUST)\n`
+    `proxy: ${session.exchanges} exchange${session.exchanges === 1 ? '' : 's'} judged, ${session.tally.server} server and ${session.tally.client} client violations (${session.tally.must} MUST)${unanswered ? `; ${unanswered} request${unanswered === 1 ? '' : 's'} the target did not answer` : ''}${judgeErrors ? `; ${judgeErrors} not judged (an error of ours)` : ''}\n`
   let last = -1
   const timer = setInterval(() => {
     // A tally only when something happened since the last one.

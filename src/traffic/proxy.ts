@@ -5,10 +5,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
 import { DEFAULTS } from '../config/config.ts'
 import type { ProxySettings } from '../http/connections.ts'
+import { decodeBody } from './content-coding.ts'
 import { bodyOfText } from './har.ts'
 import type { TrafficExchange } from './types.ts'
 
@@ -26,6 +26,10 @@ export interface ProxyOptions {
   captureBytes?: number
   /** The company's forward proxy between this proxy and the target (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, as the config loader read them). */
   upstreamProxy?: ProxySettings
+  /** Called when the target did not answer a forwarded request (the client got the proxy's 502). */
+  onUnanswered?(error: Error): void
+  /** Called when judging an exchange failed (a bug of ours, or input no rule foresaw): forwarding goes on. */
+  onJudgeError?(error: Error): void
 }
 
 /** Where forwarded requests go out: straight to the target, or through the forward proxy a suite run would use too. */
@@ -46,12 +50,12 @@ export interface RunningProxy {
   close(graceMs?: number): Promise<void>
 }
 
-class Capture {
+export class Capture {
   private chunks: Buffer[] = []
   private size = 0
   truncated = false
 
-  constructor(private readonly cap: number) {}
+  constructor(readonly cap: number) {}
 
   add(chunk: Buffer): void {
     if (this.truncated) return
@@ -75,12 +79,12 @@ class Capture {
 }
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
-  }
-  return out
+  // Entries, not assignments: a header named __proto__ or constructor is data like any other.
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+      .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]),
+  )
 }
 
 function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
@@ -96,25 +100,26 @@ function forwardable(headers: Record<string, string | string[] | undefined>): Re
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase()
     if (value === undefined || HOP_BY_HOP.has(lower) || named.has(lower)) continue
-    out[lower] = value
+    // defineProperty, not assignment: a header named __proto__ is forwarded as data.
+    Object.defineProperty(out, lower, { value, enumerable: true, writable: true, configurable: true })
   }
   return out
 }
 
-/** The captured body as a rule sees it: decoded from its content-encoding, JSON parsed when it is JSON. */
-function bodyOf(capture: Capture, encoding: string | undefined): { body?: unknown; truncated?: boolean } {
-  if (capture.bytes === 0) return capture.truncated ? { truncated: true } : {}
-  if (capture.truncated) return { body: capture.buffer().toString('utf8'), truncated: true }
-  let raw = capture.buffer()
+/**
+ * The captured body as a rule sees it: decoded from its content-encoding (bounded), JSON parsed when it is JSON; or
+ * unjudged with a note. Never throws: whatever a client or server sent, the exchange is judged and forwarding goes on.
+ */
+export function bodyOf(capture: Capture, encoding: string | undefined): { body?: unknown; truncated?: boolean; note?: string } {
+  if (capture.bytes === 0) return capture.truncated ? { truncated: true, note: 'the body was cut at the capture cap: not judged' } : {}
+  if (capture.truncated) return { truncated: true, note: `the body is over ${capture.cap} bytes: not judged` }
   try {
-    const coding = (encoding ?? '').trim().toLowerCase()
-    if (coding === 'gzip' || coding === 'x-gzip') raw = gunzipSync(raw)
-    else if (coding === 'br') raw = brotliDecompressSync(raw)
-    else if (coding === 'deflate') raw = inflateSync(raw)
-  } catch {
-    return { body: raw.toString('utf8'), truncated: true }
+    const decoded = decodeBody(capture.buffer(), encoding)
+    if (!decoded.ok) return { truncated: true, note: decoded.note }
+    return bodyOfText(decoded.bytes.toString('utf8'))
+  } catch (error) {
+    return { truncated: true, note: `the body could not be read (${(error as Error).message}): not judged` }
   }
-  return bodyOfText(raw.toString('utf8'))
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -143,32 +148,40 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       done = true
       inFlight--
       const endedAt = new Date().toISOString()
-      // Judged after the answer is out: parsing and rules never delay the client.
+      // Judged after the answer is out: parsing and rules never delay the client, and nothing they throw ends the proxy.
       setImmediate(() => {
-        const requestBody = bodyOf(requestCapture, req.headers['content-encoding'] as string | undefined)
-        const exchange: TrafficExchange = {
-          seq: 0,
-          source: 'proxy',
-          request: {
-            method,
-            url: `${origin}${path}`,
-            headers: flatHeaders(req.headers),
-            ...(requestBody.body !== undefined ? { body: requestBody.body } : {}),
-          },
-          startedAt,
-          endedAt,
+        try {
+          judge(endedAt)
+        } catch (error) {
+          options.onJudgeError?.(error as Error)
         }
-        if (status !== undefined) {
-          const body = bodyOf(responseCapture, responseHeaders['content-encoding'])
-          exchange.response = {
-            status,
-            headers: responseHeaders,
-            ...(body.body !== undefined ? { body: body.body } : {}),
-            ...(body.truncated ? { truncated: true } : {}),
-          }
-        }
-        options.onExchange(exchange)
       })
+    }
+    const judge = (endedAt: string) => {
+      const requestBody = bodyOf(requestCapture, req.headers['content-encoding'] as string | undefined)
+      const exchange: TrafficExchange = {
+        seq: 0,
+        source: 'proxy',
+        request: {
+          method,
+          url: `${origin}${path}`,
+          headers: flatHeaders(req.headers),
+          ...(requestBody.body !== undefined ? { body: requestBody.body } : {}),
+          ...(requestBody.truncated ? { truncated: true, note: requestBody.note } : {}),
+        },
+        startedAt,
+        endedAt,
+      }
+      if (status !== undefined) {
+        const body = bodyOf(responseCapture, responseHeaders['content-encoding'])
+        exchange.response = {
+          status,
+          headers: responseHeaders,
+          ...(body.body !== undefined ? { body: body.body } : {}),
+          ...(body.truncated ? { truncated: true, note: body.note } : {}),
+        }
+      }
+      options.onExchange(exchange)
     }
     res.on('close', () => {
       if (!res.writableFinished) abort.abort()
@@ -213,6 +226,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', 'x-crm-conformance-proxy': 'target-unreachable' })
         res.end(`crm-conformance proxy: the target did not answer (${error.message})\n`)
         status = undefined
+        options.onUnanswered?.(error)
       })
   }
 

@@ -66,9 +66,12 @@ export class TrafficRedactor {
 
   headers(headers: Record<string, string>): Record<string, string> {
     const out = this.redactor.headers(headers)
-    // Redactor.headers keeps a non-bearer Authorization (Basic, a bare key) as it was: mask it whole.
+    // Redactor.headers keeps a non-bearer Authorization (Basic, a bare key) as it was: mask all but its scheme, which
+    // is no secret and which traffic.client.key names.
     for (const name of Object.keys(out)) {
-      if (name.toLowerCase() === 'authorization' && !/^bearer <redacted/i.test(out[name]!)) out[name] = '<redacted>'
+      if (name.toLowerCase() !== 'authorization' || /^bearer <redacted/i.test(out[name]!)) continue
+      const scheme = /^([A-Za-z][\w-]*)\s+\S/.exec(out[name]!.trim())?.[1]
+      out[name] = scheme === undefined ? '<redacted>' : `${scheme} <redacted>`
     }
     return out
   }

@@ -11,6 +11,8 @@ export type FailOn = 'must' | 'should'
 export interface TrafficReportInput {
   rows: TrafficRow[]
   exchanges: number
+  /** Exchanges the server answered. */
+  answered: number
   source: TrafficReportSection['source']
   files: string[]
   basePath: string
@@ -34,7 +36,9 @@ const gatingLevels = (failOn: FailOn): Level[] => (failOn === 'should' ? ['MUST'
  * exercised at all (no exchange of the API, or a wrong --base-path): traffic that judged nothing never passes,
  * as a suite run that tested nothing does not (src/report/build.ts exitCodeFor); else 0.
  */
-export function trafficExitCode(rows: readonly TrafficRow[], failOn: FailOn): 0 | 1 | 2 {
+export function trafficExitCode(rows: readonly TrafficRow[], failOn: FailOn, answered = Infinity): 0 | 1 | 2 {
+  // Calls the server never answered verify nothing of it, whatever a client rule said of them.
+  if (answered === 0) return 2
   const gating = gatingLevels(failOn)
   if (rows.some((r) => r.status === 'failed' && gating.includes(r.level))) return 1
   return rows.some((r) => r.status !== 'skipped') ? 0 : 2
@@ -42,33 +46,54 @@ export function trafficExitCode(rows: readonly TrafficRow[], failOn: FailOn): 0 
 
 const count = (n: number) => n.toLocaleString('en-US')
 
-/** `conformant on observed traffic: 1,204 exchanges, 37 of 61 rules exercised`, or what broke it. */
-export function trafficVerdict(rows: readonly TrafficRow[], exchanges: number): { verdict: Verdict; label: string; reasons: string[] } {
+const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`
+
+export interface TrafficVerdict {
+  /** The server's: `non-compliant` when it broke a MUST rule; `compliant` only when every MUST rule was exercised and held. */
+  verdict: Verdict
+  label: string
+  reasons: string[]
+  headline: NonNullable<TrafficReportSection['headline']>
+}
+
+/**
+ * The server's verdict on observed traffic (`conformant on observed traffic: 1,204 exchanges, 37 of 61 rules
+ * exercised`, or what it broke), with the client's violations named apart: a client's mistake never makes the
+ * server non-conformant. Traffic the server answered none of verified nothing.
+ */
+export function trafficVerdict(rows: readonly TrafficRow[], exchanges: number, answered = exchanges): TrafficVerdict {
   const exercised = rows.filter((r) => r.status !== 'skipped').length
-  const coverage = `${count(exchanges)} exchange${exchanges === 1 ? '' : 's'}, ${exercised} of ${rows.length} rules exercised`
+  const coverage = `${plural(exchanges, 'exchange')}, ${exercised} of ${rows.length} rules exercised`
   const must = rows.filter((r) => r.level === 'MUST')
-  const broken = must.filter((r) => r.status === 'failed')
+  const brokenByServer = must.filter((r) => r.status === 'failed' && r.side !== 'client')
+  const brokenByClient = rows.filter((r) => r.status === 'failed' && r.side === 'client')
   const unexercised = must.filter((r) => r.status === 'skipped')
-  const reasons = broken.map((r) => `MUST ${r.id} (${r.clause}) broken by the ${r.side ?? 'server'}: ${r.message.replace(/\s+/g, ' ').slice(0, 300)}`)
+  const reasons = [...brokenByServer, ...brokenByClient.filter((r) => r.level === 'MUST')].map(
+    (r) => `MUST ${r.id} (${r.clause}) broken by the ${r.side ?? 'server'}: ${r.message.replace(/\s+/g, ' ').slice(0, 300)}`,
+  )
   if (unexercised.length > 0) reasons.push(`${unexercised.length} of ${must.length} MUST rules not exercised: nothing in the traffic let them judge`)
-  if (exchanges === 0 || exercised === 0) {
-    return { verdict: 'partial', label: `nothing verified: ${coverage}`, reasons: ['no rule was exercised: the traffic judged nothing', ...reasons] }
+  const client = brokenByClient.length === 0 ? 'no client violation' : `the client broke ${plural(brokenByClient.length, 'rule')}`
+  if (exchanges === 0 || answered === 0 || exercised === 0) {
+    const why =
+      exchanges === 0
+        ? 'no exchange of the API (check --base-path)'
+        : answered === 0
+          ? `the server answered none of ${plural(exchanges, 'call')} (failed in the client, or the target was unreachable)`
+          : 'no rule was exercised'
+    const label = `nothing verified: ${why}; ${coverage}`
+    return { verdict: 'partial', label, reasons: [`nothing verified: ${why}`, ...reasons], headline: { tone: 'nothing-verified', text: label, client } }
   }
-  if (broken.length > 0) {
-    const server = broken.filter((r) => r.side !== 'client').length
-    const client = broken.length - server
-    return {
-      verdict: 'non-compliant',
-      label: `not conformant on observed traffic: ${broken.length} MUST rule${broken.length === 1 ? '' : 's'} broken (${server} server, ${client} client); ${coverage}`,
-      reasons,
-    }
+  if (brokenByServer.length > 0) {
+    const label = `server not conformant on observed traffic: ${plural(brokenByServer.length, 'MUST rule')} broken; ${coverage}`
+    return { verdict: 'non-compliant', label, reasons, headline: { tone: 'violations', text: label, client } }
   }
-  return { verdict: unexercised.length > 0 ? 'partial' : 'compliant', label: `conformant on observed traffic: ${coverage}`, reasons }
+  const label = `conformant on observed traffic: ${coverage}`
+  return { verdict: unexercised.length > 0 ? 'partial' : 'compliant', label, reasons, headline: { tone: 'conformant', text: label, client } }
 }
 
 export function buildTrafficReport(input: TrafficReportInput): RunReport {
   const rows = input.rows.map((row) => ({ ...row, replay: input.replay }))
-  const { verdict, label, reasons } = trafficVerdict(rows, input.exchanges)
+  const { verdict, label, reasons, headline } = trafficVerdict(rows, input.exchanges, input.answered)
   const must = rows.filter((r) => r.level === 'MUST')
   const failed = rows.filter((r) => r.status === 'failed')
   const started = Date.parse(input.startedAt)
@@ -108,6 +133,7 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
       files: input.files,
       basePath: input.basePath,
       exchanges: input.exchanges,
+      answered: input.answered,
       rules: {
         total: rows.length,
         exercised: rows.filter((r) => r.status !== 'skipped').length,
@@ -120,6 +146,7 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
         must: failed.filter((r) => r.level === 'MUST').length,
       },
       failOn: input.failOn,
+      headline,
     },
   }
 }

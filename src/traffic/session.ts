@@ -54,6 +54,11 @@ export class TrafficSession {
     return this.verifier.exchanges
   }
 
+  /** Exchanges of the API the server answered. */
+  get answered(): number {
+    return this.verifier.answered
+  }
+
   /** Masks an exchange's secrets and numbers it; what the recorder writes and the verifier judges. */
   redact(raw: TrafficExchange): TrafficExchange {
     return { ...this.redactor.exchange(raw), seq: ++this.seq }
@@ -80,6 +85,7 @@ export class TrafficSession {
     const report = buildTrafficReport({
       rows,
       exchanges: this.exchanges,
+      answered: this.answered,
       source: target.source,
       files: target.files,
       basePath: this.options.basePath,
@@ -95,7 +101,7 @@ export class TrafficSession {
     })
     const written = await writeReportFiles(report, reportDir, { secrets: this.secrets.byName })
     if (!target.reportDir) await copyToLatest(reportDir, resolve('reports', 'latest'))
-    return { report: written.report, reportDir, exitCode: trafficExitCode(rows, this.options.failOn) }
+    return { report: written.report, reportDir, exitCode: trafficExitCode(rows, this.options.failOn, this.answered) }
   }
 }
 

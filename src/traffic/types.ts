@@ -17,14 +17,23 @@ export interface TrafficExchange {
     headers: Record<string, string>
     /** Parsed JSON when the body was JSON, else the text; undefined when no body was sent. */
     body?: unknown
+    /**
+     * Set when a body was sent but is not here to judge (cut at the size cap, left out of a HAR file, a coding not
+     * decoded, nested too deep): rules that judge request bodies skip it.
+     */
+    truncated?: boolean
+    /** Why the body is not judged, when `truncated`. */
+    note?: string
   }
   /** Absent when no response was seen (the connection failed, the file recorded none). */
   response?: {
     status: number
     headers: Record<string, string>
     body?: unknown
-    /** Set when the body was cut at the size cap: rules that judge bodies skip it. */
+    /** Set when the body is not here to judge (cut at the size cap, left out of the file, not decoded): rules that judge bodies skip it. */
     truncated?: boolean
+    /** Why the body is not judged, when `truncated`. */
+    note?: string
   }
   /** ISO 8601, when the request started and when the response ended. */
   startedAt: string

@@ -27,8 +27,10 @@ export interface TrafficVerifier {
   observe(exchange: TrafficExchange): SeenViolation[]
   /** Ends the verification: one row per rule. */
   finish(): TrafficRow[]
-  /** Exchanges observed so far. */
+  /** Exchanges of the API (under the base path) observed so far; pages, assets and other APIs are neither judged nor counted. */
   readonly exchanges: number
+  /** Of those, the ones the server answered (a call that failed in the client, or that the proxy could not forward, is not). */
+  readonly answered: number
 }
 
 export interface VerifierOptions {
@@ -65,6 +67,7 @@ export function asEvidenceExchange(exchange: TrafficExchange): Exchange {
 export function createVerifier(options: VerifierOptions): TrafficVerifier {
   const tallies: Tally[] = options.rules.map((rule) => ({ rule, state: rule.start(), judged: 0, violations: 0, evidence: [] }))
   let exchanges = 0
+  let answered = 0
 
   const contextFor = (tally: Tally, operation: ResolvedOperation | undefined, current: TrafficExchange | undefined, seen: SeenViolation[]) => {
     let exercised = false
@@ -89,9 +92,14 @@ export function createVerifier(options: VerifierOptions): TrafficVerifier {
     get exchanges() {
       return exchanges
     },
+    get answered() {
+      return answered
+    },
     observe(exchange) {
-      exchanges++
       const operation = options.resolve(exchange, options.basePath)
+      if (operation === undefined) return []
+      exchanges++
+      if (exchange.response !== undefined) answered++
       const seen: SeenViolation[] = []
       for (const tally of tallies) tally.state.observe(exchange, contextFor(tally, operation, exchange, seen))
       return seen

@@ -7,6 +7,7 @@ import { access, open } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { readHar } from './har.ts'
+import { isZip } from './har-zip.ts'
 import { readNdjson, TrafficFileError } from './ndjson.ts'
 import type { FailOn } from './report.ts'
 import { TrafficSession } from './session.ts'
@@ -29,17 +30,22 @@ export interface VerifyTrafficOutcome {
   exchanges: number
 }
 
-export type TrafficFormat = 'har' | 'ndjson'
+export type TrafficFormat = 'har' | 'har-zip' | 'ndjson'
 
-/** By extension, else by content: an NDJSON file's first line is a whole exchange object; a HAR is one document. */
+/**
+ * By extension (`.zip`: Playwright's zipped HAR), else by content: a zip archive, an NDJSON file's first line is a
+ * whole exchange object, a HAR is one document.
+ */
 export async function detectFormat(file: string): Promise<TrafficFormat> {
   const lower = file.toLowerCase()
+  if (lower.endsWith('.zip')) return 'har-zip'
   if (lower.endsWith('.har')) return 'har'
   if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'ndjson'
   const handle = await open(file, 'r')
   try {
     const buffer = Buffer.alloc(64 * 1024)
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    if (isZip(buffer.subarray(0, bytesRead))) return 'har-zip'
     const head = buffer.subarray(0, bytesRead).toString('utf8').trimStart()
     const firstLine = head.split('\n', 1)[0] ?? ''
     try {
@@ -65,7 +71,7 @@ export function basePathOf(url: string): string | undefined {
 
 async function* exchangesOf(file: string, format: TrafficFormat, firstSeq: number): AsyncGenerator<TrafficExchange> {
   const label = basename(file)
-  yield* format === 'har' ? readHar(file, { label, firstSeq }) : readNdjson(file, { label, firstSeq })
+  yield* format === 'ndjson' ? readNdjson(file, { label, firstSeq }) : readHar(file, { label, firstSeq, zip: format === 'har-zip' })
 }
 
 export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promise<VerifyTrafficOutcome> {

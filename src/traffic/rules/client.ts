@@ -8,6 +8,14 @@ import type { WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
 import { BoundedMap, acrossExchanges, isApiCall, keyOf, perExchange, resourceOf, timeOf } from './kit.ts'
 
+/** What the client sent instead of a bearer key: nothing, another scheme (named), or a bare value. */
+function describeAuthorization(auth: string | undefined): string {
+  if (auth === undefined) return 'no Authorization header'
+  const named = /^([A-Za-z][\w-]*)\s+\S/.exec(auth.trim())?.[1]
+  if (named !== undefined && !/^bearer$/i.test(named)) return `Authorization with the ${named} scheme, not Bearer`
+  return 'an Authorization header that is not a bearer key'
+}
+
 export const keySent: TrafficRule = perExchange(
   {
     id: 'traffic.client.key',
@@ -20,9 +28,9 @@ export const keySent: TrafficRule = perExchange(
     if (!isApiCall(exchange, ctx.operation)) return
     ctx.exercised()
     const auth = exchange.request.headers.authorization
-    if (auth === undefined || !(/^bearer\s+\S/i.test(auth.trim()) || auth.includes('<redacted'))) {
+    if (auth === undefined || !/^bearer\s+\S/i.test(auth.trim())) {
       ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation.path} sent ${auth === undefined ? 'no Authorization header' : 'an Authorization header that is not a bearer key'} (§5.1)`,
+        message: `${exchange.request.method} ${ctx.operation.path} sent ${describeAuthorization(auth)} (§5.1)`,
         expected: 'Authorization: Bearer <API_KEY> on every call (§4, §5.1)',
       })
     }
@@ -40,11 +48,17 @@ export const bodyValid: TrafficRule = perExchange(
   (exchange, ctx) => {
     const resource = resourceOf(ctx.operation)
     const op = ctx.operation?.op
-    if (!resource || !(op === 'create' || op === 'update' || op === 'replace')) return
-    const defects = bodyDefects(resource, op as WriteOp, exchange.request.body)
+    if (!resource || !(op === 'create' || op === 'update' || op === 'replace') || exchange.request.truncated) return
+    const body = exchange.request.body
+    const defects = bodyDefects(resource, op as WriteOp, body)
     if (defects === undefined) return
     ctx.exercised()
-    if (defects.length > 0) {
+    if (body === undefined || typeof body === 'string') {
+      ctx.violation({
+        message: `${exchange.request.method} ${ctx.operation!.path}: the ${resource} ${op} ${body === undefined ? 'sent no body' : 'body is not JSON'} (§4: bodies are JSON)`,
+        expected: `a JSON object matching writes/${resource}.${op} (§4, §4.4)`,
+      })
+    } else if (defects.length > 0) {
       ctx.violation({
         message: `${exchange.request.method} ${ctx.operation!.path}: the ${resource} ${op} body breaks §4.4: ${defects
           .slice(0, 3)
@@ -136,6 +150,7 @@ export const idempotencyKeyReuse: TrafficRule = acrossExchanges(
         const idem = exchange.request.headers['idempotency-key']
         if (idem === undefined || ctx.operation?.op !== 'create') return
         const id = `${keyOf(exchange) ?? '?'} ${ctx.operation.path} ${idem}`
+        if (exchange.request.truncated) return
         const first = sent.peek(id)
         if (!first) {
           sent.set(id, exchange)

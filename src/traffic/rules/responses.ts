@@ -113,7 +113,7 @@ export const errorEnvelope: TrafficRule = perExchange(
 
 /** The §4.4 defects of a write's body, or undefined when the exchange is no write with a body schema. */
 export function writeDefects(exchange: TrafficExchange, resource: ResourceName | undefined, op: string | undefined): SchemaIssue[] | undefined {
-  if (!resource || op === undefined || !WRITE_OPS.has(op)) return undefined
+  if (!resource || op === undefined || !WRITE_OPS.has(op) || exchange.request.truncated) return undefined
   return bodyDefects(resource, op as WriteOp, exchange.request.body)
 }
 

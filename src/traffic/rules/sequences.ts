@@ -48,6 +48,7 @@ export const idempotentReplay: TrafficRule = acrossExchanges(
         }
         // A different body is the client's fault (traffic.client.idempotency-key-reuse); a retry sent while the
         // first was still unanswered, or after the retention, proves nothing.
+        if (first.request.truncated || exchange.request.truncated) return
         if (!deepEqual(first.request.body, exchange.request.body) || !endedBefore(first, exchange)) return
         if (timeOf(exchange.startedAt) - timeOf(first.endedAt) > RETENTION_MS) return
         ctx.exercised()
