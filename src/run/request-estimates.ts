@@ -288,7 +288,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "pagination.cursor.filter-every-page": {},
     "pagination.cursor.rejects-garbage": {"main":1},
     "pagination.cursor.string-on-every-page": {"main":3},
-    "pagination.cursor.walk-complete": {"main":4},
+    "pagination.cursor.walk-complete": {"main":5},
     "pagination.filters.pair-narrows": {"main":4},
     "pagination.limit.default": {"main":111},
     "pagination.limit.hundred-full": {"main":2},

@@ -22,7 +22,7 @@ import { childSet, listSource, probeCollections } from './fixtures.ts'
 import { BAD_PARAMETERS, badParameterResponse, type BadParameter } from './params.ts'
 import { ids, listPage, moreAfter } from './pages.ts'
 import { sinceFormChecks } from './since-forms.ts'
-import { childWalk, walkChecks } from './walks.ts'
+import { childWalk, childWalkLimit, walkChecks } from './walks.ts'
 
 const area = 'pagination'
 const ACCOUNTS = RESOURCES.account.path
@@ -206,7 +206,7 @@ const walkComplete = defineCheck({
     const src = await listSource(ctx)
     const known = src.records
     const size = known?.length ?? LIMITS.pageSizeMax
-    const limit = size <= 10 ? 3 : Math.ceil(size / 4)
+    const limit = childWalkLimit(size)
     const maxPages = known ? Math.ceil(size / limit) + 2 : OPEN_WALK_PAGES
     // The run's own set is walked once for this check and pagination.cursor.filter-every-page.
     const walk = src.own ? await childWalk(ctx, await childSet(ctx), limit, maxPages) : await walkAllPages(ctx.api, src.path, { ...src.query, limit }, maxPages)

@@ -24,6 +24,12 @@ type Walk = Awaited<ReturnType<typeof walkAllPages>>
 /** The page size of a walk over `count` records that takes at least three pages (first, middle, last). */
 export const walkLimit = (count: number) => Math.max(2, Math.ceil(count / 3) - 1)
 
+/**
+ * The page size of a complete walk over `size` records: about four pages, and below the default page size, so
+ * that a server ignoring limit (pages of 25) shows it.
+ */
+export const childWalkLimit = (size: number) => (size <= 10 ? 3 : Math.min(Math.ceil(size / 4), LIMITS.pageSizeDefault - 1))
+
 /** Enough pages for `count` records at `limit`, and two more: a walk that goes on is the server's fault. */
 const pagesFor = (count: number, limit: number) => Math.ceil(count / limit) + 2
 
@@ -117,7 +123,7 @@ const filterEveryPage = defineCheck({
   async run(ctx) {
     const set = await childSet(ctx)
     const size = set.records.length
-    const limit = size <= 10 ? 3 : Math.ceil(size / 4)
+    const limit = childWalkLimit(size)
     const walk = await childWalk(ctx, set, limit, pagesFor(size, limit))
     ctx.observe('pages', walk.pages.length)
     const what = `GET ${ACCOUNTS}?parentId=${set.parentId}&limit=${limit} walked by nextCursor`
