@@ -107,8 +107,8 @@ const limitMax = defineCheck({
   area,
   title: 'No list page ever holds more than 100 records, whatever limit asks',
   async run(ctx) {
-    const { large } = await probeCollections(ctx)
-    if (large?.over100) {
+    const { over100: large } = await probeCollections(ctx)
+    if (large) {
       for (const limit of [LIMITS.pageSizeMax, LIMITS.pageSizeMax + 1]) {
         const res = await ctx.api.get(large.path, { limit })
         if (res.ok && Array.isArray(res.body?.data) && pageSizeProblem(String(limit), res.body.data.length, false) !== undefined) {

@@ -20,16 +20,18 @@ export interface Probe {
 }
 
 export interface Probed {
-  /** Every collection listed, in order, until a large one was found. */
+  /** Every collection listed, in order, until one of more than 100 records was found. */
   probes: Probe[]
   /** The first collection with at least LARGE records, if any. */
   large?: Probe
+  /** The first collection with more than 100 records, if any: where it exists, the run creates no list that big. */
+  over100?: Probe
 }
 
 const nextCursorOf = (res: ApiResponse): string | undefined =>
   typeof res.body?.nextCursor === 'string' && res.body.nextCursor !== '' ? res.body.nextCursor : undefined
 
-/** Lists collections with limit=100 until one holds more than a default page. Read only. */
+/** Lists collections with limit=100 until one holds more than a page of 100 (noting the first larger than a default page). Read only. */
 export function probeCollections(ctx: CheckContext): Promise<Probed> {
   return ctx.session.memo('pagination.probe', async () => {
     const probes: Probe[] = []
@@ -46,9 +48,9 @@ export function probeCollections(ctx: CheckContext): Promise<Probed> {
       }
       const probe = { path, count, over100, response }
       probes.push(probe)
-      if (count >= LARGE) return { probes, large: probe }
+      if (over100) return { probes, large: probes.find((p) => p.count >= LARGE), over100: probe }
     }
-    return { probes }
+    return { probes, large: probes.find((p) => p.count >= LARGE) }
   })
 }
 
@@ -80,8 +82,8 @@ export const hasTier = (index: number) => index % 3 === 0
  */
 export function childSet(ctx: CheckContext): Promise<ChildSet> {
   return ctx.session.memo('pagination.children', async () => {
-    const { large } = await probeCollections(ctx)
-    const size = large?.over100 ? FEW : OVER_PAGE
+    const { over100 } = await probeCollections(ctx)
+    const size = over100 ? FEW : OVER_PAGE
     const tier = `crmconf-pg-${randomUUID().replace(/-/g, '').slice(0, 10)}`
     // The parent holds the tier but is no child of itself: only a query that applies both filters leaves it out.
     const { record: parent } = await createRecord(ctx, 'account', { name: runLabel(ctx, 'pagination parent'), tier })

@@ -81,8 +81,7 @@ const hundredFull = defineCheck({
   writes: 'none',
   title: 'limit=100 on a list of more than 100 records returns a page of exactly 100, and its nextCursor leads to the rest',
   async run(ctx) {
-    const { probes } = await probeCollections(ctx)
-    const over = probes.find((p) => p.over100)
+    const { probes, over100: over } = await probeCollections(ctx)
     if (over) {
       ctx.observe('collection', over.path)
       return
