@@ -89,3 +89,50 @@ export function sinceViolation(param: SinceParam, bound: string, records: AnyRec
 }
 
 export { firstMisordered }
+
+/**
+ * §4.1 "limit: page size 1–100": a page that records follow (its cursor led to more) holds exactly the size asked,
+ * not fewer (a server capping pages below 100) nor more. Undefined when it does, or when no page size was asked.
+ */
+export function shortOfLimit(limit: number, count: number, more: boolean): string | undefined {
+  if (count > limit) return `${count} records for limit=${limit} (§4.1)`
+  if (more && count < limit) return `${count} records for limit=${limit} although more records follow (§4.1: the page size is the limit)`
+  return undefined
+}
+
+/**
+ * A record listed twice by one walk (§9.2: each record once), or undefined. A record shown again with another
+ * `sortKey` value changed while the walk ran, and an incremental sync rightly sees it again: not a repeat.
+ */
+export function firstRepeated(pages: AnyRecord[][], sortKey?: SortKey): { id: string; first: number; again: number } | undefined {
+  const seen = new Map<string, { page: number; at: unknown }>()
+  for (let p = 0; p < pages.length; p++) {
+    for (const record of pages[p]!) {
+      const id = String(record?.id).toLowerCase()
+      const before = seen.get(id)
+      if (before && (sortKey === undefined || before.at === record?.[sortKey])) return { id: String(record?.id), first: before.page, again: p }
+      seen.set(id, { page: p, at: sortKey === undefined ? undefined : record?.[sortKey] })
+    }
+  }
+  return undefined
+}
+
+/**
+ * The instant of a date-time as shown (`2026-01-02T03:04:05.678Z`) written at another zone offset (minutes east of
+ * UTC) with `digits` fractional digits: the shown digits are kept and padded with zeros, never rounded, so that the
+ * text names exactly the same instant (§4.1 createdSince/updatedSince: a date-time, ISO 8601 in any of its forms).
+ * Undefined when the value is no date-time with a zone, or more digits are shown than asked.
+ */
+export function sameInstantAt(shown: string, offsetMinutes: number, digits: number): string | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/i.exec(shown)
+  if (!m) return undefined
+  const fraction = m[2] ?? ''
+  if (fraction.length > digits) return undefined
+  const whole = Date.parse(`${m[1]}${m[3]!.toUpperCase()}`)
+  if (Number.isNaN(whole)) return undefined
+  const wall = new Date(whole + offsetMinutes * 60_000).toISOString().slice(0, 19)
+  const sign = offsetMinutes < 0 ? '-' : '+'
+  const abs = Math.abs(offsetMinutes)
+  const zone = offsetMinutes === 0 ? 'Z' : `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+  return `${wall}${digits > 0 ? `.${fraction.padEnd(digits, '0')}` : ''}${zone}`
+}

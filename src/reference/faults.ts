@@ -461,6 +461,55 @@ export const FAULTS = [
     area: 'webhooks',
     description: 'Only a 200 answer counts as delivered: a receiver answering 202 or 204 gets the event again.',
   },
+  // Issue 25 (§4.1, §4.3, §9): two rules of a list at once.
+  {
+    id: 'pagination.limit-capped-50',
+    area: 'pagination',
+    description: "A page size above 50 is served as 50 (the ORM's own maximum page size), although §4.1 allows up to 100.",
+  },
+  {
+    id: 'pagination.cursor-drops-filter',
+    area: 'pagination',
+    description: 'The next page is read from the cursor alone: its position is kept, the filters of the query are dropped after the first page.',
+  },
+  {
+    id: 'pagination.cursor-ignores-sort',
+    area: 'pagination',
+    description:
+      'A later page is read in createdAt order from the cursor position, whatever sort the cursor was issued for (sort=updatedAt holds on the first page only).',
+  },
+  {
+    id: 'pagination.since-offset-ignored',
+    area: 'pagination',
+    description: 'createdSince and updatedSince are read as UTC wall time: a zone offset other than Z (+08:00, -05:30) is dropped instead of applied.',
+  },
+  {
+    id: 'filters.only-first-filter',
+    area: 'pagination',
+    description:
+      'Of several filters in one query only the first is applied (the query builder overwrites its where clause with each filter but keeps the first).',
+  },
+  {
+    id: 'filters.only-last-filter',
+    area: 'pagination',
+    description: 'Of several filters in one query only the last is applied (each filter replaces the where clause instead of adding to it).',
+  },
+  {
+    id: 'filters.exact-like-wildcards',
+    area: 'filters',
+    description:
+      'Exact string filters are a LIKE (ILIKE for the email and SKU filters) on the value as sent, unescaped: % and _ (and * turned into %) in the value match any text.',
+  },
+  {
+    id: 'filters.uuid-any-column',
+    area: 'filters',
+    description: 'A uuid filter matches a record holding the id in any of its id columns (a generic "related to" search), not only in the filtered field.',
+  },
+  {
+    id: 'pagination.limit-off-by-one',
+    area: 'pagination',
+    description: 'The page size is checked with <= 101 (an off-by-one upper bound): limit=101 is served, a page of 101 records.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -41,6 +41,15 @@ export const LIST_FAULTS = [
   'pagination.last-page-cursor-absent',
   'filters.exact-substring',
   'filters.exact-case-insensitive',
+  'pagination.limit-capped-50',
+  'pagination.cursor-drops-filter',
+  'pagination.cursor-ignores-sort',
+  'pagination.since-offset-ignored',
+  'filters.only-first-filter',
+  'filters.only-last-filter',
+  'filters.exact-like-wildcards',
+  'filters.uuid-any-column',
+  'pagination.limit-off-by-one',
 ] as const satisfies readonly FaultId[]
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -92,15 +101,18 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
   let limit: number = faults['pagination.default-limit-20'] ? 20 : LIMITS.pageSizeDefault
   if (params.limit !== undefined) {
     const n = /^\d{1,4}$/.test(params.limit) ? Number(params.limit) : NaN
+    // The fault: the upper bound checked with <= 101.
+    const upper = LIMITS.pageSizeMax + (faults['pagination.limit-off-by-one'] ? 1 : 0)
     // The fault: a size outside 1–100 is clamped into it, and one that does not parse keeps the default.
     // The fault: only the lower bound is checked, so limit=101 and above are served in full.
     if (faults['pagination.limit-uncapped'] && n > LIMITS.pageSizeMax) limit = n
     else if (faults['pagination.limit-clamped'] && !(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax)) {
       if (!Number.isNaN(n)) limit = Math.min(Math.max(n, LIMITS.pageSizeMin), LIMITS.pageSizeMax)
-    } else if (!(n >= LIMITS.pageSizeMin && n <= LIMITS.pageSizeMax))
-      bad('limit', `limit must be an integer from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}`)
+    } else if (!(n >= LIMITS.pageSizeMin && n <= upper)) bad('limit', `limit must be an integer from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}`)
     // The fault: limit is validated, then never applied.
     else if (!faults['pagination.limit-ignored']) limit = n
+    // The fault: the ORM's own maximum page size of 50 caps what was asked.
+    if (faults['pagination.limit-capped-50']) limit = Math.min(limit, 50)
   }
 
   let sort: SortField | undefined
@@ -124,7 +136,7 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
       if (!faults['pagination.bad-cursor-restarts']) bad('cursor', 'cursor is not a nextCursor of this API')
     }
     // A cursor belongs to one sort and order; the parameters may be repeated or left out, not changed.
-    else if ((sort !== undefined && sort !== after.sort) || (order !== undefined && order !== after.order)) {
+    else if (!faults['pagination.cursor-ignores-sort'] && ((sort !== undefined && sort !== after.sort) || (order !== undefined && order !== after.order))) {
       bad('cursor', 'cursor was issued for another sort or order')
     }
   }
@@ -132,7 +144,8 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
   const since = (param: 'createdSince' | 'updatedSince'): number | undefined => {
     const raw = params[param]
     if (raw === undefined) return undefined
-    const ms = parseDateTime(raw)
+    // The fault: the zone offset cut off, the wall time read as UTC.
+    const ms = parseDateTime(faults['pagination.since-offset-ignored'] ? raw.replace(/[+-]\d{2}:?\d{2}$/, 'Z') : raw)
     if (ms === undefined && !faults['pagination.bad-since-ignored']) bad(param, `${param} must be an ISO 8601 date-time with a zone`)
     return ms
   }
@@ -161,6 +174,10 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     else filters.push({ spec: f, value })
   }
 
+  // The faults: of several filters, only the first or only the last reaches the query.
+  if (faults['filters.only-first-filter']) filters.splice(1)
+  if (faults['filters.only-last-filter']) filters.splice(0, filters.length - 1)
+
   if (details.length > 0) {
     // The fault: list parameters get their own error code.
     if (faults['pagination.param-error-code']) throw new ApiError(400, 'bad_parameter', INVALID_MESSAGE, details)
@@ -169,7 +186,8 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
   return {
     limit,
     // The faults: sort or order validated but not applied; no order means oldest first.
-    sort: faults['pagination.sort-ignored'] ? 'createdAt' : (sort ?? after?.sort ?? 'createdAt'),
+    // The fault: a later page is read in createdAt order, whatever sort its cursor was issued for.
+    sort: faults['pagination.sort-ignored'] || (faults['pagination.cursor-ignores-sort'] && after) ? 'createdAt' : (sort ?? after?.sort ?? 'createdAt'),
     order: faults['pagination.order-ignored'] ? 'desc' : (order ?? after?.order ?? (faults['pagination.default-order-asc'] ? 'asc' : 'desc')),
     after,
     createdSince,
@@ -190,12 +208,19 @@ function e164Of(value: string): string | undefined {
  */
 function looseMatch(spec: FilterSpec, field: string, value: string, faults: SwitchesOf<typeof LIST_FAULTS>): boolean | undefined {
   if (spec.kind !== 'string') return undefined
+  if (faults['filters.exact-like-wildcards']) return likeMatch(field, value, spec.match === 'lowercase' || spec.match === 'uppercase')
   if (faults['filters.exact-substring']) {
     const fold = (s: string) => (spec.match === 'e164' ? (e164Of(s) ?? s) : spec.match === 'exact' ? s : s.toLowerCase())
     return fold(field).includes(fold(value))
   }
   if (faults['filters.exact-case-insensitive'] && spec.match === 'exact') return field.toLowerCase() === value.toLowerCase()
   return undefined
+}
+
+/** SQL `LIKE value` (ILIKE when `folded`) with the value unescaped: `%` any text, `_` any character; `*` read as `%`. */
+function likeMatch(field: string, value: string, folded: boolean): boolean {
+  const pattern = [...value].map((ch) => (ch === '%' || ch === '*' ? '.*' : ch === '_' ? '.' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')
+  return new RegExp(`^${pattern}$`, folded ? 'is' : 's').test(field)
 }
 
 function matches(rec: StoredRecord, q: ListQuery, faults: SwitchesOf<typeof LIST_FAULTS>): boolean {
@@ -206,6 +231,11 @@ function matches(rec: StoredRecord, q: ListQuery, faults: SwitchesOf<typeof LIST
   if (q.updatedSince !== undefined && !after(faults['pagination.updatedSince-reads-createdAt'] ? rec.createdAtMs : rec.updatedAtMs, q.updatedSince))
     return false
   for (const { spec, value } of q.filters) {
+    // The fault: the id searched in every id column of the record.
+    if (faults['filters.uuid-any-column'] && spec.kind === 'uuid') {
+      if (!Object.values(rec.record).some((v) => v === value.toLowerCase())) return false
+      continue
+    }
     const field = rec.record[spec.field]
     if (typeof field !== 'string') return false
     const loose = looseMatch(spec, field, value, faults)
@@ -259,7 +289,9 @@ function unknownUuidsDropped(records: readonly StoredRecord[], q: ListQuery): Li
 
 export function listPage(lists: ListSource, workspace: string, kind: Kind, query: ListQuery, variant: Variant, faults: SwitchesOf<typeof LIST_FAULTS>): Page {
   const records = lists.sorted(workspace, kind, query.sort)
-  const q = faults['filters.unknown-uuid-unfiltered'] ? unknownUuidsDropped(records, query) : query
+  const kept = faults['filters.unknown-uuid-unfiltered'] ? unknownUuidsDropped(records, query) : query
+  // The fault: a later page is read from the cursor's position alone, without the query's filters.
+  const q = faults['pagination.cursor-drops-filter'] && kept.after ? { ...kept, filters: [] } : kept
   const key = q.sort === 'createdAt' ? 'createdAtMs' : 'updatedAtMs'
   const asc = q.order === 'asc'
   let i: number

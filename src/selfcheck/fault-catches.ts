@@ -414,6 +414,19 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'filters.exact-case-insensitive': ['filters.account.tier.near-miss'],
   'idempotency.ignored-on-payments': ['idempotency.payment.replays'],
   'idempotency.replay-returns-current': ['idempotency.replay.after-update'],
+  'pagination.limit-capped-50': ['pagination.limit.hundred-full'],
+  'pagination.cursor-drops-filter': ['pagination.cursor.filter-every-page', 'pagination.filters.pair-narrows'],
+  'pagination.cursor-ignores-sort': ['pagination.sort.updatedAt-walk'],
+  'pagination.since-offset-ignored': ['pagination.createdSince.offset-forms', 'pagination.updatedSince.offset-forms'],
+  'filters.only-first-filter': ['pagination.filters.pair-narrows'],
+  'filters.only-last-filter': ['pagination.filters.pair-narrows'],
+  'filters.exact-like-wildcards': [
+    'filters.account.tier.wildcards-literal',
+    'filters.contact.email.wildcards-literal',
+    'filters.product.sku.wildcards-literal',
+  ],
+  'pagination.limit-off-by-one': ['pagination.limit.max-100', 'pagination.limit.rejects-101'],
+  'filters.uuid-any-column': byResource((r) => (r.filters.some((f) => f.kind === 'uuid' && madeFilter(r, f)) ? [`filters.${r.name}.other-field`] : [])),
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

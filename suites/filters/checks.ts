@@ -5,7 +5,8 @@
 import { expectErrorEnvelope, defineCheck, RESOURCE_LIST, mayRefuseUnknownKey, queryValueFor, unmatchedValue } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, FilterSpec, ResourceName, ResourceSpec } from '../../src/checks/index.ts'
 import { MAKERS } from './made.ts'
-import { NEAR_MISS_PLANS, NOT_PROBED, probeNearMisses, type NearMissPlan } from './near-miss.ts'
+import { NEAR_MISS_PLANS, NOT_PROBED, WILDCARD_PLANS, probeNearMisses, type NearMissPlan } from './near-miss.ts'
+import { crossableFilters, probeOtherFields } from './other-field.ts'
 import { describeQuery, expectFound, expectPage, expectSound, filterQuery } from './queries.ts'
 import { sampleFor } from './samples.ts'
 
@@ -183,6 +184,41 @@ function nearMiss(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefi
   })
 }
 
+/** The filters near-miss and wildcard checks wait for: the collection's other filters' complete-new checks. */
+function madeAfter(r: ResourceSpec): string[] {
+  return r.filters.filter((other) => MAKERS[r.name] && !MAKERS[r.name]!.unreachable?.includes(other.param)).map((other) => idOf(r, other, 'complete-new'))
+}
+
+function wildcards(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefinition {
+  return defineCheck({
+    id: idOf(r, f, 'wildcards-literal'),
+    clauses: ['§4.3'],
+    level: 'MUST',
+    area,
+    title: `${query(r, f)} reads %, _, * ${f.param === 'email' ? "and '" : 'quotes and a backslash'} in the value as themselves: no ${r.name} that the value read as a LIKE or glob pattern${f.match === 'exact' ? '' : ' in another case'} would match comes back, the exact one does`,
+    writes: plan.writes,
+    after: madeAfter(r),
+    run: (ctx) => probeNearMisses(ctx, plan, f),
+  })
+}
+
+function otherField(r: ResourceSpec): CheckDefinition {
+  const crossed = crossableFilters(r.name)
+  return defineCheck({
+    id: `${area}.${r.name}.other-field`,
+    clauses: ['§4.3'],
+    level: 'MUST',
+    area,
+    title: `${crossed.map((f) => `${r.path}?${f.param}=`).join(', ')} given an id the run's ${r.name} holds in another field return no such record (each filter reads its own field)`,
+    writes: MAKERS[r.name]!.writes,
+    async run(ctx) {
+      const judged = await probeOtherFields(ctx, r.name, mayRefuseUnmatched)
+      ctx.observe('crossingsJudged', judged)
+      if (judged === 0) ctx.note('every crossing was refused (400/404) or could not be set up: none listed the record')
+    },
+  })
+}
+
 /** The exact filters no near miss can be made for, and why: reported, never judged. */
 const nearMissNotProbed = defineCheck({
   id: `${area}.near-miss.not-probed`,
@@ -198,11 +234,13 @@ const nearMissNotProbed = defineCheck({
 function checksFor(r: ResourceSpec, f: FilterSpec): (CheckDefinition | undefined)[] {
   const common = [complete(r, f), completeNew(r, f)]
   const plan = NEAR_MISS_PLANS.find((p) => p.resource === r.name && p.param === f.param)
-  const probes = plan ? [nearMiss(r, f, plan)] : []
+  const wild = WILDCARD_PLANS.find((p) => p.resource === r.name && p.param === f.param)
+  const probes = [...(plan ? [nearMiss(r, f, plan)] : []), ...(wild ? [wildcards(r, f, wild)] : [])]
   return f.kind === 'enum' ? [values(r, f), rejectsUnlisted(r, f), ...common] : [sound(r, f), ...common, ...probes]
 }
 
 export const checks: CheckDefinition[] = [
   ...RESOURCE_LIST.flatMap((r) => r.filters.flatMap((f) => checksFor(r, f))).filter((c): c is CheckDefinition => c !== undefined),
+  ...RESOURCE_LIST.filter((r) => crossableFilters(r.name).length > 0).map(otherField),
   nearMissNotProbed,
 ]

@@ -1,6 +1,6 @@
 import { RESOURCES, recordMatches } from '../../src/checks/index.ts'
 import { describe, expect, it } from 'vitest'
-import { NEAR_MISS_PLANS, NOT_PROBED } from './near-miss.ts'
+import { NEAR_MISS_PLANS, NOT_PROBED, WILDCARD_PLANS } from './near-miss.ts'
 
 const filterOf = (resource: keyof typeof RESOURCES, param: string) => RESOURCES[resource].filters.find((f) => f.param === param)!
 
@@ -37,4 +37,22 @@ describe('near-miss plans', () => {
       }
     }
   })
+
+  for (const plan of WILDCARD_PLANS) {
+    it(`${plan.resource}.${plan.param} wildcards: every miss is matched by the queried value read as a pattern, never exactly`, () => {
+      const filter = filterOf(plan.resource, plan.param)
+      const { target, misses } = plan.values()
+      expect(recordMatches(filter, { [filter.field]: target }, target)).toBe(true)
+      expect(target).toMatch(/[%_*]/)
+      // SQL LIKE with % and * as any text and _ as any character, case folded where §4.3 fixes the case.
+      const folded = filter.match !== 'exact'
+      const like = new RegExp(
+        `^${[...target].map((c) => (c === '%' || c === '*' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`,
+        folded ? 'i' : '',
+      )
+      for (const m of misses) expect(recordMatches(filter, { [filter.field]: m.value }, target), m.how).toBe(false)
+      expect(misses.some((m) => like.test(m.value))).toBe(true)
+      if (plan.param === 'email') for (const v of [target, ...misses.map((m) => m.value)]) expect(v.toLowerCase()).toMatch(/@example\.com$/)
+    })
+  }
 })

@@ -112,6 +112,69 @@ export const NEAR_MISS_PLANS: NearMissPlan[] = [
   },
 ]
 
+/**
+ * §4.3 exact filters given characters that mean something to a database or a search engine: `%` and `_` (SQL LIKE),
+ * `*` (glob, search syntax), quotes and a backslash (string and escape syntax). The queried value holds them
+ * literally; each miss is a value that the queried one, read as a pattern, would match. A server that compiles the
+ * filter into an unescaped LIKE (ILIKE where §4.3 fixes the case) returns them; an exact filter never does. Email
+ * addresses keep to characters every address validator accepts (`_`, `'`).
+ */
+export const WILDCARD_PLANS: NearMissPlan[] = [
+  {
+    resource: 'account',
+    param: 'tier',
+    writes: 'safe',
+    values: () => {
+      const t = token()
+      const target = `crmconf_lk%${t}'q"\\*`
+      return {
+        target,
+        misses: [
+          { value: `crmconfXlkANY${t}'q"\\ANY`, how: '_, % and * of the queried value read as wildcards' },
+          { value: `crmconfXlk${t}'q"\\*`, how: '_ and % read as LIKE wildcards, * literal' },
+          { value: `crmconfXlk${t}'q"*`, how: 'a LIKE pattern whose backslash escapes the *' },
+        ],
+      }
+    },
+    body: (ctx, tier) => ({ name: label(ctx, 'account'), tier }),
+  },
+  {
+    resource: 'contact',
+    param: 'email',
+    writes: 'safe',
+    values: () => {
+      const t = token()
+      const target = `crmconf_o'lk.${t}@example.com`
+      return {
+        target,
+        misses: [
+          { value: `crmconfXo'lk.${t}@example.com`, how: '_ of the queried address read as a LIKE wildcard' },
+          { value: `CRMCONF-O'LK.${t.toUpperCase()}@example.com`, how: '_ read as a wildcard, in upper case (an ILIKE)' },
+        ],
+      }
+    },
+    body: (ctx, email) => ({ fullName: label(ctx, 'contact'), email }),
+  },
+  {
+    resource: 'product',
+    param: 'sku',
+    // Products cannot be deleted (§4.2).
+    writes: 'full',
+    values: () => {
+      const t = token().toUpperCase()
+      const target = `CRMCONF_LK%${t}`
+      return {
+        target,
+        misses: [
+          { value: `CRMCONFXLKANY${t}`, how: '_ and % of the queried SKU read as LIKE wildcards' },
+          { value: `crmconf-lk${t.toLowerCase()}`, how: '_ and % read as wildcards, in lower case (an ILIKE)' },
+        ],
+      }
+    },
+    body: (ctx, sku) => ({ sku, name: label(ctx, 'product'), priceSen: 100 }),
+  },
+]
+
 /** The other exact filters of §4.3, and why the run cannot make a near miss for them. */
 export const NOT_PROBED: Record<string, string> = {
   'case.status': 'workspace-defined status keys; §3 shows none, so the run cannot write one that nearly matches another',

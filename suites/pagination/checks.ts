@@ -20,28 +20,12 @@ import {
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SortKey } from '../../src/checks/index.ts'
 import { childSet, listSource, probeCollections } from './fixtures.ts'
 import { BAD_PARAMETERS, badParameterResponse, type BadParameter } from './params.ts'
+import { ids, listPage, moreAfter } from './pages.ts'
+import { sinceFormChecks } from './since-forms.ts'
+import { childWalk, childWalkLimit, walkChecks } from './walks.ts'
 
 const area = 'pagination'
 const ACCOUNTS = RESOURCES.account.path
-
-/** A list that must answer 200 with a data array (§4.1); anything else fails the check with its evidence. */
-async function listPage(
-  ctx: CheckContext,
-  path: string,
-  query: Record<string, string | number>,
-): Promise<ApiResponse & { body: { data: AnyRecord[]; nextCursor?: unknown } }> {
-  const res = await ctx.api.get(path, query)
-  if (res.status !== 200 || !Array.isArray(res.body?.data)) {
-    ctx.fail(`GET ${path}: status is ${res.status}${res.status === 200 ? ' without a data array' : ''}, expected 200 with { data, nextCursor } (§4.1)`, {
-      exchanges: [res.exchange],
-      data: res.body,
-    })
-  }
-  return res
-}
-
-const ids = (records: AnyRecord[]) => records.map((r) => String(r.id))
-const moreAfter = (res: ApiResponse) => typeof res.body?.nextCursor === 'string' && res.body.nextCursor !== ''
 
 const limitDefault = defineCheck({
   id: 'pagination.limit.default',
@@ -123,8 +107,8 @@ const limitMax = defineCheck({
   area,
   title: 'No list page ever holds more than 100 records, whatever limit asks',
   async run(ctx) {
-    const { large } = await probeCollections(ctx)
-    if (large?.over100) {
+    const { over100: large } = await probeCollections(ctx)
+    if (large) {
       for (const limit of [LIMITS.pageSizeMax, LIMITS.pageSizeMax + 1]) {
         const res = await ctx.api.get(large.path, { limit })
         if (res.ok && Array.isArray(res.body?.data) && pageSizeProblem(String(limit), res.body.data.length, false) !== undefined) {
@@ -135,6 +119,24 @@ const limitMax = defineCheck({
         }
       }
       return
+    }
+    // The run's own list of 101 records, where it may write: limit=101 there shows whether a page can exceed 100.
+    if (ctx.profile !== 'read-only') {
+      const set = await childSet(ctx)
+      if (set.records.length > LIMITS.pageSizeMax) {
+        const res = await ctx.api.get(ACCOUNTS, { ...set.query, limit: LIMITS.pageSizeMax + 1 })
+        if (res.status >= 500)
+          ctx.fail(`limit=101 answered ${res.status}: neither a page of at most 100 nor a refusal (§8, §7.3)`, { exchanges: [res.exchange] })
+        const n = res.ok && Array.isArray(res.body?.data) ? res.body.data.length : 0
+        ctx.observe('limit101', res.ok ? `${n} records` : `refused ${res.status}`)
+        if (pageSizeProblem('101', n, false) !== undefined) {
+          ctx.fail(`limit=101 on a list of ${set.records.length} accounts returned ${n} records, more than 100 (§4.1, §8)`, {
+            expected: 'page size 1–100 (§4.1, §8): a page of at most 100, or a refusal of limit=101',
+            exchanges: [res.exchange],
+          })
+        }
+        return
+      }
     }
     const res = await badParameterResponse(
       ctx,
@@ -204,9 +206,10 @@ const walkComplete = defineCheck({
     const src = await listSource(ctx)
     const known = src.records
     const size = known?.length ?? LIMITS.pageSizeMax
-    const limit = size <= 10 ? 3 : Math.ceil(size / 4)
+    const limit = childWalkLimit(size)
     const maxPages = known ? Math.ceil(size / limit) + 2 : OPEN_WALK_PAGES
-    const walk = await walkAllPages(ctx.api, src.path, { ...src.query, limit }, maxPages)
+    // The run's own set is walked once for this check and pagination.cursor.filter-every-page.
+    const walk = src.own ? await childWalk(ctx, await childSet(ctx), limit, maxPages) : await walkAllPages(ctx.api, src.path, { ...src.query, limit }, maxPages)
     observeWalkEnd(ctx, walk)
     ctx.observe('lastPage', walk.end)
     ctx.observe('pages', walk.pages.length)
@@ -510,4 +513,6 @@ export const checks: CheckDefinition[] = [
   excludesBound,
   updatedSince,
   updatedExcludesBound,
+  ...walkChecks,
+  ...sinceFormChecks,
 ]

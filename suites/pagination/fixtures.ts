@@ -1,4 +1,5 @@
-import { createRecord, runLabel, updateRecord, readUntil, LIMITS, RESOURCES } from '../../src/checks/index.ts'
+import { createRecord, runLabel, updateRecord, readUntil, walkAllPages, LIMITS, RESOURCES } from '../../src/checks/index.ts'
+import { randomUUID } from 'node:crypto'
 import type { CheckContext, ApiResponse, AnyRecord, ResourceName } from '../../src/checks/index.ts'
 // Shared data of the pagination area, made once per run: a collection known to hold more than one default page
 // (found by listing), and a set of the run's own accounts isolated by the §4.3 parentId filter (children of one
@@ -19,16 +20,18 @@ export interface Probe {
 }
 
 export interface Probed {
-  /** Every collection listed, in order, until a large one was found. */
+  /** Every collection listed, in order, until one of more than 100 records was found. */
   probes: Probe[]
   /** The first collection with at least LARGE records, if any. */
   large?: Probe
+  /** The first collection with more than 100 records, if any: where it exists, the run creates no list that big. */
+  over100?: Probe
 }
 
 const nextCursorOf = (res: ApiResponse): string | undefined =>
   typeof res.body?.nextCursor === 'string' && res.body.nextCursor !== '' ? res.body.nextCursor : undefined
 
-/** Lists collections with limit=100 until one holds more than a default page. Read only. */
+/** Lists collections with limit=100 until one holds more than a page of 100 (noting the first larger than a default page). Read only. */
 export function probeCollections(ctx: CheckContext): Promise<Probed> {
   return ctx.session.memo('pagination.probe', async () => {
     const probes: Probe[] = []
@@ -45,22 +48,33 @@ export function probeCollections(ctx: CheckContext): Promise<Probed> {
       }
       const probe = { path, count, over100, response }
       probes.push(probe)
-      if (count >= LARGE) return { probes, large: probe }
+      if (over100) return { probes, large: probes.find((p) => p.count >= LARGE), over100: probe }
     }
-    return { probes }
+    return { probes, large: probes.find((p) => p.count >= LARGE) }
   })
 }
 
 export interface ChildSet {
   parentId: string
+  /** A tier of the run's own, held by the parent and every third child: a second filter that narrows (§4.3). */
+  tier: string
   /** The children as created, oldest first. */
   records: AnyRecord[]
   /** The query that lists exactly them (§4.3 accounts parentId: "child accounts of this account"). */
   query: { parentId: string }
 }
 
-/** Children created when a large collection exists elsewhere; else enough for more than a default page. */
+/** Children created when a collection of more than 100 records exists elsewhere. */
 const FEW = 7
+
+/**
+ * Otherwise one more than the largest page, so that limit=100 is judged on a list bigger than it (§4.1, §8): about
+ * 95 creates and as many deletes more than a set of 7, paid only where no collection already holds over 100 records.
+ */
+export const OVER_PAGE = LIMITS.pageSizeMax + 1
+
+/** Whether a child carries the set's tier. */
+export const hasTier = (index: number) => index % 3 === 0
 
 /**
  * A parent account and its children, created one after the other (distinct createdAt). The second child is then
@@ -68,18 +82,20 @@ const FEW = 7
  */
 export function childSet(ctx: CheckContext): Promise<ChildSet> {
   return ctx.session.memo('pagination.children', async () => {
-    const { large } = await probeCollections(ctx)
-    const size = large ? FEW : LARGE - 1
-    const { record: parent } = await createRecord(ctx, 'account', { name: runLabel(ctx, 'pagination parent') })
+    const { over100 } = await probeCollections(ctx)
+    const size = over100 ? FEW : OVER_PAGE
+    const tier = `crmconf-pg-${randomUUID().replace(/-/g, '').slice(0, 10)}`
+    // The parent holds the tier but is no child of itself: only a query that applies both filters leaves it out.
+    const { record: parent } = await createRecord(ctx, 'account', { name: runLabel(ctx, 'pagination parent'), tier })
     const records: AnyRecord[] = []
     for (let i = 0; i < size; i++) {
-      const { record } = await createRecord(ctx, 'account', { name: runLabel(ctx, `pagination child ${i + 1}`), parentId: parent.id })
-      records.push(record)
+      const body = { name: runLabel(ctx, `pagination child ${i + 1}`), parentId: parent.id, ...(hasTier(i) ? { tier } : {}) }
+      records.push((await createRecord(ctx, 'account', body)).record)
     }
     const touched = await updateRecord(ctx, 'account', records[1]!.id, { legalName: runLabel(ctx, 'pagination touched') })
     if (touched.ok && touched.body?.id === records[1]!.id) records[1] = touched.body
     await settled(ctx, parent.id, records)
-    return { parentId: parent.id, records, query: { parentId: parent.id } }
+    return { parentId: parent.id, tier, records, query: { parentId: parent.id } }
   })
 }
 
@@ -89,11 +105,12 @@ export function childSet(ctx: CheckContext): Promise<ChildSet> {
  * pays one request; one that never shows them is left to the checks to judge.
  */
 async function settled(ctx: CheckContext, parentId: string, records: AnyRecord[]): Promise<void> {
-  const read = () => ctx.api.get(RESOURCES.account.path, { parentId, limit: LIMITS.pageSizeMax })
-  const showsAll = (page: ApiResponse) => {
-    const listed: AnyRecord[] = Array.isArray(page.body?.data) ? page.body.data : []
-    return !page.ok || records.every((r) => listed.some((l) => l?.id === r.id && l?.updatedAt === r.updatedAt))
-  }
+  // Pages of the default size at most: a server that ignores limit is judged by the checks, not waited for here.
+  const pages = Math.ceil(records.length / LIMITS.pageSizeDefault) + 1
+  // A walk the server refuses ends the wait: the checks judge that answer themselves.
+  const read = () => walkAllPages(ctx.api, RESOURCES.account.path, { parentId, limit: LIMITS.pageSizeMax }, pages).catch(() => undefined)
+  const showsAll = (walk: { records: AnyRecord[] } | undefined) =>
+    walk === undefined || records.every((r) => walk.records.some((l) => l?.id === r.id && l?.updatedAt === r.updatedAt))
   await readUntil(ctx, read, showsAll)
 }
 

@@ -1,0 +1,21 @@
+// A list page read by the pagination checks, and the small facts they read off it (§4.1).
+import type { CheckContext, ApiResponse, AnyRecord } from '../../src/checks/index.ts'
+
+/** A list that must answer 200 with a data array (§4.1); anything else fails the check with its evidence. */
+export async function listPage(
+  ctx: CheckContext,
+  path: string,
+  query: Record<string, string | number>,
+): Promise<ApiResponse & { body: { data: AnyRecord[]; nextCursor?: unknown } }> {
+  const res = await ctx.api.get(path, query)
+  if (res.status !== 200 || !Array.isArray(res.body?.data)) {
+    ctx.fail(`GET ${path}: status is ${res.status}${res.status === 200 ? ' without a data array' : ''}, expected 200 with { data, nextCursor } (§4.1)`, {
+      exchanges: [res.exchange],
+      data: res.body,
+    })
+  }
+  return res
+}
+
+export const ids = (records: AnyRecord[]) => records.map((r) => String(r.id))
+export const moreAfter = (res: ApiResponse) => typeof res.body?.nextCursor === 'string' && res.body.nextCursor !== ''
