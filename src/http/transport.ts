@@ -414,7 +414,7 @@ export class Transport {
       }
     }
     const parsed = bytes.length > 0 && !truncated ? parseBoundedJson(bytes.toString('utf8')) : undefined
-    const kept = truncated || parsed?.note !== undefined ? PATHOLOGICAL_TEXT_KEPT : RAW_TEXT_KEPT
+    const kept = truncated || (parsed !== undefined && !parsed.parsed && parsed.note !== undefined) ? PATHOLOGICAL_TEXT_KEPT : RAW_TEXT_KEPT
     const rawText =
       bytes.length > 0 && !parsed?.parsed
         ? // Decoded from a copy of the first bytes only: a slice of the whole decoded string would keep all of it alive.
