@@ -134,9 +134,16 @@ describe('OpenAPI document', () => {
   })
 
   it('errors use the §7.1 envelope; 429 carries the rate headers and Retry-After', () => {
-    for (const name of ['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'TooManyRequests']) {
+    for (const name of ['Unauthorized', 'Forbidden', 'NotFound', 'TooManyRequests']) {
       expect(doc.components.responses[name].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/error' })
     }
+    // §7.3: the 400 is the envelope with code invalid_request and details.
+    const badRequest = doc.components.responses.BadRequest.content['application/json'].schema
+    expect(badRequest.allOf[0]).toEqual({ $ref: '#/components/schemas/error' })
+    expect(badRequest.allOf[1].properties.error).toMatchObject({ required: ['code', 'details'], properties: { code: { const: 'invalid_request' } } })
+    // §8: the rate headers on every response, Retry-After on every 429.
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'])
+      expect(doc.components.headers[name].required, name).toBe(true)
     expect(Object.keys(doc.components.responses.TooManyRequests.headers).sort()).toEqual([
       'RateLimit-Limit',
       'RateLimit-Remaining',

@@ -44,36 +44,59 @@ const headerRefs = (names: readonly string[]): Json => Object.fromEntries(names.
 
 function headers(): Json {
   return {
+    // §8 "on every response": required, so a schema-drift tool flags an answer without them as a contract tool should.
     'RateLimit-Limit': {
       description: "§8: the key's per-minute request limit, on every response.",
+      required: true,
       schema: { type: 'integer' },
     },
     'RateLimit-Remaining': {
       description: '§8: requests left in the current window, on every response (0 on a 429, §7.7).',
+      required: true,
       schema: { type: 'integer' },
     },
     'RateLimit-Reset': {
       description: '§8: on every response; its value format is not shown, so it is described as a string.',
+      required: true,
       schema: { type: 'string' },
     },
     'Retry-After': {
-      description: '§8: seconds to wait before calling again, on a 429.',
-      schema: { type: 'integer' },
+      description: '§8: seconds to wait before calling again, on every 429 (RFC 9110 also allows an HTTP date).',
+      required: true,
+      schema: { type: 'string' },
     },
   }
 }
 
-function errorResponse(description: string, extraHeaders: string[] = []): Json {
+function errorResponse(description: string, extraHeaders: string[] = [], schema: Json = schemaRef('error')): Json {
   return {
     description,
     headers: headerRefs([...RATE_HEADERS, ...extraHeaders]),
-    content: { 'application/json': { schema: schemaRef('error') } },
+    content: { 'application/json': { schema } },
   }
+}
+
+/** §7.2–§7.3: the 400 envelope with code `invalid_request` and `details` naming at least one field. */
+const INVALID_REQUEST: Json = {
+  allOf: [
+    schemaRef('error'),
+    {
+      type: 'object',
+      required: ['error'],
+      properties: {
+        error: {
+          type: 'object',
+          required: ['code', 'details'],
+          properties: { code: { const: 'invalid_request' }, details: { type: 'array', minItems: 1 } },
+        },
+      },
+    },
+  ],
 }
 
 function responses(): Json {
   return {
-    BadRequest: errorResponse('§7.3: invalid or missing fields; code `invalid_request`, with `details` naming each field.'),
+    BadRequest: errorResponse('§7.3: invalid or missing fields; code `invalid_request`, with `details` naming each field.', [], INVALID_REQUEST),
     Unauthorized: errorResponse('§5.5, §7.4: the key is missing or no longer valid.'),
     Forbidden: errorResponse("§5.6, §7.5: the key's scopes, its owner's role or its IP allowlist do not allow the call."),
     NotFound: errorResponse('§5.7, §7.6: the record does not exist or is not visible to the key.'),
