@@ -445,6 +445,35 @@ export const FAULTS = [
     area: 'idempotency',
     description: 'A replay keeps only the id of the first record and reads it again, so a record changed since comes back as it is now.',
   },
+  // Issue 25 (guards, per key, per request, every part of a clause).
+  {
+    id: 'discovery.me-without-workspace',
+    area: 'discovery',
+    description: 'GET /me shows the key (name, scopes) and its user, but not the workspace they belong to.',
+  },
+  { id: 'discovery.me-without-key-name', area: 'discovery', description: 'GET /me shows the key by an internal id and its scopes, not the name it was given.' },
+  { id: 'discovery.me-without-user', area: 'discovery', description: 'GET /me describes the workspace and the key, not the user the key acts as.' },
+  {
+    id: 'records.put-upserts',
+    area: 'records',
+    description: 'PUT to an id that names nothing creates the record under that id (an upsert) instead of answering 404.',
+  },
+  {
+    id: 'records.delete-unknown-204',
+    area: 'records',
+    description: 'DELETE is a `DELETE … WHERE id = ?` whose row count is never read: an id that names nothing answers 204 too.',
+  },
+  {
+    id: 'records.update-unknown-200',
+    area: 'records',
+    description: 'An update is an `UPDATE … WHERE id = ?` whose row count is never read: an id that names nothing answers 200 with the fields sent.',
+  },
+  {
+    id: 'idempotency.mismatch-overwrites-first',
+    area: 'idempotency',
+    description:
+      'A reused Idempotency-Key with another body is taken for a new request whose response replaces the stored one: a retry of the first request no longer gets the first response.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -411,6 +411,13 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'filters.exact-case-insensitive': ['filters.account.tier.near-miss'],
   'idempotency.ignored-on-payments': ['idempotency.payment.replays'],
   'idempotency.replay-returns-current': ['idempotency.replay.after-update'],
+  'discovery.me-without-workspace': ['discovery.me.shows-workspace'],
+  'discovery.me-without-key-name': ['discovery.me.shows-key-name'],
+  'discovery.me-without-user': ['discovery.me.shows-user'],
+  'records.put-upserts': byResource((r) => (r.ops.replace ? [`records.${r.name}.replace-unknown-id`] : [])),
+  'records.delete-unknown-204': byResource((r) => (r.ops.delete ? [`records.${r.name}.delete-unknown-id`] : [])),
+  'records.update-unknown-200': byResource((r) => (r.ops.update ? [`records.${r.name}.update-unknown-id`] : [])),
+  'idempotency.mismatch-overwrites-first': ['idempotency.different-body.first-intact'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */
