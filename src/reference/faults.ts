@@ -474,6 +474,31 @@ export const FAULTS = [
     description:
       'A reused Idempotency-Key with another body is taken for a new request whose response replaces the stored one: a retry of the first request no longer gets the first response.',
   },
+  {
+    id: 'auth.delete-checks-read-scope',
+    area: 'auth',
+    description: "A delete is guarded by the area's read scope (its route was copied from the get's): a key that may only read deletes.",
+  },
+  {
+    id: 'auth.revoked-key-accepted-on-me',
+    area: 'auth',
+    description: 'GET /me looks the key up itself, without the revocation check every other call has: a revoked key is told it works.',
+  },
+  {
+    id: 'auth.ip-allowlist-get-only',
+    area: 'auth',
+    description: "A key's IP allowlist is compared on GET only: from outside it, the key still creates, updates and deletes.",
+  },
+  {
+    id: 'rate-limits.limit-header-server-default',
+    area: 'rate-limits',
+    description: "The RateLimit-* headers are written from the server's default limit (600) less the key's use, while the key's own lower limit is enforced.",
+  },
+  {
+    id: 'rate-limits.bucket-per-workspace',
+    area: 'rate-limits',
+    description: 'The limiter keeps one bucket per workspace: every key of a workspace spends the same allowance, each capped at its own limit.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -1,7 +1,7 @@
 // The writes §4.2 lists on one record (`/<collection>/{id}`: update, replace, delete), read from src/spec/ and
 // sent with the spec's leniency (the update method is not shown, §4.1): the auth area's guards and the records
 // area's unknown-id checks both send each of them, with a body that would change the record.
-import { deleteRecord, itemPath, replaceRecord, runLabel, updateRecord, RESOURCES } from '../../src/checks/index.ts'
+import { deleteRecord, replaceRecord, runLabel, updateRecord, RESOURCES } from '../../src/checks/index.ts'
 import type { AnyRecord, ApiClient, ApiResponse, CheckContext, ResourceName } from '../../src/checks/index.ts'
 import { REPLACE_BODIES } from './bodies.ts'
 
@@ -53,7 +53,7 @@ export function sendItemWrite(
   body: AnyRecord | undefined,
   client: ApiClient,
 ): Promise<ApiResponse> {
-  if (op === 'delete') return client === ctx.api ? deleteRecord(ctx, resource, id, client) : client.delete(itemPath(resource, id))
+  if (op === 'delete') return deleteRecord(ctx, resource, id, client)
   if (op === 'replace') return replaceRecord(ctx, resource, id, body ?? {}, client)
   return updateRecord(ctx, resource, id, body ?? {}, client)
 }
