@@ -123,15 +123,20 @@ export function recovery(ctx: CheckContext): Promise<Recovery> {
   })
 }
 
-/** Main-key calls between two looks at the rate-limited key's allowance; rate-limited calls between two looks at the main key's. */
+/** Main-key calls between two looks at the rate-limited key's allowance. */
 export const ISOLATION_SPEND = 4
+/**
+ * Rate-limited calls between two looks at the main key's: more than the main key's requests in flight (the
+ * slack of that judgement), at most half of what the key has left, so that the probe still finds an allowance.
+ */
+export const MAX_LIMITED_SPEND = 10
 
 export interface Isolation {
   /** The rate-limited key before and after the main key spent ISOLATION_SPEND calls (§5.8: not from its allowance). */
   limitedBefore: Call
   mainSpent: Call[]
   limitedAfter: Call
-  /** The main key before and after the rate-limited key spent ISOLATION_SPEND calls (limitedAfter among them). */
+  /** The main key before and after the rate-limited key spent up to MAX_LIMITED_SPEND calls (limitedAfter among them). */
   mainBefore: Call
   limitedSpent: Call[]
   mainAfter: Call
@@ -149,7 +154,9 @@ export function isolation(ctx: CheckContext): Promise<Isolation> {
     const mainSpent: Call[] = []
     for (let i = 0; i < ISOLATION_SPEND; i++) mainSpent.push(await timed(ctx.api))
     const limitedSpent: Call[] = []
-    for (let i = 0; i < ISOLATION_SPEND; i++) limitedSpent.push(await timed(limited, true))
+    const left = headerInt(limitedBefore.response.header('ratelimit-remaining')) ?? 0
+    const spend = Math.max(1, Math.min(MAX_LIMITED_SPEND, Math.floor(left / 2)))
+    for (let i = 0; i < spend; i++) limitedSpent.push(await timed(limited, true))
     const mainAfter = await timed(ctx.api)
     return { limitedBefore, mainSpent, limitedAfter: limitedSpent[0]!, mainBefore: mainSpent.at(-1)!, limitedSpent, mainAfter }
   })
