@@ -30,11 +30,11 @@ const area = 'auth'
 const OWNER_ROLE_HINT =
   "a key is served inside its scopes (§5.3, §5.4); if the owner's role forbids this call (§5.3b), give CRM_API_KEY_RESTRICTED to a user whose role allows every scope of the key"
 
-/** A record of this run for the guarded call to name: made with the main key, removed by clean-up. Skips when none can be made. */
-async function ownRecord(ctx: CheckContext, resource: ResourceName, purpose: string): Promise<AnyRecord> {
+/** A record of this run for the guarded call to name, made with `client` (the main key by default), removed by clean-up. Skips when none can be made. */
+async function ownRecord(ctx: CheckContext, resource: ResourceName, purpose: string, client: ApiClient = ctx.api): Promise<AnyRecord> {
   try {
     const valid = await validCreateBody(ctx, resource, purpose)
-    return (await createRecord(ctx, resource, valid.body, { validate: false })).record
+    return (await createRecord(ctx, resource, valid.body, { validate: false, client })).record
   } catch (error) {
     if (error instanceof MissingReference) ctx.skip(`a ${resource} to write to needs ${error.message}`)
     throw error
@@ -75,8 +75,12 @@ function scopeCheck(resource: ResourceName, op: ItemWrite): CheckDefinition {
     writes: createNeeds(resource),
     async run(ctx) {
       const { scopes } = await restrictedScopes(ctx)
-      const record = await ownRecord(ctx, resource, `auth guard ${op}`)
-      const a = await attempt(ctx, ctx.as('restricted'), resource, op, record, `auth guard ${op} change`)
+      const restricted = ctx.as('restricted')
+      // §1.1: what a key may do matches what its owner may do in the application, which may be limited to the
+      // owner's own records; a key that may create here writes to a record it made itself.
+      const maker = scopes.includes(scopeFor(resource, 'create')) ? restricted : ctx.api
+      const record = await ownRecord(ctx, resource, `auth guard ${op}`, maker)
+      const a = await attempt(ctx, restricted, resource, op, record, `auth guard ${op} change`)
       const res = a.response
       const readable = scopes.includes(scopeFor(resource, 'get'))
       if (scopes.includes(scope)) {

@@ -29,6 +29,11 @@ describe('the parts of GET /me (§2)', () => {
     expect(namesUser(noUser)).toBe(false)
   })
 
+  it("takes a text under the key's own field for its name, unless it is the key itself", () => {
+    expect(showsKeyName({ apiKey: 'Sync integration' }, 'crm_ws_main_AbCdEf0123456789')).toBe(true)
+    expect(showsKeyName({ apiKey: 'crm_ws_main_****6789' }, 'crm_ws_main_AbCdEf0123456789')).toBe(false)
+  })
+
   it("does not take the workspace's or the user's name for the key's", () => {
     expect(showsKeyName({ workspace: { name: 'Acme' }, user: { displayName: 'Ann' }, key: { id: 'k1' } })).toBe(false)
   })

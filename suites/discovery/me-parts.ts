@@ -41,7 +41,7 @@ const present = (value: unknown): boolean =>
   typeof value === 'number' ||
   (typeof value === 'object' && value !== null && Object.keys(value).length > 0)
 
-const WORKSPACE_FIELD = /workspace|tenant|organi[sz]ation|^org(_?id|_?name)?$|company/i
+const WORKSPACE_FIELD = /workspace|tenant|organi[sz]ation|company|^(org|account|space|site|instance|subdomain|domain)(_?id|_?name)?$/i
 
 /** §5.2: the key's middle part names the workspace (`<prefix>_<workspace>_<secret>`), when the key has that form. */
 function workspaceOfKey(key: string | undefined): string | undefined {
@@ -60,13 +60,19 @@ const KEY_OBJECT = /^(key|api_?key|token|api_?token|credential|client|app|applic
 const NAME_FIELD = /^(name|label|title|display_?name|description)$/i
 const KEY_NAME_FIELD = /^(key|api_?key|token|api_?token|credential|client|app|application|integration)_?(name|label|title)$/i
 
-/** The key's name: `keyName`/`apiKeyLabel`-like fields, a name inside the key's object, or a top-level `name`/`label`. */
-export function showsKeyName(body: unknown): boolean {
+/**
+ * The key's name: `keyName`/`apiKeyLabel`-like fields, a name inside the key's object, a top-level `name`/`label`,
+ * or a text under the key's own field (`apiKey: "Sync"`) that is not the key itself, shown masked or whole.
+ */
+export function showsKeyName(body: unknown, mainKey?: string): boolean {
   if (typeof body !== 'object' || body === null) return false
   const top = body as AnyRecord
   if (Object.entries(top).some(([field, value]) => NAME_FIELD.test(field) && present(value) && typeof value === 'string')) return true
+  const prefix = mainKey?.split('_')[0]
+  const keyItself = (text: string) => (prefix !== undefined && prefix !== mainKey && text.startsWith(`${prefix}_`)) || /^[*•x.]{3,}|[*•]{3,}/.test(text)
   return someField(body, (field, value, parent) => {
     if (typeof value !== 'string' || !present(value)) return false
+    if (KEY_OBJECT.test(field)) return !keyItself(value)
     return KEY_NAME_FIELD.test(field) || (parent !== undefined && KEY_OBJECT.test(parent) && NAME_FIELD.test(field))
   })
 }
@@ -128,7 +134,7 @@ export const meParts: CheckDefinition[] = [
     title: "GET /me shows the key's name, in any reasonable shape (keyName, key.name, apiKey.label, a top-level name)",
     async run(ctx) {
       const res = await meBody(ctx)
-      if (!showsKeyName(res.body)) {
+      if (!showsKeyName(res.body, ctx.config.keys.main)) {
         ctx.fail("GET /me shows no name of the key: no name or label at the top, in the key's object, or in a keyName-like field (§2)", {
           expected: CLAUSE_WORDS,
           exchanges: [res.exchange],
