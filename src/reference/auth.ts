@@ -55,7 +55,7 @@ export interface ApiKey {
 
 export interface KeyTable {
   /** The key for a bearer value, or why there is none (every reason is a 401, §5.5). */
-  resolve(bearer: string | undefined): { key: ApiKey } | { problem: 'missing' | 'malformed' | 'unknown' | 'revoked' }
+  resolve(bearer: string | undefined, accept?: { revoked?: boolean }): { key: ApiKey } | { problem: 'missing' | 'malformed' | 'unknown' | 'revoked' }
 }
 
 export function keyTable(keys: readonly ApiKey[], faults: SwitchesOf<typeof AUTH_FAULTS> = NO_FAULTS): KeyTable {
@@ -66,7 +66,7 @@ export function keyTable(keys: readonly ApiKey[], faults: SwitchesOf<typeof AUTH
   }
   const bySecret = new Map(keys.map((k) => [k.secret, k]))
   return {
-    resolve(bearer) {
+    resolve(bearer, accept) {
       if (bearer === undefined || bearer === '') return { problem: 'missing' }
       // The fault: the prefix is never compared; the key is looked up as if it had the right one.
       const token = faults['auth.prefix-not-checked'] ? bearer.replace(/^[^_]*_/, `${KEY_PREFIX}_`) : bearer
@@ -81,7 +81,7 @@ export function keyTable(keys: readonly ApiKey[], faults: SwitchesOf<typeof AUTH
       if (!key && faults['auth.secret-not-compared']) key = keys.find((k) => k.workspace === form[1] && !k.revoked)
       if (!key) return { problem: 'unknown' }
       // The fault: revocation is never checked.
-      if (key.revoked && !faults['auth.revocation-ignored']) return { problem: 'revoked' }
+      if (key.revoked && !faults['auth.revocation-ignored'] && !accept?.revoked) return { problem: 'revoked' }
       return { key }
     },
   }

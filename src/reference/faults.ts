@@ -510,6 +510,60 @@ export const FAULTS = [
     area: 'pagination',
     description: 'The page size is checked with <= 101 (an off-by-one upper bound): limit=101 is served, a page of 101 records.',
   },
+  // Issue 25 (guards, per key, per request, every part of a clause).
+  {
+    id: 'discovery.me-without-workspace',
+    area: 'discovery',
+    description: 'GET /me shows the key (name, scopes) and its user, but not the workspace they belong to.',
+  },
+  { id: 'discovery.me-without-key-name', area: 'discovery', description: 'GET /me shows the key by an internal id and its scopes, not the name it was given.' },
+  { id: 'discovery.me-without-user', area: 'discovery', description: 'GET /me describes the workspace and the key, not the user the key acts as.' },
+  {
+    id: 'records.put-upserts',
+    area: 'records',
+    description: 'PUT to an id that names nothing creates the record under that id (an upsert) instead of answering 404.',
+  },
+  {
+    id: 'records.delete-unknown-204',
+    area: 'records',
+    description: 'DELETE is a `DELETE … WHERE id = ?` whose row count is never read: an id that names nothing answers 204 too.',
+  },
+  {
+    id: 'records.update-unknown-200',
+    area: 'records',
+    description: 'An update is an `UPDATE … WHERE id = ?` whose row count is never read: an id that names nothing answers 200 with the fields sent.',
+  },
+  {
+    id: 'idempotency.mismatch-overwrites-first',
+    area: 'idempotency',
+    description:
+      'A reused Idempotency-Key with another body is taken for a new request whose response replaces the stored one: a retry of the first request no longer gets the first response.',
+  },
+  {
+    id: 'auth.delete-checks-read-scope',
+    area: 'auth',
+    description: "A delete is guarded by the area's read scope (its route was copied from the get's): a key that may only read deletes.",
+  },
+  {
+    id: 'auth.revoked-key-accepted-on-me',
+    area: 'auth',
+    description: 'GET /me looks the key up itself, without the revocation check every other call has: a revoked key is told it works.',
+  },
+  {
+    id: 'auth.ip-allowlist-get-only',
+    area: 'auth',
+    description: "A key's IP allowlist is compared on GET only: from outside it, the key still creates, updates and deletes.",
+  },
+  {
+    id: 'rate-limits.limit-header-server-default',
+    area: 'rate-limits',
+    description: "The RateLimit-* headers are written from the server's default limit (600) less the key's use, while the key's own lower limit is enforced.",
+  },
+  {
+    id: 'rate-limits.bucket-per-workspace',
+    area: 'rate-limits',
+    description: 'The limiter keeps one bucket per workspace: every key of a workspace spends the same allowance, each capped at its own limit.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

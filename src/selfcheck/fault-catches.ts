@@ -27,6 +27,9 @@ const scopeIds = (inRestricted: boolean): string[] =>
   byResource((r) => [
     ...(RESTRICTED_SCOPES.includes(scopeFor(r.name, 'list')) === inRestricted ? [`auth.scope.${r.name}.read`] : []),
     ...(r.ops.create && RESTRICTED_SCOPES.includes(scopeFor(r.name, 'create')) === inRestricted ? [`auth.scope.${r.name}.write`] : []),
+    ...(['update', 'replace', 'delete'] as const)
+      .filter((op) => r.ops[op] && RESTRICTED_SCOPES.includes(scopeFor(r.name, op)) === inRestricted)
+      .map((op) => `auth.scope.${r.name}.${op}`),
   ])
 /** The collections the bodies area writes with generated bodies (suites/bodies), each with its one change operation. */
 const BODIES_WRITES = (['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task'] as const).map((r) => ({
@@ -326,12 +329,12 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
     'invariants.no-server-errors',
     'invariants.ratelimit-headers',
   ],
-  'auth.revocation-ignored': ['auth.revoked-key.read', 'auth.revoked-key.write'],
+  'auth.revocation-ignored': ['auth.revoked-key.read', 'auth.revoked-key.write', 'auth.revoked-key.me', 'auth.revoked-key.item-writes'],
   'auth.any-scheme': ['auth.key-under-basic-scheme.read', 'auth.key-under-basic-scheme.write'],
   'auth.scopes-ignored': scopeIds(false),
   'auth.comments-own-scope': ['auth.scope.comment.read'],
   'auth.scope-checked-after-write': scopeIds(false).filter((id) => id.endsWith('.write')),
-  'auth.ip-allowlist-ignored': ['auth.ip-blocked.refused'],
+  'auth.ip-allowlist-ignored': ['auth.ip-blocked.refused', 'auth.ip-blocked.write', 'auth.ip-blocked.item-writes'],
   'auth.item-any-workspace': ['auth.foreign.get', 'auth.foreign.update', 'auth.foreign.delete'],
   'auth.foreign-record-403': ['auth.foreign.get', 'auth.foreign.update', 'auth.foreign.delete'],
   'auth.list-any-workspace': ['auth.foreign.list'],
@@ -427,6 +430,23 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   ],
   'pagination.limit-off-by-one': ['pagination.limit.max-100', 'pagination.limit.rejects-101'],
   'filters.uuid-any-column': byResource((r) => (r.filters.some((f) => f.kind === 'uuid' && madeFilter(r, f)) ? [`filters.${r.name}.other-field`] : [])),
+
+  'discovery.me-without-workspace': ['discovery.me.shows-workspace'],
+  'discovery.me-without-key-name': ['discovery.me.shows-key-name'],
+  'discovery.me-without-user': ['discovery.me.shows-user'],
+  'records.put-upserts': byResource((r) => (r.ops.replace ? [`records.${r.name}.replace-unknown-id`] : [])),
+  'records.delete-unknown-204': byResource((r) => (r.ops.delete ? [`records.${r.name}.delete-unknown-id`] : [])),
+  'records.update-unknown-200': byResource((r) => (r.ops.update ? [`records.${r.name}.update-unknown-id`] : [])),
+  'idempotency.mismatch-overwrites-first': ['idempotency.different-body.first-intact'],
+  'auth.delete-checks-read-scope': byResource((r) =>
+    r.ops.delete && RESTRICTED_SCOPES.includes(scopeFor(r.name, 'get')) && !RESTRICTED_SCOPES.includes(scopeFor(r.name, 'delete'))
+      ? [`auth.scope.${r.name}.delete`]
+      : [],
+  ),
+  'auth.revoked-key-accepted-on-me': ['auth.revoked-key.me'],
+  'auth.ip-allowlist-get-only': ['auth.ip-blocked.write', 'auth.ip-blocked.item-writes'],
+  'rate-limits.limit-header-server-default': ['rate-limits.limit.own'],
+  'rate-limits.bucket-per-workspace': ['rate-limits.keys.separate-allowance'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

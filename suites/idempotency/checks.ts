@@ -239,5 +239,43 @@ export const checks: CheckDefinition[] = [
       noteCapability(ctx, 'idempotency.differentBody', seen)
     },
   }),
+  // The mistake: a request with a reused key and another body is stored in the first one's place, so the retry
+  // of the first request (a client that timed out and sends it again) gets another record or an error.
+  defineCheck({
+    id: 'idempotency.different-body.first-intact',
+    clauses: ['§4.1'],
+    level: 'MUST',
+    area,
+    title: 'After the same Idempotency-Key came with another body, a retry of the first request still returns the first response and creates nothing',
+    writes: 'safe',
+    async run(ctx: CheckContext) {
+      const key = idempotencyKey(ctx)
+      const body = accountBody(ctx, 'idempotency intact', false)
+      const first = await createRecord(ctx, 'account', body, { idempotencyKey: key, untagged: true })
+      // What the other body gets is not shown (§4.1): an error, the first response or a new record; only its effect on the retry is judged.
+      const other = await ctx.api.post(PATH, accountBody(ctx, 'idempotency intact other', false), { idempotencyKey: key })
+      if (other.ok && typeof other.body?.id === 'string' && other.body.id !== first.record.id) trackCreated(ctx, 'account', other.body.id)
+      const res = await ctx.api.post(PATH, body, { idempotencyKey: key })
+      const id = res.ok && typeof res.body?.id === 'string' ? res.body.id : undefined
+      if (id !== undefined && id !== first.record.id && id !== other.body?.id) trackCreated(ctx, 'account', id)
+      const evidence = [first.response.exchange, other.exchange, res.exchange]
+      const expected =
+        'a retry with the same key and the same body within 24 hours returns the first response and creates no duplicate (§4.1), whatever came between'
+      if (res.status !== first.response.status || id !== first.record.id) {
+        ctx.fail(
+          `the retry of the first request answered ${res.status} with record ${JSON.stringify(id ?? null)}; the first response was ${first.response.status} with ${first.record.id} (§4.1)`,
+          { expected, exchanges: evidence, data: { otherBody: { status: other.status, id: other.body?.id ?? null } } },
+        )
+      }
+      const differs = differingFields(first.record, res.body)
+      if (differs.length > 0) {
+        ctx.fail(`the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, {
+          expected,
+          exchanges: evidence,
+          data: Object.fromEntries(differs.map((k) => [k, { first: first.record[k], retry: res.body[k] }])),
+        })
+      }
+    },
+  }),
   ...everyCreateChecks,
 ]

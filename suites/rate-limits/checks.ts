@@ -11,6 +11,7 @@ import {
   tooManyRequestsHeadersProblem,
 } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Exchange } from '../../src/checks/index.ts'
+import { checks as keyChecks } from './keys.ts'
 import { mainSeries, probe, recovery, type Call, type Probe } from './series.ts'
 
 const area = 'rate-limits'
@@ -315,4 +316,4 @@ const pacingCheck = defineCheck({
   },
 })
 
-export const checks: CheckDefinition[] = [...seriesChecks, ...probeChecks, pacingCheck]
+export const checks: CheckDefinition[] = [...seriesChecks, ...probeChecks, pacingCheck, ...keyChecks]

@@ -53,6 +53,8 @@ const MINUTE_MS = 60_000
 export function probe(ctx: CheckContext): Promise<Probe> {
   const client = ctx.as('rateLimited')
   return ctx.session.memo('rate-limits.probe', async (): Promise<Probe> => {
+    // The keys' isolation is measured while the rate-limited key still has an allowance to spend.
+    await isolation(ctx)
     const first = await timed(client, true)
     const calls = [first]
     if (first.response.status === 429) return { calls, refused: first, limit: headerInt(first.response.header('ratelimit-limit')) }
@@ -62,10 +64,12 @@ export function probe(ctx: CheckContext): Promise<Probe> {
         calls,
         unmet: `the first response of CRM_API_KEY_RATE_LIMITED has no usable RateLimit-Limit (${JSON.stringify(first.response.header('ratelimit-limit') ?? null)})`,
       }
-    if (limit > MAX_PROBED_LIMIT)
-      return { calls, limit, unmet: `CRM_API_KEY_RATE_LIMITED allows ${limit} calls a minute; the probe needs a key with at most ${MAX_PROBED_LIMIT}` }
+    // A key that announces more than the probe may spend is still sent MAX_PROBED_LIMIT calls: a 429 among them
+    // shows headers that do not count the key's own limit (rate-limits.limit.own); none leaves the probe unmet.
+    const high = limit > MAX_PROBED_LIMIT
     let windowReset = false
     const bound = () => {
+      if (high) return MAX_PROBED_LIMIT + PROBE_SLACK
       const refilled = Math.ceil(((Date.now() - first.sentAt) * limit) / MINUTE_MS)
       return limit + PROBE_SLACK + Math.max(windowReset ? limit + PROBE_SLACK : 0, refilled)
     }
@@ -78,6 +82,7 @@ export function probe(ctx: CheckContext): Promise<Probe> {
       if (remaining !== undefined && previous !== undefined && remaining > previous) windowReset = true
       previous = remaining
     }
+    if (high) return { calls, limit, unmet: `CRM_API_KEY_RATE_LIMITED allows ${limit} calls a minute; the probe needs a key with at most ${MAX_PROBED_LIMIT}` }
     const tookMs = Date.now() - first.sentAt
     if (tookMs > MINUTE_MS)
       return { calls, limit, unmet: `the probe's ${calls.length} calls took ${Math.round(tookMs / 1000)} s, more than the minute the limit is counted over` }
@@ -115,5 +120,44 @@ export function recovery(ctx: CheckContext): Promise<Recovery> {
     const waitedMs = Math.max(0, receivedAt + waitMs + MARGIN_MS[form] - Date.now())
     await new Promise((resolve) => setTimeout(resolve, waitedMs))
     return { probe: p, waitedMs, after: await timed(client, true) }
+  })
+}
+
+/** Main-key calls between two looks at the rate-limited key's allowance. */
+export const ISOLATION_SPEND = 4
+/**
+ * Rate-limited calls between two looks at the main key's: more than the main key's requests in flight (the
+ * slack of that judgement), at most half of what the key has left, so that the probe still finds an allowance.
+ */
+export const MAX_LIMITED_SPEND = 10
+
+export interface Isolation {
+  /** The rate-limited key before and after the main key spent ISOLATION_SPEND calls (§5.8: not from its allowance). */
+  limitedBefore: Call
+  mainSpent: Call[]
+  limitedAfter: Call
+  /** The main key before and after the rate-limited key spent up to MAX_LIMITED_SPEND calls (limitedAfter among them). */
+  mainBefore: Call
+  limitedSpent: Call[]
+  mainAfter: Call
+}
+
+/**
+ * §5.8 "each key has its own per-minute request limit": one key's calls must not spend another's allowance. The
+ * rate-limited key is used by no other area, so between two of its calls only the main key's spending can lower
+ * its RateLimit-Remaining; the main key's other calls meanwhile are counted from the run's own exchanges.
+ */
+export function isolation(ctx: CheckContext): Promise<Isolation> {
+  const limited = ctx.as('rateLimited')
+  return ctx.session.memo('rate-limits.isolation', async (): Promise<Isolation> => {
+    const limitedBefore = await timed(limited, true)
+    const mainSpent: Call[] = []
+    for (let i = 0; i < ISOLATION_SPEND; i++) mainSpent.push(await timed(ctx.api))
+    const limitedSpent: Call[] = []
+    const left = headerInt(limitedBefore.response.header('ratelimit-remaining')) ?? 0
+    const spend = Math.max(1, Math.min(MAX_LIMITED_SPEND, Math.floor(left / 2)))
+    for (let i = 0; i < spend; i++) limitedSpent.push(await timed(limited, true))
+    const mainAfter = await timed(ctx.api)
+    return { limitedBefore, mainSpent, limitedAfter: limitedSpent[0]!, mainBefore: mainSpent.at(-1)!, limitedSpent, mainAfter }
   })
 }

@@ -4,5 +4,6 @@ import type { CheckDefinition } from '../../src/checks/index.ts'
 import { PLANS } from './plans.ts'
 import { extraFieldsCheck, readChecks } from './read.ts'
 import { roundTripChecks } from './round-trip.ts'
+import { unknownIdChecks } from './unknown-id.ts'
 
-export const checks: CheckDefinition[] = [...readChecks, ...PLANS.flatMap(roundTripChecks), extraFieldsCheck]
+export const checks: CheckDefinition[] = [...readChecks, ...PLANS.flatMap(roundTripChecks), extraFieldsCheck, ...unknownIdChecks]

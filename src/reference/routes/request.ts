@@ -28,6 +28,7 @@ export const REQUEST_FAULTS = [
   'validation.types-coerced',
   'bodies.types-unchecked',
   'validation.empty-email-refused',
+  'auth.delete-checks-read-scope',
 ] as const satisfies readonly FaultId[]
 
 /** The parent a child record names (§4.4): looked up first by the variants that do so. */
@@ -84,7 +85,8 @@ export function requestReader(state: AppState): RequestReader {
 
   const allow = (c: Ctx, spec: ResourceSpec, op: OpName, role = true): ApiKey => {
     const key = c.get('key')
-    const scope = scopeFor(spec.name, op)
+    // The fault: a delete guarded like a get, by the area's read scope (the route was copied from the get's).
+    const scope = scopeFor(spec.name, faults['auth.delete-checks-read-scope'] && op === 'delete' ? 'get' : op)
     // The fault: comments guarded by comments:* scopes of their own, which §5.4 does not have.
     requireScope(key, faults['auth.comments-own-scope'] && spec.name === 'comment' ? scope.replace(/^cases:/, 'comments:') : scope, state.faults, role)
     return key

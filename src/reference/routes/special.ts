@@ -9,7 +9,13 @@ import type { Responses } from './responses.ts'
 import type { writeRoutes } from './writes.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
-export const SPECIAL_FAULTS = ['discovery.me-without-scopes', 'discovery.me-double-encoded'] as const satisfies readonly FaultId[]
+export const SPECIAL_FAULTS = [
+  'discovery.me-without-scopes',
+  'discovery.me-double-encoded',
+  'discovery.me-without-workspace',
+  'discovery.me-without-key-name',
+  'discovery.me-without-user',
+] as const satisfies readonly FaultId[]
 
 export function meRoute(state: AppState) {
   const { store, variant } = state
@@ -28,10 +34,14 @@ export function meRoute(state: AppState) {
       return c.json({ workspace: { id: workspace.id, name: workspace.name }, apiKey: { label: key.name, permissions }, actingUser: actor })
     }
     // The fault: the key is serialised with its name only, so /me shows no scopes.
+    // Faults: the key serialised without its scopes, or without its name; the workspace or the user left out.
     const body = {
-      workspace: { id: workspace.id, name: workspace.name },
-      key: faults['discovery.me-without-scopes'] ? { name: key.name } : { name: key.name, scopes: [...key.scopes] },
-      user: actor,
+      ...(faults['discovery.me-without-workspace'] ? {} : { workspace: { id: workspace.id, name: workspace.name } }),
+      key: {
+        ...(faults['discovery.me-without-key-name'] ? { id: key.role } : { name: key.name }),
+        ...(faults['discovery.me-without-scopes'] ? {} : { scopes: [...key.scopes] }),
+      },
+      ...(faults['discovery.me-without-user'] ? {} : { user: actor }),
     }
     // The fault: the body is stringified before c.json, which encodes it again: a JSON string, not an object.
     return c.json(faults['discovery.me-double-encoded'] ? JSON.stringify(body) : body)

@@ -38,6 +38,10 @@ export const WRITE_FAULTS = [
   'state.delete-non-draft',
   'side-effects.recycle-bin-still-visible',
   'records.deleted-still-readable',
+  'records.put-upserts',
+  'records.delete-unknown-204',
+  'records.update-unknown-200',
+  'idempotency.mismatch-overwrites-first',
 ] as const satisfies readonly FaultId[]
 
 export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, checkBody, missingParent }: RequestReader, { present }: Responses) {
@@ -109,7 +113,10 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     const replayKey = idemKey !== undefined && faults['idempotency.keyed-by-body'] ? fingerprint : idemKey
     const replayOwner = faults['idempotency.shared-across-keys'] ? '' : key.secret
     if (replayKey !== undefined) {
-      const first = state.idempotency.lookup(replayOwner, replayKey, clock.now())
+      const stored = state.idempotency.lookup(replayOwner, replayKey, clock.now())
+      // The fault: a body that differs from the stored one is taken for a new request, whose response then
+      // replaces the stored one, so a retry of the first request no longer gets the first response.
+      const first = stored && faults['idempotency.mismatch-overwrites-first'] && stored.fingerprint !== fingerprint ? undefined : stored
       if (first) {
         if (first.fingerprint !== fingerprint && variant.idempotencyMismatch !== 'replay-first') {
           const { status, code } = variant.idempotencyMismatch
@@ -164,8 +171,30 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     return c.json(responseBody, variant.createStatus, { Location: location })
   }
 
+  /** The `records.put-upserts` fault: a PUT to an id that names nothing creates the record under that id. */
+  const upsert = async (c: Ctx, spec: ResourceSpec, key: ApiKey) => {
+    const body = await readBody(c)
+    checkBody(spec, 'create', body, key.workspace)
+    const w = writeCtx(key, [])
+    const rec = commit(spec, key.workspace, (c.req.param('id') ?? '').toLowerCase(), w.at, w.at, automate(spec, MODELS[spec.name].create!(w, body, null), true))
+    return c.json(present(spec, rec.record), variant.createStatus)
+  }
+
+  const missing = (c: Ctx, spec: ResourceSpec): boolean => {
+    try {
+      find(c, spec)
+      return false
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return true
+      throw error
+    }
+  }
+
   const change = (spec: ResourceSpec, op: 'update' | 'replace') => async (c: Ctx) => {
     const key = allow(c, spec, op)
+    if (faults['records.put-upserts'] && c.req.method === 'PUT' && spec.create && missing(c, spec)) return upsert(c, spec, key)
+    // The fault: the update is an `UPDATE … WHERE id = ?` whose row count is never read; it answers what was sent.
+    if (faults['records.update-unknown-200'] && op === 'update' && missing(c, spec)) return c.json({ ...(await readBody(c)), id: c.req.param('id') ?? '' })
     const current = find(c, spec)
     const body = await readBody(c)
     checkBody(spec, op, body, key.workspace)
@@ -214,6 +243,8 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
 
   const remove = (spec: ResourceSpec) => (c: Ctx) => {
     const key = allow(c, spec, 'delete')
+    // The fault: the delete is a `DELETE … WHERE id = ?` whose row count nobody reads, so an unknown id answers 204 too.
+    if (faults['records.delete-unknown-204'] && missing(c, spec)) return c.body(null, 204)
     const current = find(c, spec)
     const model = MODELS[spec.name]
     let refusal = faults['state.delete-non-draft'] ? undefined : model.refuseDelete?.(current)

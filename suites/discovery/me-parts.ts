@@ -1,0 +1,166 @@
+// §2 "Unspecified shapes": GET /me "returns the workspace, the key's name and scopes, and the user the key acts
+// as". Only the field names are not shown, so each part is looked for in every reasonable form (a nested object,
+// a flat field, an id or a name); the scopes are judged by discovery.me.shows-scopes. The three parts below are
+// read from one GET /me of the main key, shared by the three checks.
+import { defineCheck, expectStatus, itemPath } from '../../src/checks/index.ts'
+import type { AnyRecord, ApiResponse, CheckContext, CheckDefinition } from '../../src/checks/index.ts'
+
+const area = 'discovery'
+const CLAUSE_WORDS = "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as (field names not shown)"
+/** Deeper than any reasonable /me body; bounds the walk of a hostile one. */
+const MAX_DEPTH = 6
+/** GET /users/{id} calls spent looking for the user among the uuids of the body. */
+const MAX_USER_LOOKUPS = 5
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+type Visit = (field: string, value: unknown, parent: string | undefined) => boolean
+
+/** Whether `visit` holds for some field of the body, at any depth (arrays of objects included). */
+function someField(body: unknown, visit: Visit): boolean {
+  const walk = (value: unknown, parent: string | undefined, depth: number): boolean => {
+    if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return false
+    if (Array.isArray(value)) return value.some((v) => walk(v, parent, depth + 1))
+    return Object.entries(value).some(([field, v]) => visit(field, v, parent) || walk(v, field, depth + 1))
+  }
+  return walk(body, undefined, 0)
+}
+
+/** Every string value of the body, at any depth. */
+function stringsOf(body: unknown): string[] {
+  const out: string[] = []
+  const walk = (value: unknown, depth: number): void => {
+    if (typeof value === 'string') out.push(value)
+    else if (depth <= MAX_DEPTH && value !== null && typeof value === 'object') for (const v of Object.values(value)) walk(v, depth + 1)
+  }
+  walk(body, 0)
+  return out
+}
+
+const present = (value: unknown): boolean =>
+  (typeof value === 'string' && value.trim() !== '') ||
+  typeof value === 'number' ||
+  (typeof value === 'object' && value !== null && Object.keys(value).length > 0)
+
+const WORKSPACE_FIELD = /workspace|tenant|organi[sz]ation|company|^(org|account|space|site|instance|subdomain|domain)(_?id|_?name)?$/i
+
+/** §5.2: the key's middle part names the workspace (`<prefix>_<workspace>_<secret>`), when the key has that form. */
+function workspaceOfKey(key: string | undefined): string | undefined {
+  const parts = key?.split('_') ?? []
+  return parts.length >= 3 ? parts.slice(1, -1).join('_') : undefined
+}
+
+/** The workspace: a field named for it (an object, an id or a name), or the workspace id the key itself carries as a value. */
+export function showsWorkspace(body: unknown, mainKey?: string): boolean {
+  if (someField(body, (field, value) => WORKSPACE_FIELD.test(field) && present(value))) return true
+  const id = workspaceOfKey(mainKey)
+  return id !== undefined && stringsOf(body).some((s) => s === id)
+}
+
+const KEY_OBJECT = /^(key|api_?key|token|api_?token|credential|client|app|application|integration)$/i
+const NAME_FIELD = /^(name|label|title|display_?name|description)$/i
+const KEY_NAME_FIELD = /^(key|api_?key|token|api_?token|credential|client|app|application|integration)_?(name|label|title)$/i
+
+/**
+ * The key's name: `keyName`/`apiKeyLabel`-like fields, a name inside the key's object, a top-level `name`/`label`,
+ * or a text under the key's own field (`apiKey: "Sync"`) that is not the key itself, shown masked or whole.
+ */
+export function showsKeyName(body: unknown, mainKey?: string): boolean {
+  if (typeof body !== 'object' || body === null) return false
+  const top = body as AnyRecord
+  if (Object.entries(top).some(([field, value]) => NAME_FIELD.test(field) && present(value) && typeof value === 'string')) return true
+  const prefix = mainKey?.split('_')[0]
+  const keyItself = (text: string) => (prefix !== undefined && prefix !== mainKey && text.startsWith(`${prefix}_`)) || /^[*•x.]{3,}|[*•]{3,}/.test(text)
+  return someField(body, (field, value, parent) => {
+    if (typeof value !== 'string' || !present(value)) return false
+    if (KEY_OBJECT.test(field)) return !keyItself(value)
+    return KEY_NAME_FIELD.test(field) || (parent !== undefined && KEY_OBJECT.test(parent) && NAME_FIELD.test(field))
+  })
+}
+
+const USER_FIELD = /user|actor|acting|owner|principal|member|person|created_?by|on_?behalf/i
+
+/** The user by a field named for it (an object, an id, an email or a name). */
+export function namesUser(body: unknown): boolean {
+  return someField(body, (field, value) => USER_FIELD.test(field) && present(value))
+}
+
+/** The uuids of the body that are users of the workspace (GET /users/{id} answers 200), at most MAX_USER_LOOKUPS tried. */
+async function userAmongIds(ctx: CheckContext, body: unknown): Promise<{ id?: string; lookups: ApiResponse[] }> {
+  const ids = [...new Set(stringsOf(body).filter((s) => UUID.test(s)))].slice(0, MAX_USER_LOOKUPS)
+  const lookups: ApiResponse[] = []
+  for (const id of ids) {
+    const res = await ctx.api.get(itemPath('user', id))
+    lookups.push(res)
+    if (res.ok) return { id, lookups }
+  }
+  return { lookups }
+}
+
+function me(ctx: CheckContext): Promise<ApiResponse> {
+  return ctx.session.memo('discovery.me.main', () => ctx.api.get('/me'))
+}
+
+async function meBody(ctx: CheckContext): Promise<ApiResponse> {
+  const res = await me(ctx)
+  expectStatus(res, 200, '§4.2', 'GET /me checks a key; the main key is valid')
+  if (typeof res.body !== 'object' || res.body === null) ctx.skip('GET /me did not answer a JSON object (see discovery.me.answers)')
+  return res
+}
+
+export const meParts: CheckDefinition[] = [
+  // The mistake: /me serialises the key and its user but leaves out which workspace they belong to.
+  defineCheck({
+    id: 'discovery.me.shows-workspace',
+    clauses: ['§2', '§4.2'],
+    level: 'MUST',
+    area,
+    title: 'GET /me shows the workspace, in any reasonable shape (an object, an id or a name, nested or flat)',
+    async run(ctx) {
+      const res = await meBody(ctx)
+      if (!showsWorkspace(res.body, ctx.config.keys.main)) {
+        ctx.fail('GET /me shows no workspace: no field named for a workspace (tenant, organisation), and not the workspace id the key carries (§2)', {
+          expected: CLAUSE_WORDS,
+          exchanges: [res.exchange],
+        })
+      }
+    },
+  }),
+  // The mistake: the key is serialised with its scopes only (or its id), not the name it was given.
+  defineCheck({
+    id: 'discovery.me.shows-key-name',
+    clauses: ['§2', '§4.2'],
+    level: 'MUST',
+    area,
+    title: "GET /me shows the key's name, in any reasonable shape (keyName, key.name, apiKey.label, a top-level name)",
+    async run(ctx) {
+      const res = await meBody(ctx)
+      if (!showsKeyName(res.body, ctx.config.keys.main)) {
+        ctx.fail("GET /me shows no name of the key: no name or label at the top, in the key's object, or in a keyName-like field (§2)", {
+          expected: CLAUSE_WORDS,
+          exchanges: [res.exchange],
+        })
+      }
+    },
+  }),
+  // The mistake: /me describes the key alone, not the user it acts as (§1.2, §5.3).
+  defineCheck({
+    id: 'discovery.me.shows-user',
+    clauses: ['§2', '§1', '§5.3'],
+    level: 'MUST',
+    area,
+    title: 'GET /me shows the user the key acts as: a field named for the user (an object, an id, an email), or the id of a user of the workspace',
+    async run(ctx) {
+      const res = await meBody(ctx)
+      if (namesUser(res.body)) return
+      const { id, lookups } = await userAmongIds(ctx, res.body)
+      if (id) {
+        ctx.observe('me.userShownAs', 'an id under a field of its own name')
+        return
+      }
+      ctx.fail('GET /me shows no user: no field named for a user (user, actor, owner, principal), and no id in it is a user of the workspace (§2)', {
+        expected: CLAUSE_WORDS,
+        exchanges: [res.exchange, ...lookups.map((l) => l.exchange)],
+      })
+    },
+  }),
+]
