@@ -445,6 +445,37 @@ export const FAULTS = [
     area: 'idempotency',
     description: 'A replay keeps only the id of the first record and reads it again, so a record changed since comes back as it is now.',
   },
+  {
+    id: 'validation.object-fields-accept-arrays',
+    area: 'validation',
+    description: "Object fields (custom, address, fields, options, recurrence, each line item) are checked with typeof x === 'object', so an array passes.",
+  },
+  { id: 'validation.first-error-only', area: 'validation', description: 'Validation stops at the first invalid field: details name only that one.' },
+  {
+    id: 'validation.dates-unchecked',
+    area: 'validation',
+    description: 'Date and date-time inputs take any string ("tomorrow", "2026-13-45", "2026-02-30"), stored as sent.',
+  },
+  {
+    id: 'state.replace-refused-only-when-sent',
+    area: 'state',
+    description: "The draft rule of replace checks status === 'sent': accepted, declined, paid or void quotations and invoices can be replaced.",
+  },
+  {
+    id: 'state.delete-refused-only-when-sent',
+    area: 'state',
+    description: "The draft rule of delete checks status === 'sent': an accepted or declined quotation can be deleted.",
+  },
+  {
+    id: 'state.order-refused-only-from-draft',
+    area: 'state',
+    description: "An order is refused only for a draft quotation (status !== 'draft'): a sent, undecided one takes an order.",
+  },
+  {
+    id: 'state.create-body-status-honoured',
+    area: 'state',
+    description: 'A status sent in the create body of a quotation or invoice is stored: it is created sent, accepted or paid.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

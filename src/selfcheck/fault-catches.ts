@@ -411,6 +411,26 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'filters.exact-case-insensitive': ['filters.account.tier.near-miss'],
   'idempotency.ignored-on-payments': ['idempotency.payment.replays'],
   'idempotency.replay-returns-current': ['idempotency.replay.after-update'],
+  'validation.object-fields-accept-arrays': writeBodies()
+    .filter(({ body }) => Object.values(body.fields).some((t) => ['object', 'object[]'].includes(parseFieldType(t).base)))
+    .map(({ resource, op }) => `validation.${resource}.${op}.object-forms`),
+  // Every body with defects on two fields or more (suites/validation/forms.ts): all but the order's (one field).
+  'validation.first-error-only': writeBodies()
+    .filter(({ body }) => Object.keys(body.fields).length > 1)
+    .map(({ resource, op }) => `validation.${resource}.${op}.several-defects`),
+  // Every body with a date or date-time input, or a string the record returns as a date (validUntil, issueDate, paidOn).
+  'validation.dates-unchecked': writeBodies()
+    .filter(({ resource, body }) =>
+      Object.entries(body.fields).some(([f, t]) => {
+        const record = RESOURCE_LIST.find((r) => r.name === resource)!.record[f]
+        return ['date', 'date-time'].includes(parseFieldType(t).base) || (record !== undefined && parseFieldType(record).base === 'date')
+      }),
+    )
+    .map(({ resource, op }) => `validation.${resource}.${op}.date-forms`),
+  'state.replace-refused-only-when-sent': ['state.quotation.replace-non-draft', 'state.invoice.replace-non-draft'],
+  'state.delete-refused-only-when-sent': ['state.quotation.delete-non-draft'],
+  'state.order-refused-only-from-draft': ['state.order.non-accepted-refused'],
+  'state.create-body-status-honoured': ['state.quotation.create-status-ignored', 'state.invoice.create-status-ignored'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

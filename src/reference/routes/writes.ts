@@ -38,6 +38,8 @@ export const WRITE_FAULTS = [
   'state.delete-non-draft',
   'side-effects.recycle-bin-still-visible',
   'records.deleted-still-readable',
+  'state.replace-refused-only-when-sent',
+  'state.delete-refused-only-when-sent',
 ] as const satisfies readonly FaultId[]
 
 export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, checkBody, missingParent }: RequestReader, { present }: Responses) {
@@ -172,6 +174,8 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     const model = MODELS[spec.name]
     if (op === 'replace' && !faults['state.replace-non-draft']) {
       let refusal = model.refuseReplace?.(current)
+      // The fault: the draft rule is written as status === 'sent', so other non-draft states pass.
+      if (faults['state.replace-refused-only-when-sent'] && current.record.status !== 'sent') refusal = undefined
       if (faults['state.drafts-locked'] && model.refuseReplace) refusal ??= 'Only a draft can be replaced.'
       // The fault: the replace is saved first and the draft rule checked after.
       if (refusal && faults['state.refused-write-saved']) {
@@ -217,6 +221,8 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     const current = find(c, spec)
     const model = MODELS[spec.name]
     let refusal = faults['state.delete-non-draft'] ? undefined : model.refuseDelete?.(current)
+    // The fault: the draft rule is written as status === 'sent', so other non-draft states pass.
+    if (faults['state.delete-refused-only-when-sent'] && current.record.status !== 'sent') refusal = undefined
     if (faults['state.drafts-locked'] && model.refuseDelete) refusal ??= 'Only a draft can be deleted.'
     if (refusal) throw refuse(refusal)
     // §1.6: accounts and contacts go to the recycle bin; either way the record is gone from the API.
