@@ -476,6 +476,11 @@ export const FAULTS = [
     area: 'state',
     description: 'A status sent in the create body of a quotation or invoice is stored: it is created sent, accepted or paid.',
   },
+  {
+    id: 'validation.date-time-zulu-only',
+    area: 'validation',
+    description: 'Date-time inputs are parsed with a pattern ending in Z: an ISO 8601 offset such as +08:00 is refused as invalid.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -3,7 +3,7 @@ import type { RequestEstimates } from './estimate-table.ts'
 
 export const REQUEST_ESTIMATES: RequestEstimates = {
   source: "full profile, seed 1, reference server, 2026-11-26",
-  harness: {"main":146},
+  harness: {"main":147},
   checks: {
     "auth.basic-scheme.read": {"main":1},
     "auth.basic-scheme.write": {"main":1},
@@ -575,6 +575,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "validation.quotation.replace.several-defects": {"main":1},
     "validation.quotation.replace.types": {"main":5},
     "validation.task.create.date-forms": {"main":8},
+    "validation.task.create.date-time-offsets": {"main":1},
     "validation.task.create.enums": {"main":1},
     "validation.task.create.object-forms": {"main":3},
     "validation.task.create.required": {"main":1},

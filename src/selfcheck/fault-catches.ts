@@ -431,6 +431,7 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'state.delete-refused-only-when-sent': ['state.quotation.delete-non-draft'],
   'state.order-refused-only-from-draft': ['state.order.non-accepted-refused'],
   'state.create-body-status-honoured': ['state.quotation.create-status-ignored', 'state.invoice.create-status-ignored'],
+  'validation.date-time-zulu-only': ['validation.task.create.date-time-offsets'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

@@ -3,12 +3,13 @@
 // array, a string and a number; each date and date-time input given a word, an impossible date, a number and a
 // day the month does not have; and one body with several defects at once, whose details must name each field
 // (§7.2 "lists each field to fix"). An update or replace probe must also leave its record as it was.
-import { defineCheck, itemPath, parseFieldType, refusalProblem, writeBodies, RESOURCES } from '../../src/checks/index.ts'
+import { createRecord, defineCheck, itemPath, parseFieldType, refusalProblem, writeBodies, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, BodySpec } from '../../src/checks/index.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
 import { changedFields, diffOf } from '../shared/record-diff.ts'
 import { missingRequired, outsideEnums, wrongTypes } from './defects.ts'
+import { createBody } from './bases.ts'
 import { expectRefusals, trackAccepted, type Probe } from './judge.ts'
 import { operation, sender, writesOf, type Sender, type Subject } from './subjects.ts'
 
@@ -180,6 +181,41 @@ function dateFormsCheck(s: Subject): CheckDefinition | undefined {
   })
 }
 
+/**
+ * ISO 8601 date-times with offsets other than Z (§2 "date-time = ISO 8601 timestamp string"): what a client in
+ * Kuala Lumpur or New York sends. Reminders are the earlier instant (a server may require remindAt ≤ dueAt).
+ */
+const OFFSET_TIMES: Record<string, string> = { remind: '2027-03-01T04:30:00-05:00', other: '2027-03-01T18:00:00+08:00' }
+
+function offsetsCheck(s: Subject): CheckDefinition | undefined {
+  const fields = dateFields(s).filter((f) => f.kind === 'date-time')
+  // Records the run can delete: a legal form is accepted, so each probe makes a record.
+  if (s.op !== 'create' || fields.length === 0 || !RESOURCES[s.resource].ops.delete) return undefined
+  const sent = Object.fromEntries(fields.map((f) => [f.field, OFFSET_TIMES[/^remind/.test(f.field) ? 'remind' : 'other']!]))
+  return defineCheck({
+    id: `${area}.${s.resource}.${s.op}.date-time-offsets`,
+    clauses: ['§2', '§4.4'],
+    level: 'MUST',
+    area,
+    title: `${operation(s)} accepts ${fields.map((f) => f.field).join(', ')} with offsets other than Z (+08:00, -05:00), and the record holds the same instants`,
+    writes: 'safe',
+    async run(ctx) {
+      const { response } = await createRecord(ctx, s.resource, { ...createBody(ctx, s.resource), ...sent }, { validate: false })
+      const moved = Object.entries(sent).filter(([f, v]) => Date.parse(String(response.body?.[f])) !== Date.parse(v))
+      if (moved.length > 0) {
+        ctx.fail(
+          `the record does not hold the instants sent: ${moved.map(([f, v]) => `${f} sent ${v}, got ${JSON.stringify(response.body?.[f])}`).join('; ')} (§2)`,
+          {
+            expected: 'the same instant, in any ISO 8601 form',
+            exchanges: [response.exchange],
+          },
+        )
+      }
+      ctx.observe('returned', Object.fromEntries(Object.keys(sent).map((f) => [f, response.body?.[f]])))
+    },
+  })
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Several defects in one body (§7.2 "details … lists each field to fix").
 
@@ -227,6 +263,6 @@ function severalDefectsCheck(s: Subject): CheckDefinition | undefined {
 
 const subjects: Subject[] = writeBodies().map(({ resource, op, body }) => ({ resource, op, body }))
 
-export const formChecks: CheckDefinition[] = [objectFormsCheck, dateFormsCheck, severalDefectsCheck].flatMap((make) =>
+export const formChecks: CheckDefinition[] = [objectFormsCheck, dateFormsCheck, offsetsCheck, severalDefectsCheck].flatMap((make) =>
   subjects.map(make).filter((c): c is CheckDefinition => c !== undefined),
 )

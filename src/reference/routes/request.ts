@@ -32,6 +32,7 @@ export const REQUEST_FAULTS = [
   'validation.object-fields-accept-arrays',
   'validation.first-error-only',
   'validation.dates-unchecked',
+  'validation.date-time-zulu-only',
 ] as const satisfies readonly FaultId[]
 
 /** The parent a child record names (§4.4): looked up first by the variants that do so. */
@@ -154,7 +155,9 @@ export function requestReader(state: AppState): RequestReader {
       const base = recordType === undefined ? parseFieldType(bodyType).base : parseFieldType(recordType).base
       const value = body[field]
       if ((base !== 'date' && base !== 'date-time') || typeof value !== 'string' || details.some((d) => d.segments[0] === field)) continue
-      if ((base === 'date' ? parseDate(value) : parseDateTime(value)) !== undefined) continue
+      // The fault: date-times are parsed with a pattern that ends in Z, so +08:00 is refused.
+      const zuluOnly = faults['validation.date-time-zulu-only'] && base === 'date-time' && !/z$/i.test(value)
+      if (!zuluOnly && (base === 'date' ? parseDate(value) : parseDateTime(value)) !== undefined) continue
       // The fault: a lenient date parser gives null for what it cannot read, and the write goes on.
       if (faults['validation.dates-unchecked']) body[field] = null
       else
