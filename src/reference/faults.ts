@@ -481,6 +481,11 @@ export const FAULTS = [
     area: 'validation',
     description: 'Date-time inputs are parsed with a pattern ending in Z: an ISO 8601 offset such as +08:00 is refused as invalid.',
   },
+  {
+    id: 'validation.create-saved-before-validation',
+    area: 'validation',
+    description: 'A create inserts the record before validating the body: the answer is the 400, and the record made from the invalid body stays.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -432,6 +432,11 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'state.order-refused-only-from-draft': ['state.order.non-accepted-refused'],
   'state.create-body-status-honoured': ['state.quotation.create-status-ignored', 'state.invoice.create-status-ignored'],
   'validation.date-time-zulu-only': ['validation.task.create.date-time-offsets'],
+  // The object-forms checks of the creates the run can delete (their control record is one of the same kind).
+  'validation.create-saved-before-validation': writeBodies()
+    .filter(({ resource, op }) => op === 'create' && RESOURCE_LIST.find((r) => r.name === resource)!.ops.delete)
+    .filter(({ body }) => Object.values(body.fields).some((t) => ['object', 'object[]'].includes(parseFieldType(t).base)))
+    .map(({ resource }) => `validation.${resource}.create.object-forms`),
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

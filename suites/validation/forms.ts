@@ -5,6 +5,7 @@
 // (§7.2 "lists each field to fix"). An update or replace probe must also leave its record as it was.
 import { createRecord, defineCheck, itemPath, parseFieldType, refusalProblem, writeBodies, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, BodySpec } from '../../src/checks/index.ts'
+import { createdDespite, listCaughtUp } from '../shared/created-despite.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
 import { changedFields, diffOf } from '../shared/record-diff.ts'
@@ -20,7 +21,31 @@ type Judge = (res: ApiResponse, field: string | undefined) => string | undefined
 
 const set = (valid: AnyRecord, field: string, value: unknown): AnyRecord => ({ ...valid, [field]: value })
 
-/** Sends the probes; for an update or replace, fails when the record read after them is not the one read before. */
+/**
+ * After refused creates, no record holds their label (§7.3: the body is refused, not stored). A record of the
+ * same collection is made first and waited for, so that a list that shows writes late is not taken for an absence.
+ */
+async function nothingCreated(ctx: CheckContext, s: Subject, to: Sender): Promise<void> {
+  if (to.label === undefined) return
+  if (!(await listCaughtUp(ctx, s.resource))) ctx.note('no control record was listed: the absence below was judged on a list that may lag')
+  const seen = await createdDespite(ctx, s.resource, { body: to.valid, label: to.label, references: [], lookup: NEWEST }, undefined)
+  if (seen.created.length > 0) {
+    ctx.fail(
+      `every body was refused, but ${RESOURCES[s.resource].path} lists ${seen.created.length} record(s) made from them: ${seen.created.join(', ')} (§7.3)`,
+      {
+        expected: 'a body refused as invalid creates nothing',
+        exchanges: [seen.response.exchange],
+      },
+    )
+  }
+}
+
+const NEWEST = { limit: 100, sort: 'createdAt', order: 'desc' }
+
+/**
+ * Sends the probes; for an update or replace, fails when the record read after them is not the one read before;
+ * for a create with `checkCreated` (records the run can delete: the control is one), when one was made all the same.
+ */
 async function refusedAndUnchanged(
   ctx: CheckContext,
   s: Subject,
@@ -28,10 +53,12 @@ async function refusedAndUnchanged(
   probes: Probe[],
   judge: Judge = (res, field) => refusalProblem(res.status, res.body, field),
   tolerated: () => string[] = () => [],
+  checkCreated = false,
 ): Promise<void> {
   const path = to.id === undefined ? undefined : itemPath(s.resource, to.id)
   const before = path === undefined ? undefined : await ctx.api.get(path)
   await expectRefusals(ctx, probes, { clause: '§7.3', created: s.op === 'create' ? s.resource : undefined, judge })
+  if (checkCreated && RESOURCES[s.resource].ops.delete) await nothingCreated(ctx, s, to)
   if (path === undefined || before?.status !== 200) return
   const after = await ctx.api.get(path)
   const changed = changedFields(before.body, after.body, tolerated())
@@ -71,7 +98,7 @@ function objectFormsCheck(s: Subject): CheckDefinition | undefined {
     clauses: ['§4.4', '§2', '§7.3', '§7.2'],
     level: 'MUST',
     area,
-    title: `${operation(s)} with ${shown} given an array, a string or a number (not an object) answers 400 invalid_request naming the field${s.op === 'create' ? '' : ', and changes nothing'}`,
+    title: `${operation(s)} with ${shown} given an array, a string or a number (not an object) answers 400 invalid_request naming the field${s.op !== 'create' ? ', and changes nothing' : RESOURCES[s.resource].ops.delete ? ', and creates nothing' : ''}`,
     writes: writesOf(s.resource),
     async run(ctx) {
       const to = await sender(ctx, s)
@@ -81,7 +108,7 @@ function objectFormsCheck(s: Subject): CheckDefinition | undefined {
           return { label: `${field} given ${JSON.stringify(sent)}`, field, send: () => to.send(set(to.valid, field, sent)) }
         }),
       )
-      await refusedAndUnchanged(ctx, s, to, probes, namesFieldOrItem)
+      await refusedAndUnchanged(ctx, s, to, probes, namesFieldOrItem, undefined, true)
     },
   })
 }

@@ -40,6 +40,7 @@ export const WRITE_FAULTS = [
   'records.deleted-still-readable',
   'state.replace-refused-only-when-sent',
   'state.delete-refused-only-when-sent',
+  'validation.create-saved-before-validation',
 ] as const satisfies readonly FaultId[]
 
 export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, checkBody, missingParent }: RequestReader, { present }: Responses) {
@@ -134,7 +135,20 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
 
     const unknownParent = variant.parentLookedUpFirst ? missingParent(spec, key.workspace, body) : undefined
     if (unknownParent) throw notFound(unknownParent)
-    checkBody(spec, 'create', body, key.workspace)
+    try {
+      checkBody(spec, 'create', body, key.workspace)
+    } catch (error) {
+      // The fault: the record is inserted before the body is validated, and the 400 does not roll it back.
+      if (faults['validation.create-saved-before-validation'] && error instanceof ApiError) {
+        try {
+          const w = writeCtx(key, [])
+          commit(spec, key.workspace, crypto.randomUUID(), w.at, w.at, automate(spec, model.create!(w, body, null), true))
+        } catch {
+          // A body the model cannot store either is only refused.
+        }
+      }
+      throw error
+    }
     const events: WebhookEvent[] = []
     const w = writeCtx(key, events)
     const number = model.numberPrefix ? `${model.numberPrefix}-${String(store.nextNumber(key.workspace, spec.name)).padStart(6, '0')}` : null
