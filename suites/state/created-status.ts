@@ -24,7 +24,7 @@ export async function createdAsDraft(ctx: CheckContext, resource: ResourceName, 
     const states = [res.body.status, read.body?.status]
     if (states.some((s) => s !== 'draft')) {
       ctx.fail(
-        `a ${resource} created with status ${JSON.stringify(status)} in the body is ${JSON.stringify(states.find((s) => s !== 'draft'))}, not a draft (§3)`,
+        `the ${resource} created with status ${JSON.stringify(status)} in the body is ${JSON.stringify(states.find((s) => s !== 'draft'))}, not a draft (§3)`,
         {
           expected: `a new ${resource} is a draft whatever the body says (§3 "created as a draft", §4.2 "create (draft)")`,
           exchanges: [res.exchange, read.exchange],

@@ -35,13 +35,13 @@ export const orderChecks: CheckDefinition[] = [
         const res = await ctx.api.post(ORDERS, { quoteId: candidate.id })
         if (res.ok) {
           if (typeof res.body?.id === 'string') trackCreated(ctx, 'order', res.body.id)
-          ctx.fail(`an order was created from a ${state} quotation (status ${res.status}); orders come from accepted quotations (§3.2)`, {
+          ctx.fail(`an order was created from the ${state} quotation (status ${res.status}); orders come from accepted quotations (§3.2)`, {
             expected: REFUSAL_EXPECTED,
             exchanges: [res.exchange],
           })
         }
         if (!isStateRefusal(res.status)) {
-          ctx.fail(`order from a ${state} quotation: status is ${res.status}, expected a 4xx refusal other than 401 and 429 (§3.2)`, {
+          ctx.fail(`order from the ${state} quotation: status is ${res.status}, expected a 4xx refusal other than 401 and 429 (§3.2)`, {
             expected: REFUSAL_EXPECTED,
             exchanges: [res.exchange],
           })

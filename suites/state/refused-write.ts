@@ -38,13 +38,13 @@ export async function expectRefusedWrite(ctx: CheckContext, probe: RefusedWrite)
   ctx.observe(`${resource}.status`, state)
   const evidence = [before.exchange, response.exchange, after.exchange]
   if (response.ok) {
-    ctx.fail(`${op} of a ${state} ${resource} was accepted (status ${response.status}); only a draft may be ${op}d (${clause})`, {
+    ctx.fail(`${op} of the ${state} ${resource} was accepted (status ${response.status}); only a draft may be ${op}d (${clause})`, {
       expected: REFUSAL_EXPECTED,
       exchanges: evidence,
     })
   }
   if (!isStateRefusal(response.status)) {
-    ctx.fail(`${op} of a ${state} ${resource}: status is ${response.status}, expected a 4xx refusal other than 401 and 429 (${clause})`, {
+    ctx.fail(`${op} of the ${state} ${resource}: status is ${response.status}, expected a 4xx refusal other than 401 and 429 (${clause})`, {
       expected: REFUSAL_EXPECTED,
       exchanges: [response.exchange],
     })
