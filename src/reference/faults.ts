@@ -486,6 +486,11 @@ export const FAULTS = [
     area: 'validation',
     description: 'A create inserts the record before validating the body: the answer is the 400, and the record made from the invalid body stays.',
   },
+  {
+    id: 'validation.change-saved-before-validation',
+    area: 'validation',
+    description: 'An update or replace saves the body before validating it: the answer is the 400, and the record holds the invalid values.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

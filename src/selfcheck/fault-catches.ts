@@ -437,6 +437,13 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
     .filter(({ resource, op }) => op === 'create' && RESOURCE_LIST.find((r) => r.name === resource)!.ops.delete)
     .filter(({ body }) => Object.values(body.fields).some((t) => ['object', 'object[]'].includes(parseFieldType(t).base)))
     .map(({ resource }) => `validation.${resource}.create.object-forms`),
+  // The object-forms checks of updates and replaces whose object fields the record shows (items and recurrence are write-only).
+  'validation.change-saved-before-validation': writeBodies()
+    .filter(({ op }) => op !== 'create')
+    .filter(({ resource, body }) =>
+      Object.entries(body.fields).some(([f, t]) => parseFieldType(t).base === 'object' && f in RESOURCE_LIST.find((r) => r.name === resource)!.record),
+    )
+    .map(({ resource, op }) => `validation.${resource}.${op}.object-forms`),
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

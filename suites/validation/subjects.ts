@@ -22,8 +22,8 @@ export function operation(s: Subject): string {
 export interface Sender {
   valid: AnyRecord
   send(body: AnyRecord): Promise<ApiResponse>
-  /** The record an update or replace is sent to; none for a create. */
-  id?: string
+  /** The record an update or replace is sent to, as created; none for a create. */
+  record?: AnyRecord
   /** A create's run label, unique to this check: a record made from one of its bodies holds it. */
   label?: string
 }
@@ -36,6 +36,6 @@ export async function sender(ctx: CheckContext, s: Subject): Promise<Sender> {
     return { valid: tagged(ctx, s.resource, await createBase(ctx, s.resource, label)), send: (body) => ctx.api.post(path, body), label }
   }
   const record = await target(ctx, s.resource)
-  if (s.op === 'update') return { valid: {}, send: (body) => updateRecord(ctx, s.resource, record.id, body), id: record.id }
-  return { valid: REPLACE_BODIES[s.resource]!(record), send: (body) => replaceRecord(ctx, s.resource, record.id, body), id: record.id }
+  if (s.op === 'update') return { valid: {}, send: (body) => updateRecord(ctx, s.resource, record.id, body), record }
+  return { valid: REPLACE_BODIES[s.resource]!(record), send: (body) => replaceRecord(ctx, s.resource, record.id, body), record }
 }

@@ -41,6 +41,7 @@ export const WRITE_FAULTS = [
   'state.replace-refused-only-when-sent',
   'state.delete-refused-only-when-sent',
   'validation.create-saved-before-validation',
+  'validation.change-saved-before-validation',
 ] as const satisfies readonly FaultId[]
 
 export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, checkBody, missingParent }: RequestReader, { present }: Responses) {
@@ -184,8 +185,21 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     const key = allow(c, spec, op)
     const current = find(c, spec)
     const body = await readBody(c)
-    checkBody(spec, op, body, key.workspace)
     const model = MODELS[spec.name]
+    try {
+      checkBody(spec, op, body, key.workspace)
+    } catch (error) {
+      // The fault: the change is saved before the body is validated, and the 400 does not roll it back.
+      if (faults['validation.change-saved-before-validation'] && error instanceof ApiError) {
+        try {
+          const w = writeCtx(key, [])
+          commit(spec, key.workspace, current.id, current.createdAtMs, w.at, (op === 'update' ? model.update! : model.replace!)(w, current, body))
+        } catch {
+          // A body the model cannot store either is only refused.
+        }
+      }
+      throw error
+    }
     if (op === 'replace' && !faults['state.replace-non-draft']) {
       let refusal = model.refuseReplace?.(current)
       // The fault: the draft rule is written as status === 'sent', so other non-draft states pass.
