@@ -26,7 +26,8 @@ function wrongTypes(field: FieldShape): unknown[] {
     case 'integer':
       return ['twelve', true]
     case 'object':
-      return ['not an object', 42]
+      // An array is an object to `typeof`, not to JSON (§2 "custom is an object").
+      return ['not an object', 42, ['not', 'an', 'object']]
     case 'string[]':
     case 'object[]':
       return ['not-an-array', 7]

@@ -38,7 +38,12 @@ export function parseDateTime(value: string): number | undefined {
   // RFC 3339 only: a zone is required, so a bare date or a local time is refused.
   if (!/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/.test(value)) return undefined
   const ms = Date.parse(value)
-  return Number.isNaN(ms) ? undefined : ms
+  if (Number.isNaN(ms)) return undefined
+  // Date.parse rolls 2026-02-30 over to March: the calendar day must exist.
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const day = new Date(0)
+  day.setUTCFullYear(y, m - 1, d)
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d ? ms : undefined
 }
 
 /** `YYYY-MM-DD` of a date or date-time string, or undefined when it is neither. */

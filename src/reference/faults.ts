@@ -564,6 +564,52 @@ export const FAULTS = [
     area: 'rate-limits',
     description: 'The limiter keeps one bucket per workspace: every key of a workspace spends the same allowance, each capped at its own limit.',
   },
+  {
+    id: 'validation.object-fields-accept-arrays',
+    area: 'validation',
+    description: "Object fields (custom, address, fields, options, recurrence, each line item) are checked with typeof x === 'object', so an array passes.",
+  },
+  { id: 'validation.first-error-only', area: 'validation', description: 'Validation stops at the first invalid field: details name only that one.' },
+  {
+    id: 'validation.dates-unchecked',
+    area: 'validation',
+    description: 'Date and date-time inputs take any string ("tomorrow", "2026-13-45", "2026-02-30"), stored as sent.',
+  },
+  {
+    id: 'state.replace-refused-only-when-sent',
+    area: 'state',
+    description: "The draft rule of replace checks status === 'sent': accepted, declined, paid or void quotations and invoices can be replaced.",
+  },
+  {
+    id: 'state.delete-refused-only-when-sent',
+    area: 'state',
+    description: "The draft rule of delete checks status === 'sent': an accepted or declined quotation can be deleted.",
+  },
+  {
+    id: 'state.order-refused-only-from-draft',
+    area: 'state',
+    description: "An order is refused only for a draft quotation (status !== 'draft'): a sent, undecided one takes an order.",
+  },
+  {
+    id: 'state.create-body-status-honoured',
+    area: 'state',
+    description: 'A status sent in the create body of a quotation or invoice is stored: it is created sent, accepted or paid.',
+  },
+  {
+    id: 'validation.date-time-zulu-only',
+    area: 'validation',
+    description: 'Date-time inputs are parsed with a pattern ending in Z: an ISO 8601 offset such as +08:00 is refused as invalid.',
+  },
+  {
+    id: 'validation.create-saved-before-validation',
+    area: 'validation',
+    description: 'A create inserts the record before validating the body: the answer is the 400, and the record made from the invalid body stays.',
+  },
+  {
+    id: 'validation.change-saved-before-validation',
+    area: 'validation',
+    description: 'An update or replace saves the body before validating it: the answer is the 400, and the record holds the invalid values.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -22,6 +22,8 @@ export const MODEL_FAULTS = [
   'state.order-total-before-tax',
   'state.payment-not-applied',
   'side-effects.activity-body-uncut',
+  'state.order-refused-only-from-draft',
+  'state.create-body-status-honoured',
 ] as const satisfies readonly FaultId[]
 
 /** Workspace settings the API cannot show but its behaviour depends on (routing, default pipeline). */
@@ -197,6 +199,12 @@ export function mergeOf(name: ResourceName, op: 'update' | 'replace', current: S
   const hidden: Json = { ...current.hidden }
   copyBody(spec, spec[op]!, body, record, hidden)
   return { record, hidden }
+}
+
+/** §3: quotations and invoices are created as drafts, whatever status the body names (it is not a §4.4 field). */
+export function statusOnCreate(w: WriteCtx, body: Json): string {
+  // The fault: the body is mass-assigned, status included.
+  return w.faults['state.create-body-status-honoured'] && typeof body.status === 'string' ? body.status : 'draft'
 }
 
 export function isDraft(rec: StoredRecord): boolean {

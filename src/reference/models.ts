@@ -17,6 +17,7 @@ import {
   has,
   invoiceDerived,
   isDraft,
+  statusOnCreate,
   keyUserDefault,
   mergeOf,
   normalizeUuid,
@@ -153,7 +154,7 @@ export const MODELS: Record<ResourceName, Model> = {
     numberPrefix: 'QUO',
     create(w, body, number) {
       // §3: created as a draft.
-      const status = w.faults['state.created-not-draft'] ? 'open' : 'draft'
+      const status = w.faults['state.created-not-draft'] ? 'open' : statusOnCreate(w, body)
       const d = createOf('quotation', body, { number, version: 1, ownerId: keyUserDefault(w), status, currency: DEFAULT_CURRENCY, language: 'en' })
       quotationDerived(w, d.record, d.hidden)
       return d
@@ -175,8 +176,9 @@ export const MODELS: Record<ResourceName, Model> = {
       // §3.2: an order is created from an accepted quotation, at most once.
       const quote = w.store.get(w.workspace.id, 'quotation', normalizeUuid(String(body.quoteId)))!
       const accepted = w.faults['state.order-accepted-refused'] ? 'approved' : 'accepted'
-      if (quote.record.status !== accepted && !w.faults['state.order-from-any-quotation'])
-        throw w.refuse(`Quotation ${quote.record.number} is ${quote.record.status}, not accepted.`)
+      // The fault: the rule is written as "not a draft", so a sent quotation, not yet decided, takes an order.
+      const refused = w.faults['state.order-refused-only-from-draft'] ? quote.record.status === 'draft' : quote.record.status !== accepted
+      if (refused && !w.faults['state.order-from-any-quotation']) throw w.refuse(`Quotation ${quote.record.number} is ${quote.record.status}, not accepted.`)
       // The fault: the one-order rule is left to the client; a quotation takes any number of orders.
       if (!w.faults['state.second-order-accepted'] && w.store.sorted(w.workspace.id, 'order', 'createdAt').some((o) => o.record.quoteId === quote.id)) {
         throw w.refuse(`Quotation ${quote.record.number} already has an order.`)
@@ -193,7 +195,7 @@ export const MODELS: Record<ResourceName, Model> = {
     numberPrefix: 'INV',
     create(w, body, number) {
       // §3: created as a draft.
-      const status = w.faults['state.created-not-draft'] ? 'open' : 'draft'
+      const status = w.faults['state.created-not-draft'] ? 'open' : statusOnCreate(w, body)
       const d = createOf('invoice', body, { number, ownerId: keyUserDefault(w), status, currency: DEFAULT_CURRENCY, language: 'en', paidSen: 0 })
       invoiceDerived(d.record, d.hidden, w.at)
       return d

@@ -447,6 +447,39 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'auth.ip-allowlist-get-only': ['auth.ip-blocked.write', 'auth.ip-blocked.item-writes'],
   'rate-limits.limit-header-server-default': ['rate-limits.limit.own'],
   'rate-limits.bucket-per-workspace': ['rate-limits.keys.separate-allowance'],
+  'validation.object-fields-accept-arrays': writeBodies()
+    .filter(({ body }) => Object.values(body.fields).some((t) => ['object', 'object[]'].includes(parseFieldType(t).base)))
+    .map(({ resource, op }) => `validation.${resource}.${op}.object-forms`),
+  // Every body with defects on two fields or more (suites/validation/forms.ts): all but the order's (one field).
+  'validation.first-error-only': writeBodies()
+    .filter(({ body }) => Object.keys(body.fields).length > 1)
+    .map(({ resource, op }) => `validation.${resource}.${op}.several-defects`),
+  // Every body with a date or date-time input, or a string the record returns as a date (validUntil, issueDate, paidOn).
+  'validation.dates-unchecked': writeBodies()
+    .filter(({ resource, body }) =>
+      Object.entries(body.fields).some(([f, t]) => {
+        const record = RESOURCE_LIST.find((r) => r.name === resource)!.record[f]
+        return ['date', 'date-time'].includes(parseFieldType(t).base) || (record !== undefined && parseFieldType(record).base === 'date')
+      }),
+    )
+    .map(({ resource, op }) => `validation.${resource}.${op}.date-forms`),
+  'state.replace-refused-only-when-sent': ['state.quotation.replace-non-draft', 'state.invoice.replace-non-draft'],
+  'state.delete-refused-only-when-sent': ['state.quotation.delete-non-draft'],
+  'state.order-refused-only-from-draft': ['state.order.non-accepted-refused'],
+  'state.create-body-status-honoured': ['state.quotation.create-status-ignored', 'state.invoice.create-status-ignored'],
+  'validation.date-time-zulu-only': ['validation.task.create.date-time-offsets'],
+  // The object-forms checks of the creates the run can delete (their control record is one of the same kind).
+  'validation.create-saved-before-validation': writeBodies()
+    .filter(({ resource, op }) => op === 'create' && RESOURCE_LIST.find((r) => r.name === resource)!.ops.delete)
+    .filter(({ body }) => Object.values(body.fields).some((t) => ['object', 'object[]'].includes(parseFieldType(t).base)))
+    .map(({ resource }) => `validation.${resource}.create.object-forms`),
+  // The object-forms checks of updates and replaces whose object fields the record shows (items and recurrence are write-only).
+  'validation.change-saved-before-validation': writeBodies()
+    .filter(({ op }) => op !== 'create')
+    .filter(({ resource, body }) =>
+      Object.entries(body.fields).some(([f, t]) => parseFieldType(t).base === 'object' && f in RESOURCE_LIST.find((r) => r.name === resource)!.record),
+    )
+    .map(({ resource, op }) => `validation.${resource}.${op}.object-forms`),
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

@@ -2,9 +2,10 @@
 // deleted (§4.2), so creating one needs the full profile.
 import { defineCheck, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
 import type { CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
-import { invoiceReplaceBody, sharedDraftInvoice } from '../shared/drafts.ts'
-import { findSeeded, isNonDraft } from '../shared/fixtures.ts'
-import { expectRefusedWrite } from './refused-write.ts'
+import { invoiceReplaceBody, newInvoiceBody, sharedDraftInvoice } from '../shared/drafts.ts'
+import { oneOfEachState } from '../shared/states.ts'
+import { createdAsDraft } from './created-status.ts'
+import { expectRefusedInEveryState } from './refused-write.ts'
 
 const area = 'state'
 
@@ -68,11 +69,10 @@ export const invoiceChecks: CheckDefinition[] = [
     clauses: ['§3.1'],
     level: 'MUST',
     area,
-    title: 'Replacing an invoice that is not a draft is refused (4xx) and leaves it unchanged',
+    title: 'Replacing an invoice that is not a draft (sent, paid and each other state found) is refused (4xx) and leaves it unchanged',
     writes: 'safe',
     async run(ctx) {
-      const target = await findSeeded(ctx, 'sentInvoiceId', 'invoice', 'non-draft invoice', isNonDraft)
-      await expectRefusedWrite(ctx, {
+      await expectRefusedInEveryState(ctx, 'invoice', await oneOfEachState(ctx, 'invoice', ['sentInvoiceId']), (target) => ({
         resource: 'invoice',
         target,
         op: 'replace',
@@ -80,7 +80,19 @@ export const invoiceChecks: CheckDefinition[] = [
         body: (before) => invoiceReplaceBody(before),
         send: (body) => replaceRecord(ctx, 'invoice', target.id, body!),
         tolerate: paymentMoved,
-      })
+      }))
+    },
+  }),
+  defineCheck({
+    id: 'state.invoice.create-status-ignored',
+    clauses: ['§3', '§4.2', '§4.4'],
+    level: 'MUST',
+    area,
+    title: 'An invoice created with status "paid" in its body is a draft all the same (or the body is refused)',
+    // Invoices cannot be deleted (§4.2): one per run, full profile.
+    writes: 'full',
+    async run(ctx) {
+      await createdAsDraft(ctx, 'invoice', ['paid'], () => newInvoiceBody(ctx))
     },
   }),
 ]

@@ -1,11 +1,12 @@
 // §3.2: "An order is created from an accepted quotation (the create call takes the quotation id)". Orders
 // cannot be deleted (§4.2), so the successful creation needs the full profile; it happens once per run.
-import { defineCheck, expectStatus, trackCreated } from '../../src/checks/index.ts'
-import type { CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
+import { defineCheck, expectStatus, itemPath, trackCreated } from '../../src/checks/index.ts'
+import type { CheckDefinition, AnyRecord, ApiResponse } from '../../src/checks/index.ts'
 import { ACCEPTED_QUOTATION_VARIABLE, ORDERS, orderFromAccepted, orderOf, ordersFor } from '../shared/accepted-order.ts'
 import { listCaughtUp } from '../shared/created-despite.ts'
 import { draftQuotationOrSkip } from '../shared/drafts.ts'
 import { REFUSAL_EXPECTED, isStateRefusal, refusalOf } from '../shared/refusal.ts'
+import { oneOfEachState, surelyNotAccepted } from '../shared/states.ts'
 
 const area = 'state'
 
@@ -15,36 +16,56 @@ export const orderChecks: CheckDefinition[] = [
     clauses: ['§3.2'],
     level: 'MUST',
     area,
-    title: 'Creating an order from a draft quotation is refused (4xx) and creates no order',
+    title: 'Creating an order from a quotation that is not accepted (a draft, a sent one, each other such state found) is refused (4xx) and creates no order',
     writes: 'safe',
     async run(ctx) {
       const draft = await draftQuotationOrSkip(ctx)
-      const res = await ctx.api.post(ORDERS, { quoteId: draft.id })
-      if (res.ok) {
-        if (typeof res.body?.id === 'string') trackCreated(ctx, 'order', res.body.id)
-        ctx.fail(`an order was created from a draft quotation (status ${res.status}); orders come from accepted quotations (§3.2)`, {
-          expected: REFUSAL_EXPECTED,
-          exchanges: [res.exchange],
-        })
+      const others = await oneOfEachState(ctx, 'quotation', ['sentQuotationId'], surelyNotAccepted)
+      const tried: { id: string; status: unknown; res: ApiResponse }[] = []
+      for (const candidate of [{ id: String(draft.id) }, ...others]) {
+        // A fixture is read first: only a quotation surely not accepted is a probe (§3.2 names no other state).
+        const quote = candidate.id === draft.id ? { status: 200, body: draft } : await ctx.api.get(itemPath('quotation', candidate.id))
+        if (quote.status !== 200 || !(quote.body?.status === 'draft' || surelyNotAccepted(quote.body))) {
+          ctx.note(
+            `quotation ${candidate.id} not probed: ${quote.status === 200 ? `status ${JSON.stringify(quote.body?.status)} may be accepted` : `GET answered ${quote.status}`}`,
+          )
+          continue
+        }
+        const state = quote.body.status
+        const res = await ctx.api.post(ORDERS, { quoteId: candidate.id })
+        if (res.ok) {
+          if (typeof res.body?.id === 'string') trackCreated(ctx, 'order', res.body.id)
+          ctx.fail(`an order was created from the ${state} quotation (status ${res.status}); orders come from accepted quotations (§3.2)`, {
+            expected: REFUSAL_EXPECTED,
+            exchanges: [res.exchange],
+          })
+        }
+        if (!isStateRefusal(res.status)) {
+          ctx.fail(`order from the ${state} quotation: status is ${res.status}, expected a 4xx refusal other than 401 and 429 (§3.2)`, {
+            expected: REFUSAL_EXPECTED,
+            exchanges: [res.exchange],
+          })
+        }
+        ctx.observe(`refusal.${String(state)}`, refusalOf(res))
+        tried.push({ id: candidate.id, status: state, res })
       }
-      if (!isStateRefusal(res.status)) {
-        ctx.fail(`order from a draft quotation: status is ${res.status}, expected a 4xx refusal other than 401 and 429 (§3.2)`, {
-          expected: REFUSAL_EXPECTED,
-          exchanges: [res.exchange],
-        })
-      }
-      ctx.observe('refusal', refusalOf(res))
       // A list fed by an index shows a write late: judge the absence once a later control write is listed.
       if (!(await listCaughtUp(ctx, 'order'))) ctx.note('no control record was listed: the absence below was judged on a list that may lag')
-      const listed = await ordersFor(ctx, draft.id)
-      expectStatus(listed, 200, '§4.3', 'orders?quoteId= lists the order for this quotation')
-      const order = orderOf(listed, draft.id)
-      if (order) {
-        ctx.fail(`the create was refused (${res.status}) but an order for the draft quotation exists: ${order.id} (§3.2)`, {
-          expected: 'no order for a quotation that is not accepted',
-          exchanges: [res.exchange, listed.exchange],
-        })
+      for (const { id, status, res } of tried) {
+        const listed = await ordersFor(ctx, id)
+        expectStatus(listed, 200, '§4.3', 'orders?quoteId= lists the order for this quotation')
+        const order = orderOf(listed, id)
+        if (order) {
+          ctx.fail(`the create was refused (${res.status}) but an order for the ${status} quotation exists: ${order.id} (§3.2)`, {
+            expected: 'no order for a quotation that is not accepted',
+            exchanges: [res.exchange, listed.exchange],
+          })
+        }
       }
+      ctx.observe(
+        'statesJudged',
+        tried.map((t) => t.status),
+      )
     },
   }),
   defineCheck({

@@ -2,14 +2,20 @@
 import { defineCheck, createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/index.ts'
 import { draftQuotationOrSkip, newQuotationBody, quotationReplaceBody, sharedDraftQuotation } from '../shared/drafts.ts'
-import { findSeeded, isNonDraft, type Found } from '../shared/fixtures.ts'
-import { expectRefusedWrite } from './refused-write.ts'
+import type { Found } from '../shared/fixtures.ts'
+import { oneOfEachState } from '../shared/states.ts'
+import { createdAsDraft } from './created-status.ts'
+import { expectRefusedInEveryState } from './refused-write.ts'
 
 const area = 'state'
 
-function sentQuotation(ctx: CheckContext): Promise<Found> {
-  return findSeeded(ctx, 'sentQuotationId', 'quotation', 'non-draft quotation', isNonDraft)
+/** A quotation of each non-draft state: sent and accepted from the fixtures, others (declined…) as listed. */
+function nonDraftQuotations(ctx: CheckContext): Promise<Found[]> {
+  return oneOfEachState(ctx, 'quotation', ['sentQuotationId', 'acceptedQuotationId'])
 }
+
+/** The order checks create the accepted quotation's order, which may move the quotation on (§3 transitions not shown). */
+const AFTER_ORDER = ['state.order.from-accepted', 'state.order.second-refused', 'state.order.follows-quotation', 'idempotency.order.replays']
 
 export const quotationChecks: CheckDefinition[] = [
   defineCheck({
@@ -93,11 +99,11 @@ export const quotationChecks: CheckDefinition[] = [
     clauses: ['§3.1'],
     level: 'MUST',
     area,
-    title: 'Replacing a quotation that is not a draft is refused (4xx) and leaves it unchanged',
+    title: 'Replacing a quotation that is not a draft (sent, accepted and each other state found) is refused (4xx) and leaves it unchanged',
     writes: 'safe',
+    after: AFTER_ORDER,
     async run(ctx) {
-      const target = await sentQuotation(ctx)
-      await expectRefusedWrite(ctx, {
+      await expectRefusedInEveryState(ctx, 'quotation', await nonDraftQuotations(ctx), (target) => ({
         resource: 'quotation',
         target,
         op: 'replace',
@@ -105,7 +111,7 @@ export const quotationChecks: CheckDefinition[] = [
         // The record's own values: a server that wrongly accepts changes as little as the API lets us.
         body: (before) => quotationReplaceBody(before),
         send: (body) => replaceRecord(ctx, 'quotation', target.id, body!),
-      })
+      }))
     },
   }),
   defineCheck({
@@ -113,17 +119,28 @@ export const quotationChecks: CheckDefinition[] = [
     clauses: ['§3.1'],
     level: 'MUST',
     area,
-    title: 'Deleting a quotation that is not a draft is refused (4xx) and leaves it in place, unchanged',
+    title: 'Deleting a quotation that is not a draft (sent, accepted and each other state found) is refused (4xx) and leaves it in place, unchanged',
     writes: 'safe',
+    after: AFTER_ORDER,
     async run(ctx) {
-      const target = await sentQuotation(ctx)
-      await expectRefusedWrite(ctx, {
+      await expectRefusedInEveryState(ctx, 'quotation', await nonDraftQuotations(ctx), (target) => ({
         resource: 'quotation',
         target,
         op: 'delete',
         clause: '§3.1',
         send: () => deleteRecord(ctx, 'quotation', target.id),
-      })
+      }))
+    },
+  }),
+  defineCheck({
+    id: 'state.quotation.create-status-ignored',
+    clauses: ['§3', '§4.2', '§4.4'],
+    level: 'MUST',
+    area,
+    title: 'A quotation created with status "sent" or "accepted" in its body is a draft all the same (or the body is refused)',
+    writes: 'safe',
+    async run(ctx) {
+      await createdAsDraft(ctx, 'quotation', ['sent', 'accepted'], () => newQuotationBody(ctx))
     },
   }),
 ]

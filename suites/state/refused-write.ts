@@ -1,6 +1,6 @@
 // §3.1: a write the record's state does not allow is refused and leaves the record as it was. One probe for
 // every such rule: GET before, the write, GET after, with no other probe of the same record in between.
-import { expectRecord, itemPath } from '../../src/checks/index.ts'
+import { expectRecord, itemPath, CheckSkipped } from '../../src/checks/index.ts'
 import type { CheckContext, AnyRecord, ApiResponse, ResourceName } from '../../src/checks/index.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import type { Found } from '../shared/fixtures.ts'
@@ -20,7 +20,8 @@ export interface RefusedWrite {
   tolerate?: (before: AnyRecord, after: AnyRecord) => string[]
 }
 
-export async function expectRefusedWrite(ctx: CheckContext, probe: RefusedWrite): Promise<void> {
+/** Judges the write; returns the state the record was in. */
+export async function expectRefusedWrite(ctx: CheckContext, probe: RefusedWrite): Promise<unknown> {
   const { resource, target, op, clause } = probe
   const path = itemPath(resource, target.id)
   const { before, sent, response, after } = await exclusive(ctx.session, recordLock(resource, target.id), async () => {
@@ -37,13 +38,13 @@ export async function expectRefusedWrite(ctx: CheckContext, probe: RefusedWrite)
   ctx.observe(`${resource}.status`, state)
   const evidence = [before.exchange, response.exchange, after.exchange]
   if (response.ok) {
-    ctx.fail(`${op} of a ${state} ${resource} was accepted (status ${response.status}); only a draft may be ${op}d (${clause})`, {
+    ctx.fail(`${op} of the ${state} ${resource} was accepted (status ${response.status}); only a draft may be ${op}d (${clause})`, {
       expected: REFUSAL_EXPECTED,
       exchanges: evidence,
     })
   }
   if (!isStateRefusal(response.status)) {
-    ctx.fail(`${op} of a ${state} ${resource}: status is ${response.status}, expected a 4xx refusal other than 401 and 429 (${clause})`, {
+    ctx.fail(`${op} of the ${state} ${resource}: status is ${response.status}, expected a 4xx refusal other than 401 and 429 (${clause})`, {
       expected: REFUSAL_EXPECTED,
       exchanges: [response.exchange],
     })
@@ -67,4 +68,32 @@ export async function expectRefusedWrite(ctx: CheckContext, probe: RefusedWrite)
       data: diffOf(before.body, after.body, changed),
     })
   }
+  return state
+}
+
+/**
+ * The same refused write against one record of each non-draft state found (§3.1 holds for every state but
+ * draft, not only `sent`). A target that cannot judge (gone, a draft by now, refused as invalid input) is noted
+ * and the next one judged; the check skips only when none could.
+ */
+export async function expectRefusedInEveryState(
+  ctx: CheckContext,
+  resource: ResourceName,
+  targets: Found[],
+  probe: (target: Found) => RefusedWrite,
+): Promise<void> {
+  if (targets.length === 0) return ctx.skip(`no non-draft ${resource} found by listing ${resource}s; set the fixture variables`)
+  let firstSkip: CheckSkipped | undefined
+  const judged: unknown[] = []
+  for (const target of targets) {
+    try {
+      judged.push(await expectRefusedWrite(ctx, probe(target)))
+    } catch (error) {
+      if (!(error instanceof CheckSkipped)) throw error
+      firstSkip ??= error
+      ctx.note(`${target.id} (${target.source}): ${error.message}`)
+    }
+  }
+  ctx.observe('statesJudged', judged)
+  if (judged.length === 0 && firstSkip) throw firstSkip
 }

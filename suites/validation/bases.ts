@@ -13,8 +13,8 @@ import { listedOnce, recordsOf } from '../shared/fixtures.ts'
 const NO_SUCH_RECORD = randomUUID()
 
 /** A valid create body with the required fields and nothing else (run tag aside); parents are added by createBase. */
-export function createBody(ctx: CheckContext, resource: ResourceName): AnyRecord {
-  return minimalCreate(ctx, resource, runLabel(ctx, `validation ${resource}`), resource === 'order' ? NO_SUCH_RECORD : undefined)
+export function createBody(ctx: CheckContext, resource: ResourceName, label = runLabel(ctx, `validation ${resource}`)): AnyRecord {
+  return minimalCreate(ctx, resource, label, resource === 'order' ? NO_SUCH_RECORD : undefined)
 }
 
 /** The run's own record, or a skip naming it when the server would not create it (the records area judges that). */
@@ -47,9 +47,9 @@ const PARENT_IDS: Partial<Record<ResourceName, (ctx: CheckContext) => Promise<st
 }
 
 /** The valid create body of a probe, naming a real parent where the create has one. */
-export async function createBase(ctx: CheckContext, resource: ResourceName): Promise<AnyRecord> {
+export async function createBase(ctx: CheckContext, resource: ResourceName, label = runLabel(ctx, `validation ${resource}`)): Promise<AnyRecord> {
   const parentId = PARENT_IDS[resource]
-  return parentId ? minimalCreate(ctx, resource, runLabel(ctx, `validation ${resource}`), await parentId(ctx)) : createBody(ctx, resource)
+  return parentId ? minimalCreate(ctx, resource, label, await parentId(ctx)) : createBody(ctx, resource, label)
 }
 
 /** A record of this run that update and replace probes are sent to: created once, removed by clean-up. */

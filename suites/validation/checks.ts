@@ -2,41 +2,16 @@
 // out, a value of the wrong type for one field of each type, and a value outside each listed enum get a 400
 // `invalid_request` whose details name the field; one check per (body, rule). Then what must be accepted (the
 // three forms of an email field, §4.1) and bodies that are not a JSON object at all.
-import { defineCheck, replaceRecord, tagged, updateRecord, RESOURCES, writeBodies } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, WriteNeed, ApiResponse, AnyRecord, BodySpec, ResourceName, WriteOp } from '../../src/checks/index.ts'
-import { REPLACE_BODIES } from '../shared/bodies.ts'
-import { createBase, target } from './bases.ts'
+import { defineCheck, writeBodies } from '../../src/checks/index.ts'
+import type { CheckDefinition, BodySpec } from '../../src/checks/index.ts'
 import { missingRequired, outsideEnums, wrongTypes, type BodyDefect } from './defects.ts'
 import { emailChecks } from './email.ts'
+import { formChecks } from './forms.ts'
 import { bodyChecks } from './not-an-object.ts'
 import { expectRefusals } from './judge.ts'
+import { operation, sender, writesOf, type Subject } from './subjects.ts'
 
 const area = 'validation'
-
-interface Subject {
-  resource: ResourceName
-  op: WriteOp
-  body: BodySpec
-}
-
-/** Records the API cannot delete (and comments and messages, which go out) need the full profile (rule 4). */
-const writesOf = (resource: ResourceName): WriteNeed => (RESOURCES[resource].ops.delete ? 'safe' : 'full')
-
-function operation(s: Subject): string {
-  const path = RESOURCES[s.resource].path
-  return s.op === 'create' ? `POST ${path}` : s.op === 'replace' ? `PUT ${path}/{id}` : `update ${path}/{id}`
-}
-
-/** The valid body a probe starts from, and how it is sent (create, update or replace of a run record). */
-async function sender(ctx: CheckContext, s: Subject): Promise<{ valid: AnyRecord; send(body: AnyRecord): Promise<ApiResponse> }> {
-  if (s.op === 'create') {
-    const path = RESOURCES[s.resource].path
-    return { valid: tagged(ctx, s.resource, await createBase(ctx, s.resource)), send: (body) => ctx.api.post(path, body) }
-  }
-  const record = await target(ctx, s.resource)
-  if (s.op === 'update') return { valid: {}, send: (body) => updateRecord(ctx, s.resource, record.id, body) }
-  return { valid: REPLACE_BODIES[s.resource]!(record), send: (body) => replaceRecord(ctx, s.resource, record.id, body) }
-}
 
 interface Rule {
   name: string
@@ -96,4 +71,5 @@ export const checks: CheckDefinition[] = [
   ...subjects.flatMap((s) => RULES.map((rule) => ruleCheck(s, rule)).filter((c): c is CheckDefinition => c !== undefined)),
   ...emailChecks,
   ...bodyChecks,
+  ...formChecks,
 ]

@@ -13,6 +13,7 @@ import { UUID_PATTERN } from '../pagination.ts'
 import type { Json, Kind, StoredRecord } from '../store.ts'
 import { bodyProblems } from '../validation.ts'
 import { HTTP_DEFAULTS, type AppState, type Ctx } from './context.ts'
+import { parseDate, parseDateTime } from '../clock.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
 export const REQUEST_FAULTS = [
@@ -29,6 +30,10 @@ export const REQUEST_FAULTS = [
   'bodies.types-unchecked',
   'validation.empty-email-refused',
   'auth.delete-checks-read-scope',
+  'validation.object-fields-accept-arrays',
+  'validation.first-error-only',
+  'validation.dates-unchecked',
+  'validation.date-time-zulu-only',
 ] as const satisfies readonly FaultId[]
 
 /** The parent a child record names (§4.4): looked up first by the variants that do so. */
@@ -130,10 +135,39 @@ export function requestReader(state: AppState): RequestReader {
     return issue.keyword === 'format' && type !== undefined && parseFieldType(type).base === 'uuid' && faults['validation.reference-uuid-unchecked']
   }
 
+  /** The faults of a validator that looks at each value's JavaScript type or reads dates leniently. */
+  const overlookedIn = (spec: ResourceSpec, op: WriteOp, body: Json, issue: SchemaIssue): boolean => {
+    const type = own(spec[op]!.fields, issue.path.split('.')[0] ?? '')
+    const base = type === undefined ? undefined : parseFieldType(type).base
+    // The fault: typeof [] === 'object', so an array passes for an object (a field, or a line item).
+    if (faults['validation.object-fields-accept-arrays'] && issue.keyword === 'type' && (base === 'object' || base === 'object[]'))
+      return Array.isArray(valueAt(body, issue.path))
+    // The fault: a date or date-time is any string.
+    return faults['validation.dates-unchecked'] && issue.keyword === 'format' && (base === 'date' || base === 'date-time')
+  }
+
   const checkBody = (spec: ResourceSpec, op: WriteOp, body: Json, workspace: string): void => {
     // The fault: wrong JSON types are coerced as a form parser would, before validation.
     if (faults['validation.types-coerced']) coerceTypes(spec[op]!.fields, body)
-    let details: ErrorDetail[] = bodyProblems(spec.name, op, body, (issue) => overlooked(spec, op, issue))
+    let details: ErrorDetail[] = bodyProblems(spec.name, op, body, (issue) => overlooked(spec, op, issue) || overlookedIn(spec, op, body, issue))
+    // §2, §4.4: dates and date-times (validUntil, issueDate, paidOn are strings "returned as date") must be real
+    // ones; checked here with the schema so that §7.2 details list every field to fix, not the first.
+    for (const [field, bodyType] of Object.entries(spec[op]!.fields)) {
+      const recordType = own(spec.record, field)
+      const base = recordType === undefined ? parseFieldType(bodyType).base : parseFieldType(recordType).base
+      const value = body[field]
+      if ((base !== 'date' && base !== 'date-time') || typeof value !== 'string' || details.some((d) => d.segments[0] === field)) continue
+      // The fault: date-times are parsed with a pattern that ends in Z, so +08:00 is refused.
+      const zuluOnly = faults['validation.date-time-zulu-only'] && base === 'date-time' && !/z$/i.test(value)
+      if (!zuluOnly && (base === 'date' ? parseDate(value) : parseDateTime(value)) !== undefined) continue
+      // The fault: a lenient date parser gives null for what it cannot read, and the write goes on.
+      if (faults['validation.dates-unchecked']) body[field] = null
+      else
+        details.push({
+          segments: [field],
+          message: base === 'date' ? `${field} must be a date (YYYY-MM-DD)` : `${field} must be an ISO 8601 date-time with a zone`,
+        })
+    }
     // The fault: only missing required fields are looked for.
     if (faults['bodies.types-unchecked']) details = details.filter((d) => d.segments.length === 1 && own(body, d.segments[0]) === undefined)
     // The fault: the address format is checked without allowing the empty string of §4.1.
@@ -149,6 +183,8 @@ export function requestReader(state: AppState): RequestReader {
       if (faults['validation.reference-uuid-unchecked'] && !UUID_PATTERN.test(v)) throw new Error(`invalid input syntax for type uuid: "${v}"`)
       if (!store.get(workspace, kind, normalizeUuid(v))) details.push({ segments: [field], message: `${field} names no ${kind} of this workspace` })
     }
+    // The fault: the validator returns at the first invalid field.
+    if (faults['validation.first-error-only']) details = details.slice(0, 1)
     if (details.length > 0) throw invalidRequest(details)
   }
 
@@ -161,6 +197,13 @@ export function requestReader(state: AppState): RequestReader {
   }
 
   return { parseId, find, foundIn: (rec) => foundIn.get(rec), allow, readBody, checkBody, missingParent }
+}
+
+/** The value at a dot path of a schema issue (`items.0`). */
+function valueAt(body: Json, path: string): unknown {
+  let v: unknown = body
+  for (const segment of path.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[segment] : undefined
+  return v
 }
 
 /** Nesting depth of a parsed JSON value, without recursion. */

@@ -42,6 +42,10 @@ export const WRITE_FAULTS = [
   'records.delete-unknown-204',
   'records.update-unknown-200',
   'idempotency.mismatch-overwrites-first',
+  'state.replace-refused-only-when-sent',
+  'state.delete-refused-only-when-sent',
+  'validation.create-saved-before-validation',
+  'validation.change-saved-before-validation',
 ] as const satisfies readonly FaultId[]
 
 export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, checkBody, missingParent }: RequestReader, { present }: Responses) {
@@ -139,7 +143,20 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
 
     const unknownParent = variant.parentLookedUpFirst ? missingParent(spec, key.workspace, body) : undefined
     if (unknownParent) throw notFound(unknownParent)
-    checkBody(spec, 'create', body, key.workspace)
+    try {
+      checkBody(spec, 'create', body, key.workspace)
+    } catch (error) {
+      // The fault: the record is inserted before the body is validated, and the 400 does not roll it back.
+      if (faults['validation.create-saved-before-validation'] && error instanceof ApiError) {
+        try {
+          const w = writeCtx(key, [])
+          commit(spec, key.workspace, crypto.randomUUID(), w.at, w.at, automate(spec, model.create!(w, body, null), true))
+        } catch {
+          // A body the model cannot store either is only refused.
+        }
+      }
+      throw error
+    }
     const events: WebhookEvent[] = []
     const w = writeCtx(key, events)
     const number = model.numberPrefix ? `${model.numberPrefix}-${String(store.nextNumber(key.workspace, spec.name)).padStart(6, '0')}` : null
@@ -197,10 +214,25 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     if (faults['records.update-unknown-200'] && op === 'update' && missing(c, spec)) return c.json({ ...(await readBody(c)), id: c.req.param('id') ?? '' })
     const current = find(c, spec)
     const body = await readBody(c)
-    checkBody(spec, op, body, key.workspace)
     const model = MODELS[spec.name]
+    try {
+      checkBody(spec, op, body, key.workspace)
+    } catch (error) {
+      // The fault: the change is saved before the body is validated, and the 400 does not roll it back.
+      if (faults['validation.change-saved-before-validation'] && error instanceof ApiError) {
+        try {
+          const w = writeCtx(key, [])
+          commit(spec, key.workspace, current.id, current.createdAtMs, w.at, (op === 'update' ? model.update! : model.replace!)(w, current, body))
+        } catch {
+          // A body the model cannot store either is only refused.
+        }
+      }
+      throw error
+    }
     if (op === 'replace' && !faults['state.replace-non-draft']) {
       let refusal = model.refuseReplace?.(current)
+      // The fault: the draft rule is written as status === 'sent', so other non-draft states pass.
+      if (faults['state.replace-refused-only-when-sent'] && current.record.status !== 'sent') refusal = undefined
       if (faults['state.drafts-locked'] && model.refuseReplace) refusal ??= 'Only a draft can be replaced.'
       // The fault: the replace is saved first and the draft rule checked after.
       if (refusal && faults['state.refused-write-saved']) {
@@ -248,6 +280,8 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     const current = find(c, spec)
     const model = MODELS[spec.name]
     let refusal = faults['state.delete-non-draft'] ? undefined : model.refuseDelete?.(current)
+    // The fault: the draft rule is written as status === 'sent', so other non-draft states pass.
+    if (faults['state.delete-refused-only-when-sent'] && current.record.status !== 'sent') refusal = undefined
     if (faults['state.drafts-locked'] && model.refuseDelete) refusal ??= 'Only a draft can be deleted.'
     if (refusal) throw refuse(refusal)
     // §1.6: accounts and contacts go to the recycle bin; either way the record is gone from the API.
