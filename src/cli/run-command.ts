@@ -138,7 +138,13 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   for (const line of describeEstimate(estimateRequests(selected), limits)) write(`  ${line}\n`)
 
   const tty = options.write === undefined && process.stdout.isTTY === true
-  const progress = new Progress({ total: selected.length, write: rawWrite, tty, color: tty && !(options.env ?? process.env).NO_COLOR, quiet: options.quiet ?? false })
+  const progress = new Progress({
+    total: selected.length,
+    write: rawWrite,
+    tty,
+    color: tty && !(options.env ?? process.env).NO_COLOR,
+    quiet: options.quiet ?? false,
+  })
   // First signal: no new check, clean up, write the report marked interrupted, exit 130. Second: exit at once.
   const interrupt = new AbortController()
   let session: RunSession | undefined
