@@ -18,6 +18,7 @@ export const HOSTILE_TEXT = {
   crossRef: 'octocat/hello-world#1 and #2 and GH-3',
   mention: '@octocat @github/security',
   emoji: ':shipit: :+1:',
+  email: 'security@evil.example mailto:x@evil.example',
   markdown: '| a | b |\n`code` ``two`` [link](https://evil.example) ![img](https://evil.example/i.png) <img src=x onerror=alert(1)> **bold** _em_',
   html: '<script>alert(1)</script>&amp;',
 } as const
@@ -35,3 +36,6 @@ export function controlsIn(output: string, options: { allowColour?: boolean } = 
   const found = text.match(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]|\r(?!\n)/g) ?? []
   return found.map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)
 }
+
+/** The corpus less what cannot travel in a URL or a command-line argument (lone surrogates, NUL). */
+export const HOSTILE_WELL_FORMED = HOSTILE_ALL.replace(/[\uD800-\uDFFF\u0000]/g, '')

@@ -8,7 +8,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { gzipSync } from 'node:zlib'
-import { HOSTILE_ALL } from './corpus.ts'
+import { HOSTILE_ALL, HOSTILE_WELL_FORMED } from './corpus.ts'
 
 export const HOSTILE_MODES = [
   /** Passed through untouched: a faithful stand-in for the reference server that records every method it is sent. */
@@ -62,7 +62,7 @@ export const HOSTILE_MODES = [
   /**
    * Passed through, with the hostile corpus (test/hostile/corpus.ts: terminal escapes, characters XML forbids,
    * live Markdown) in what a run prints and reports: every error's code and message, `/me`'s workspace name, and
-   * the id of every record created (so later requests miss it, checks fail quoting it, and it is left behind).
+   * the id of every record created (less lone surrogates; so later requests miss it, checks fail quoting it, and it is left behind).
    */
   'poison',
 ] as const
@@ -226,7 +226,8 @@ export async function startHostileServer(options: HostileServerOptions): Promise
       if (ws && typeof ws === 'object') body.workspace = { ...ws, id: `${ws.id ?? ''}${HOSTILE_ALL}`, name: HOSTILE_ALL }
       else body.workspace = `${ws ?? ''}${HOSTILE_ALL}`
     }
-    if (method === 'POST' && status === 201 && body && typeof body === 'object' && typeof body.id === 'string') body.id = `${body.id}${HOSTILE_ALL}`
+    // Ids travel in URLs: the corpus less lone surrogates, which no URL can carry.
+    if (method === 'POST' && status === 201 && body && typeof body === 'object' && typeof body.id === 'string') body.id = `${body.id}${HOSTILE_WELL_FORMED}`
     return body
   }
 
