@@ -152,7 +152,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         const { whereChecks } = await import('./where.ts')
         const answer = whereChecks(catalogue, opts.where)
         if (answer.problem) {
-          process.stderr.write(`${answer.problem}\n`)
+          process.stderr.write(`${printable(answer.problem)}\n`)
           return setExit(2)
         }
         if (opts.json)
