@@ -232,7 +232,7 @@ function describeAbandoned(session: RunSession | undefined, embedded: boolean, r
   if (embedded) return 'stopped at once: the embedded server went with the run, nothing is left behind; no report was written'
   const pending = session?.ledger.pending() ?? []
   const lines = [`stopped at once: no report was written; ${pending.length} records this run created may be left behind`]
-  for (const entry of pending.slice(0, 20)) lines.push(`  ${entry.resource} ${entry.id}`)
+  for (const entry of pending.slice(0, 20)) lines.push(`  ${entry.resource} ${printableLine(entry.id)}`)
   if (pending.length > 20) lines.push(`  … and ${pending.length - 20} more`)
   lines.push(`remove them with: crm-conformance sweep --run ${runId}`)
   return lines.join('\n')
