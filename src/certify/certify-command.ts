@@ -10,6 +10,7 @@ import { loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { newRunId, runCommand } from '../cli/run-command.ts'
 import { namedSecrets } from '../http/for-config.ts'
 import { specDigest } from '../spec/spec-text.ts'
+import { printable } from '../text/printable.ts'
 import { TOOL_VERSION } from '../version.ts'
 import { MANIFEST_FILE } from './manifest.ts'
 import { embeddedProduct, mergeProduct, PRODUCT_PROMPTS, readProductFile, REQUIRED_PRODUCT_FIELDS, validateProduct, type ProductInfo } from './product.ts'
@@ -59,7 +60,9 @@ async function promptMissing(known: Record<string, unknown>, write: (text: strin
 }
 
 export async function certifyCommand(options: CertifyCommandOptions): Promise<CertifyOutcome> {
-  const write = options.write ?? ((text: string) => process.stdout.write(text))
+  // What it prints may quote outside text (a server's answers, a file's contents): printed inert (src/text/printable.ts).
+  const rawWrite = options.write ?? ((text: string) => process.stdout.write(text))
+  const write = (text: string) => rawWrite(printable(text))
   const env = options.env ?? process.env
   let config: ResolvedConfig
   try {

@@ -2,6 +2,7 @@
 // is intact and compliant; 1 it is refused (a problem, or a verdict other than compliant); 2 DIR is not a folder.
 import { stat } from 'node:fs/promises'
 import { specDigest } from '../spec/spec-text.ts'
+import { printable } from '../text/printable.ts'
 import { TOOL_VERSION } from '../version.ts'
 import { verifySubmission, type VerifyResult } from './verify.ts'
 
@@ -11,7 +12,9 @@ export interface VerifyCommandOptions {
 }
 
 export async function verifyCommand(dir: string, options: VerifyCommandOptions = {}): Promise<{ exitCode: number; result?: VerifyResult }> {
-  const write = options.write ?? ((text: string) => process.stdout.write(text))
+  // What it prints may quote outside text (a server's answers, a file's contents): printed inert (src/text/printable.ts).
+  const rawWrite = options.write ?? ((text: string) => process.stdout.write(text))
+  const write = (text: string) => rawWrite(printable(text))
   if (!(await stat(dir).catch(() => undefined))?.isDirectory()) {
     write(`${dir} is not a folder\n`)
     return { exitCode: 2 }

@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import type { Profile } from '../checks/types.ts'
 import { CrmConfError } from '../errors.ts'
+import { printable, printableLine } from '../text/printable.ts'
 import { addConditionOptions, conditionsFromFlags } from '../reference/conditions-options.ts'
 import { TOOL_VERSION } from '../version.ts'
 import { PROFILES } from '../vocabulary.ts'
@@ -151,7 +152,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         const { whereChecks } = await import('./where.ts')
         const answer = whereChecks(catalogue, opts.where)
         if (answer.problem) {
-          process.stderr.write(`${answer.problem}\n`)
+          process.stderr.write(`${printable(answer.problem)}\n`)
           return setExit(2)
         }
         if (opts.json)
@@ -254,8 +255,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const transport = transportFor(config)
       try {
         const result = await sweep(transport, opts.run ? { olderThanMs: 0, onlyRunId: opts.run, dryRun: opts.dryRun } : { olderThanMs, dryRun: opts.dryRun })
-        for (const r of result.removed) process.stdout.write(`${opts.dryRun ? 'would remove' : 'removed'} ${r.resource} ${r.id} (run ${r.runId})\n`)
-        for (const f of result.failed) process.stdout.write(`could not remove ${f.resource} ${f.id}: ${f.reason}\n`)
+        for (const r of result.removed)
+          process.stdout.write(printable(`${opts.dryRun ? 'would remove' : 'removed'} ${r.resource} ${printableLine(r.id)} (run ${r.runId})\n`))
+        for (const f of result.failed) process.stdout.write(printable(`could not remove ${f.resource} ${printableLine(f.id)}: ${f.reason}\n`))
         process.stdout.write(
           `${result.scanned} records scanned, ${result.removed.length} ${opts.dryRun ? 'to remove' : 'removed'}, ${result.failed.length} failed\n`,
         )
@@ -330,7 +332,8 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' })
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
-    process.stderr.write(`${(error as Error).message}\n`)
+    // A refusal may quote what a server or a file said.
+    process.stderr.write(`${printable((error as Error).message)}\n`)
     return 2
   }
   return exitCode

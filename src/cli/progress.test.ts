@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { RunSession } from '../engine/session.ts'
 import { makeCheckResult } from '../report/test-fixtures.ts'
+import { controlsIn, HOSTILE_ALL, HOSTILE_TEXT } from '../../test/hostile/corpus.ts'
 import { PLAIN_INTERVAL_MS, Progress, skipsByReason } from './progress.ts'
 
 /** Just what the progress line reads of a session: the request count and the main key's pacer. */
@@ -62,5 +63,29 @@ describe('skipsByReason', () => {
       makeCheckResult({ status: 'passed' }),
     ]
     expect(skipsByReason(results)).toEqual(['3 checks skipped: CRM_API_KEY_RESTRICTED is not set', '1 check skipped: CRM_WEBHOOK_SECRET is not set'])
+  })
+})
+
+describe('Progress with server text that would act on a terminal', () => {
+  it('prints it escaped: with colour and the live line on, only its own colour and erase sequences act', () => {
+    vi.useFakeTimers()
+    try {
+      const out: string[] = []
+      const progress = new Progress({ total: 2, write: (t) => out.push(t), tty: true, color: true, quiet: false, now: () => 0 })
+      progress.attach(fakeSession(7))
+      vi.advanceTimersByTime(1_000)
+      for (const status of ['failed', 'error'] as const)
+        progress.result(
+          makeCheckResult({ id: `records.${HOSTILE_ALL}`, status, clause: `§4${HOSTILE_TEXT.bidi}`, message: `data.id ${HOSTILE_ALL} is unknown` }),
+        )
+      progress.note(`stopping: ${HOSTILE_ALL}`)
+      progress.stop()
+      const text = out.join('')
+      expect(text).toContain('\x1b[31m')
+      expect(text).toContain('\\e]52;')
+      expect(controlsIn(text, { allowColour: true })).toEqual([])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -1,8 +1,9 @@
 // What a person watching a run sees. On a terminal: one live line (checks done/total, the areas running,
 // failures so far, requests, the pacer's wait). Without one (CI): a line every PLAIN_INTERVAL_MS and each
-// failure as it happens. --quiet prints only the failures' names and the summary; NO_COLOR drops colour.
+// failure as it happens. Text from the server is printed inert (src/text/printable.ts); only our colours act. --quiet prints only the failures' names and the summary; NO_COLOR drops colour.
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import type { RunSession } from '../engine/session.ts'
+import { printable, printableLine } from '../text/printable.ts'
 
 /** How often a run without a terminal says where it is. */
 export const PLAIN_INTERVAL_MS = 10_000
@@ -64,13 +65,13 @@ export class Progress {
     // Each failure and error as it happens, also with --quiet: the one thing a person must not miss.
     const colour = result.status === 'failed' ? '31' : '33'
     this.print(
-      `${this.paint(colour, MARK[result.status])} ${result.level} ${result.id} (${result.clause})${this.options.quiet ? '' : `\n    ${result.message.split('\n')[0]}`}\n`,
+      `${this.paint(colour, MARK[result.status])} ${result.level} ${printableLine(result.id)} (${printableLine(result.clause)})${this.options.quiet ? '' : `\n    ${printableLine(result.message.split('\n')[0] ?? '')}`}\n`,
     )
   }
 
   /** A message of the run's own (stopping, cleaning up) on a line of its own. */
   note(text: string): void {
-    this.print(`${text}\n`)
+    this.print(`${printable(text)}\n`)
   }
 
   stop(): void {
@@ -81,7 +82,7 @@ export class Progress {
 
   statusLine(): string {
     const requests = this.session?.transport.stats.total ?? 0
-    const areas = [...this.running.keys()].slice(0, 4).join(', ')
+    const areas = printableLine([...this.running.keys()].slice(0, 4).join(', '))
     const waitUntil = this.session?.transport.pacerFor('main').waitingUntil
     const waiting = waitUntil !== undefined && waitUntil > this.now() ? `, rate limit: waiting ${Math.ceil((waitUntil - this.now()) / 1000)} s` : ''
     const failures = this.failed + this.errored > 0 ? this.paint('31', `, ${this.failed} failed${this.errored ? `, ${this.errored} errored` : ''}`) : ''

@@ -20,6 +20,7 @@ import { describeEstimate, estimateRequests, formatDuration } from '../run/estim
 import { EXIT_INTERRUPTED, runSuite, type SuiteOutcome } from '../run/run-suite.ts'
 import { TOOL_VERSION } from '../version.ts'
 import { Progress, skipsByReason } from './progress.ts'
+import { printable, printableLine } from '../text/printable.ts'
 
 export interface RunCommandOptions {
   baseUrl?: string
@@ -64,7 +65,9 @@ export function newRunId(now = new Date()): string {
 }
 
 export async function runCommand(options: RunCommandOptions): Promise<RunOutcome> {
-  const write = options.write ?? ((text: string) => process.stdout.write(text))
+  const rawWrite = options.write ?? ((text: string) => process.stdout.write(text))
+  // Every line quotes server text somewhere (ids, messages, skip reasons, /me's workspace): printed inert.
+  const write = (text: string) => rawWrite(printable(text))
   let config: ResolvedConfig
   try {
     config = loadConfig(options.env ?? process.env, { baseUrl: options.baseUrl, profile: options.profile, seed: options.seed })
@@ -135,7 +138,13 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   for (const line of describeEstimate(estimateRequests(selected), limits)) write(`  ${line}\n`)
 
   const tty = options.write === undefined && process.stdout.isTTY === true
-  const progress = new Progress({ total: selected.length, write, tty, color: tty && !(options.env ?? process.env).NO_COLOR, quiet: options.quiet ?? false })
+  const progress = new Progress({
+    total: selected.length,
+    write: rawWrite,
+    tty,
+    color: tty && !(options.env ?? process.env).NO_COLOR,
+    quiet: options.quiet ?? false,
+  })
   // First signal: no new check, clean up, write the report marked interrupted, exit 130. Second: exit at once.
   const interrupt = new AbortController()
   let session: RunSession | undefined
@@ -207,7 +216,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
   if (embedded && leftovers.length > 0)
     write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
-  else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)
+  else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${printableLine(leftover.id)} (${printableLine(leftover.reason)})\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
   write(`reports: ${reportDir}\n`)
   const nothingTested = nothingTestedReason(report.checks)
@@ -223,7 +232,7 @@ function describeAbandoned(session: RunSession | undefined, embedded: boolean, r
   if (embedded) return 'stopped at once: the embedded server went with the run, nothing is left behind; no report was written'
   const pending = session?.ledger.pending() ?? []
   const lines = [`stopped at once: no report was written; ${pending.length} records this run created may be left behind`]
-  for (const entry of pending.slice(0, 20)) lines.push(`  ${entry.resource} ${entry.id}`)
+  for (const entry of pending.slice(0, 20)) lines.push(`  ${entry.resource} ${printableLine(entry.id)}`)
   if (pending.length > 20) lines.push(`  … and ${pending.length - 20} more`)
   lines.push(`remove them with: crm-conformance sweep --run ${runId}`)
   return lines.join('\n')

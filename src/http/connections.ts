@@ -12,6 +12,12 @@
 //   either: it goes out on a connection of its own, opened for it and closed after it (`reset`). That costs
 //   one TCP (and TLS) handshake per such request, a few hundred per run, and no idle timeout has to be
 //   guessed: load balancers close idle connections anywhere from 350 ms to minutes.
+//
+// Interim answers (1xx: a CDN's `103 Early Hints`) carry nothing the suite reads, and RFC 9110 §15.2 lets a
+// client ignore them; undici 7's retry interceptor takes the first one for the final answer and then fails on
+// the real one (UND_ERR_REQ_RETRY "Content-Range mismatch", or an assertion). So they are dropped below it.
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { Agent, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici'
 
 export interface ProxySettings {
@@ -27,6 +33,33 @@ export interface ConnectionOptions {
   /** Idle time after which the client closes a kept-alive connection itself. */
   keepAliveTimeoutMs?: number
 }
+
+/** A handler that never sees an interim (1xx) answer: the final answer follows on the same request. */
+class FinalAnswersOnly implements Dispatcher.DispatchHandler {
+  constructor(private readonly handler: Dispatcher.DispatchHandler) {}
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.handler.onRequestStart?.(controller, context)
+  }
+  onRequestUpgrade(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, socket: Duplex): void {
+    this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket)
+  }
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
+    if (statusCode < 200) return
+    this.handler.onResponseStart?.(controller, statusCode, headers, statusMessage)
+  }
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.handler.onResponseData?.(controller, chunk)
+  }
+  onResponseEnd(controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
+    this.handler.onResponseEnd?.(controller, trailers)
+  }
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    this.handler.onResponseError?.(controller, error)
+  }
+}
+
+/** Drops interim answers before the interceptors above it see them. */
+export const finalAnswersOnly: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => dispatch(options, new FinalAnswersOnly(handler))
 
 /** Error codes of a connection that broke before an answer began. */
 const STALE_CONNECTION_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'])
@@ -65,6 +98,7 @@ export interface Connections {
 export function openConnections(options: ConnectionOptions): Connections {
   const pooled = baseDispatcher(options)
   const retrying = pooled.compose(
+    finalAnswersOnly,
     interceptors.retry({
       maxRetries: MAX_RECONNECTS,
       // 429 and 5xx are answers: the transport's own policy (the pacer, Retry-After) handles them.
@@ -87,7 +121,9 @@ export function openConnections(options: ConnectionOptions): Connections {
         // that had carried an earlier answer (undici's SocketError tells what the socket read) was a stale
         // one: a server that resets every new connection is a genuine error, not sent to again.
         const reused = error.socket?.bytesRead === undefined || error.socket.bytesRead > 0
-        if (answered || !reused || !STALE_CONNECTION_CODES.has(error.code ?? '') || state.counter > MAX_RECONNECTS) return callback(error)
+        // "bad response": the server did answer, with something undici refuses (an unasked 100 Continue).
+        if (answered || !reused || error.message === 'bad response' || !STALE_CONNECTION_CODES.has(error.code ?? '') || state.counter > MAX_RECONNECTS)
+          return callback(error)
         setImmediate(() => callback(null))
       }
       return { dispatcher: retrying, extra: { retryOptions: { retry } }, answered: () => void (answered = true) }

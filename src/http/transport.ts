@@ -70,11 +70,12 @@ export interface TransportOptions {
 /** Text kept of a body that is not JSON (evidence, not a copy of the body). */
 const RAW_TEXT_KEPT = 64 * 1024
 /**
- * Text kept of a body refused as pathological (nested past MAX_JSON_DEPTH, or cut at the size cap): its start shows
- * what it was; more would only multiply a hostile server's body by every exchange of the run (issue 32: a run
- * against answers nested 200,000 deep kept 64 KiB of brackets per exchange, 2.3× a clean run's peak).
+ * Text kept of a body cut at the size cap (100 MiB, endless) or nested past MAX_JSON_DEPTH: its start shows what
+ * it was. Smaller, because a server that sends such a body to every request would otherwise put hundreds of them
+ * into the evidence, the report and its renderings (21 MB of report.json for one run; 64 KiB of brackets per
+ * exchange for answers nested 200,000 deep, issue 32), tripling the run's peak memory.
  */
-const PATHOLOGICAL_TEXT_KEPT = 4 * 1024
+const CUT_TEXT_KEPT = 4 * 1024
 
 export interface TransportStats {
   total: number
@@ -384,13 +385,21 @@ export class Transport {
       ...connection.extra,
     } as Dispatcher.RequestOptions & { dispatcher: Dispatcher })
     connection.answered()
+    // Bounded reads: a body is never held past the size cap, and one announced bigger than the cap is not
+    // read past its first bytes (the evidence): a server whose every answer is 100 MiB or endless costs a run
+    // no more memory than a clean one. What is read of a cut body serves only as evidence text.
+    const max = this.options.maxResponseBytes
+    const declared = Number(res.headers['content-length'])
+    const oversize = Number.isFinite(declared) && declared > max
+    const limit = oversize ? Math.min(CUT_TEXT_KEPT, max) : max
     const chunks: Buffer[] = []
     let size = 0
-    let truncated = false
+    let truncated = oversize
     for await (const chunk of res.body) {
       const buffer = chunk as Buffer
-      if (size + buffer.length > this.options.maxResponseBytes) {
-        chunks.push(buffer.subarray(0, this.options.maxResponseBytes - size))
+      if (size + buffer.length > limit) {
+        chunks.push(buffer.subarray(0, limit - size))
+        size = limit
         truncated = true
         res.body.destroy()
         break
@@ -398,7 +407,9 @@ export class Transport {
       chunks.push(buffer)
       size += buffer.length
     }
-    const bytes = Buffer.concat(chunks)
+    // A cut body is never parsed: only its first bytes are kept, copied, so the rest can be freed at once.
+    const bytes = truncated ? Buffer.concat(chunks, Math.min(size, CUT_TEXT_KEPT)) : Buffer.concat(chunks, size)
+    chunks.length = 0
     const responseHeaders: Record<string, string> = {}
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
@@ -409,12 +420,12 @@ export class Transport {
       return {
         status: res.statusCode,
         headers: responseHeaders,
-        note: `${bytes.length}${truncated ? '+' : ''} bytes encoded as ${encoding} although the request asked for identity: not decoded`,
+        note: `${oversize ? declared : size}${truncated && !oversize ? '+' : ''} bytes encoded as ${encoding} although the request asked for identity: not decoded`,
         truncated: truncated || undefined,
       }
     }
     const parsed = bytes.length > 0 && !truncated ? parseBoundedJson(bytes.toString('utf8')) : undefined
-    const kept = truncated || (parsed !== undefined && !parsed.parsed && parsed.note !== undefined) ? PATHOLOGICAL_TEXT_KEPT : RAW_TEXT_KEPT
+    const kept = truncated || (parsed !== undefined && !parsed.parsed && parsed.note !== undefined) ? CUT_TEXT_KEPT : RAW_TEXT_KEPT
     const rawText =
       bytes.length > 0 && !parsed?.parsed
         ? // Decoded from a copy of the first bytes only: a slice of the whole decoded string would keep all of it alive.

@@ -1,6 +1,7 @@
 // `crm-conformance serve`: the reference server as a local stand-in for the real service.
 
 import { DEFAULTS } from '../config/config.ts'
+import { printable } from '../text/printable.ts'
 import type { ServerConditions } from './conditions.ts'
 import { describeConditions } from './conditions-options.ts'
 import { REFERENCE_DEFAULTS, startReferenceServer, type BasePath, type VariantName } from './index.ts'
@@ -29,7 +30,9 @@ export interface ServeCommandOptions {
 
 /** Starts the server, prints its base URL and `.env` block, and runs until SIGINT or SIGTERM. */
 export async function runServeCommand(options: ServeCommandOptions): Promise<void> {
-  const write = options.write ?? ((text: string) => void process.stdout.write(text))
+  // Flags echo what was typed (a variant, a path): printed inert (src/text/printable.ts).
+  const rawWrite = options.write ?? ((text: string) => void process.stdout.write(text))
+  const write = (text: string) => rawWrite(printable(text))
   const webhookUrl = options.webhookUrl ?? `http://${DEFAULTS.sinkHost}:${DEFAULTS.sinkPort}/`
   const server = await startReferenceServer({
     port: options.port,

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { create } from 'xmlbuilder2'
 import { renderJunit } from './junit.ts'
 import { makeReport, sampleResults } from './test-fixtures.ts'
+import { HOSTILE_ALL, HOSTILE_TEXT } from '../../test/hostile/corpus.ts'
 
 const XSD = readFileSync(new URL('../../test/junit/junit.xsd', import.meta.url), 'utf8')
 
@@ -97,5 +98,30 @@ describe('renderJunit', () => {
     )
     expect(await validate(hostile)).toEqual([])
     expect(casesOf(hostile)).toHaveLength(sampleResults().length)
+  })
+
+  it('characters XML 1.0 forbids, in every attribute and text node, are shown escaped: a strict parser reads the file', async () => {
+    const h = HOSTILE_ALL
+    const results = sampleResults().map((r, i) => ({
+      ...r,
+      id: `${r.id}${h}`,
+      area: i % 2 ? `${r.area}${HOSTILE_TEXT.xmlForbidden}` : r.area,
+      title: `${r.title}${h}`,
+      clause: `${r.clause}${HOSTILE_TEXT.loneHigh}`,
+      clauses: [`${r.clause}${HOSTILE_TEXT.loneLow}`],
+      message: `${r.message}${h}`,
+      expected: `${h}`,
+      replay: `curl '${h}'`,
+      waived: r.waived && { ...r.waived, reason: `${r.waived.reason}${h}` },
+    }))
+    const report = makeReport(results)
+    report.target.baseUrl = `https://crm.example.test/${h}`
+    report.interrupted = { reason: `signal ${h}` } as typeof report.interrupted
+    const hostile = renderJunit(report)
+    expect(hostile).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDFFF]/)
+    expect(await validate(hostile)).toEqual([])
+    expect(casesOf(hostile)).toHaveLength(results.length)
+    expect(hostile).toContain('code\\uFFFE\\uFFFF\\x01\\x1F')
+    expect(hostile).toContain('\\e]52;')
   })
 })

@@ -1,8 +1,10 @@
 // junit.xml, rendered from report.json like every other report file (xmlbuilder2 writes and escapes the XML).
 // The JUnit format of Jenkins and Ant: one <testsuite> per area, one <testcase> per check and nothing else.
+// Every character XML 1.0 forbids is shown as a visible escape (src/text/printable.ts).
 // A waived failure is a skipped case whose message starts `waived:`, so a CI view does not go red for it.
 import { create } from 'xmlbuilder2'
 import type { CheckResult } from '../checks/types.ts'
+import { xmlPrintable } from '../text/printable.ts'
 import type { RunReport } from './types.ts'
 
 /** The test case name: what a CI view lists, so it carries the id, level and clauses. */
@@ -85,5 +87,7 @@ export function renderJunit(report: RunReport): string {
       else if (kind === 'skipped') testcase.ele('skipped', { message: oneLine(result.waived ? `waived: ${result.waived.reason}` : result.message) })
     }
   }
-  return `${doc.end({ prettyPrint: true })}\n`
+  // xmlbuilder2 escapes markup but writes characters XML 1.0 forbids as they are; a server's U+FFFE or ESC in an
+  // id, code or path would make the file unreadable to CI. Markup is plain ASCII, so escaping the whole text is exact.
+  return `${xmlPrintable(doc.end({ prettyPrint: true }))}\n`
 }

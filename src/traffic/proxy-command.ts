@@ -4,6 +4,7 @@
 // when a rule at the --fail-on level was broken (2 when the traffic exercised no rule: nothing was verified).
 import { loadConfig } from '../config/config.ts'
 import { CrmConfError } from '../errors.ts'
+import { printable } from '../text/printable.ts'
 import { NdjsonWriter } from './ndjson.ts'
 import { startProxy, type RunningProxy } from './proxy.ts'
 import type { FailOn } from './report.ts'
@@ -55,7 +56,9 @@ function untilSignal(): Promise<string> {
 }
 
 export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exitCode: 0 | 1 | 2; reportDir: string }> {
-  const write = options.write ?? ((text: string) => void process.stdout.write(text))
+  // A client's paths and decoded query values are printed inert (src/text/printable.ts).
+  const rawWrite = options.write ?? ((text: string) => void process.stdout.write(text))
+  const write = (text: string) => rawWrite(printable(text))
   const target = parseTarget(options.target)
   const basePath = target.pathname.replace(/\/+$/, '')
   const failOn = options.failOn ?? 'must'

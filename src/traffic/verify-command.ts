@@ -6,6 +6,7 @@ import { constants } from 'node:fs'
 import { access, open } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
+import { printable } from '../text/printable.ts'
 import { readHar } from './har.ts'
 import { isZip } from './har-zip.ts'
 import { readNdjson, TrafficFileError } from './ndjson.ts'
@@ -75,7 +76,9 @@ async function* exchangesOf(file: string, format: TrafficFormat, firstSeq: numbe
 }
 
 export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promise<VerifyTrafficOutcome> {
-  const write = options.write ?? ((text: string) => process.stdout.write(text))
+  // Paths, decoded query values and parse errors that quote a line come from the traffic: printed inert (src/text/printable.ts).
+  const rawWrite = options.write ?? ((text: string) => process.stdout.write(text))
+  const write = (text: string) => rawWrite(printable(text))
   const failOn = options.failOn ?? 'must'
   const formats: TrafficFormat[] = []
   for (const file of options.files) {

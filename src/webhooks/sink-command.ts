@@ -2,6 +2,7 @@
 // delivery as it comes and a summary at the end.
 import { readFileSync } from 'node:fs'
 import { CrmConfError } from '../errors.ts'
+import { printable } from '../text/printable.ts'
 import { SINK_DEFAULTS, startSink } from './sink.ts'
 import type { RespondRule, Sink, SinkCounts, SinkOptions } from './sink.ts'
 import { TIMESTAMP_TOLERANCE_S } from './verify.ts'
@@ -88,7 +89,9 @@ function isLoopback(host: string): boolean {
 
 /** Runs until SIGINT, SIGTERM or deps.signal; resolves with what the sink received. */
 export async function runSinkCommand(options: SinkCommandOptions, deps: SinkCommandDeps = {}): Promise<SinkSummary> {
-  const write = deps.write ?? ((text: string) => void process.stdout.write(text))
+  // A sender's types, ids and bodies are printed inert (src/text/printable.ts).
+  const rawWrite = deps.write ?? ((text: string) => void process.stdout.write(text))
+  const write = (text: string) => rawWrite(printable(text))
   const tls = tlsOption(options)
   const rules = (options.respond ?? []).map(parseRespondRule)
   const sink = await startSink({

@@ -5,11 +5,12 @@ import { createWriteStream, mkdirSync, openSync } from 'node:fs'
 import type { WriteStream } from 'node:fs'
 import { dirname } from 'node:path'
 import { CrmConfError } from '../errors.ts'
+import { printableLine } from '../text/printable.ts'
 import { SINK_DEFAULTS, type Delivery, type SinkCounts } from './sink-types.ts'
 
-/** Control and bidi characters from a sender never reach the terminal. */
+/** A sender's text on one printed line, at most `max` characters: control and bidi characters shown escaped (src/text/printable.ts). */
 export function printable(text: string, max = 120): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?')
+  const clean = printableLine(text.length > max * 2 ? text.slice(0, max * 2) : text)
   return clean.length > max ? `${clean.slice(0, max)}…` : clean
 }
 

@@ -17,6 +17,7 @@ import { Webhook } from 'standardwebhooks'
 import { CrmConfError } from '../errors.ts'
 import { AttemptHistory } from './sink-history.ts'
 import { describeDelivery, printable, sinkLog } from './sink-log.ts'
+import { printable as printableText } from '../text/printable.ts'
 import { claimsOf, readBody, recordedHeaders, send } from './sink-request.ts'
 import { selfSignedCertificate, tlsFailureOf } from './sink-tls.ts'
 import { REJECTION_STATUS, SINK_DEFAULTS } from './sink-types.ts'
@@ -57,7 +58,7 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
       cause: error,
     })
   }
-  const print = options.print === true ? (line: string) => void process.stdout.write(`${line}\n`) : options.print || undefined
+  const print = options.print === true ? (line: string) => void process.stdout.write(`${printableText(line)}\n`) : options.print || undefined
   const tls = options.tls === 'self-signed' ? await selfSignedCertificate(host) : options.tls
 
   const deliveries: Delivery[] = []

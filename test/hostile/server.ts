@@ -8,6 +8,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { gzipSync } from 'node:zlib'
+import { HOSTILE_ALL, HOSTILE_WELL_FORMED } from './corpus.ts'
 
 export const HOSTILE_MODES = [
   /** Passed through untouched: a faithful stand-in for the reference server that records every method it is sent. */
@@ -54,6 +55,16 @@ export const HOSTILE_MODES = [
   'huge-headers',
   /** 200, `Content-Length: 1000`, 20 bytes, then the connection is closed. */
   'length-lie',
+  /** Passed through, each answer preceded by a `103 Early Hints` (a CDN in front). */
+  'early-hints',
+  /** Passed through, each answer preceded by a `100 Continue` nobody asked for (legal: RFC 9110 §15.2). */
+  'unasked-continue',
+  /**
+   * Passed through, with the hostile corpus (test/hostile/corpus.ts: terminal escapes, characters XML forbids,
+   * live Markdown) in what a run prints and reports: every error's code and message, `/me`'s workspace name, and
+   * the id of every record created (less lone surrogates; so later requests miss it, checks fail quoting it, and it is left behind).
+   */
+  'poison',
 ] as const
 
 export type HostileMode = (typeof HOSTILE_MODES)[number]
@@ -177,6 +188,47 @@ export async function startHostileServer(options: HostileServerOptions): Promise
     )
     forward.on('error', () => res.destroy())
     req.pipe(forward)
+  }
+
+  /** Passed through with the upstream's JSON answer rewritten by `rewrite` (any other answer as it is). */
+  function rewritten(req: IncomingMessage, res: ServerResponse, path: string, rewrite: (status: number, body: any) => unknown): void {
+    const upstream = new URL(options.upstream)
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } },
+      (answer) => {
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.on('end', () => {
+          let text = Buffer.concat(chunks).toString('utf8')
+          try {
+            text = JSON.stringify(rewrite(answer.statusCode ?? 502, JSON.parse(text)))
+          } catch {
+            /* not JSON: passed as it is */
+          }
+          const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) }
+          delete headers['transfer-encoding']
+          res.writeHead(answer.statusCode ?? 502, headers)
+          res.end(text)
+        })
+      },
+    )
+    forward.on('error', () => res.destroy())
+    req.pipe(forward)
+  }
+
+  function poison(status: number, body: any, path: string, method: string): unknown {
+    if (body && typeof body === 'object' && body.error && typeof body.error === 'object') {
+      body.error.code = `${body.error.code}${HOSTILE_ALL}`
+      body.error.message = `${body.error.message}${HOSTILE_ALL}`
+    }
+    if (/\/me(\?|$)/.test(path) && status === 200 && body && typeof body === 'object') {
+      const ws = body.workspace
+      if (ws && typeof ws === 'object') body.workspace = { ...ws, id: `${ws.id ?? ''}${HOSTILE_ALL}`, name: HOSTILE_ALL }
+      else body.workspace = `${ws ?? ''}${HOSTILE_ALL}`
+    }
+    // Ids travel in URLs: the corpus less lone surrogates, which no URL can carry.
+    if (method === 'POST' && status === 201 && body && typeof body === 'object' && typeof body.id === 'string') body.id = `${body.id}${HOSTILE_WELL_FORMED}`
+    return body
   }
 
   function echo(req: IncomingMessage, res: ServerResponse, path: string, encoded = false): void {
@@ -318,6 +370,14 @@ export async function startHostileServer(options: HostileServerOptions): Promise
         res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'x'.repeat(64 * 1024) })
         res.end('{}')
         return
+      case 'early-hints':
+        res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' })
+        return passThrough(req, res, path)
+      case 'unasked-continue':
+        res.writeContinue()
+        return passThrough(req, res, path)
+      case 'poison':
+        return rewritten(req, res, path, (status, body) => poison(status, body, path, req.method ?? 'GET'))
       case 'length-lie':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' })
         res.write('{"data":[],"nextCurs')
@@ -337,7 +397,17 @@ export async function startHostileServer(options: HostileServerOptions): Promise
     const byMethod = (methods[mode] ??= {})
     byMethod[req.method ?? '?'] = (byMethod[req.method ?? '?'] ?? 0) + 1
     // Read (and drop) the request body before sabotaging, except where the body is passed through.
-    if (mode === 'pass' || mode === 'wrong-type' || mode === 'flaky' || mode === 'dies-after' || mode === 'echo' || mode === 'echo-encoded')
+    if (
+      mode === 'pass' ||
+      mode === 'wrong-type' ||
+      mode === 'flaky' ||
+      mode === 'dies-after' ||
+      mode === 'echo' ||
+      mode === 'echo-encoded' ||
+      mode === 'early-hints' ||
+      mode === 'unasked-continue' ||
+      mode === 'poison'
+    )
       return sabotage(mode, req, res, match[2]!)
     req.resume()
     sabotage(mode, req, res, match[2]!)

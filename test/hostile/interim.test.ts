@@ -1,0 +1,163 @@
+// Interim (1xx) answers never break a request (issue 29): a CDN that sends `103 Early Hints` before every answer
+// is read like the server behind it by the suite's client (start-up probe and checks), the proxy and the sink.
+// An unasked `100 Continue` is refused by undici's HTTP/1.1 client itself: the request then ends with an error
+// that says so, never a retried request or a misleading "closed the connection".
+import { createHmac } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { request } from 'undici'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Redactor } from '../../src/http/redact.ts'
+import { Transport } from '../../src/http/transport.ts'
+import type { RunReport } from '../../src/report/types.ts'
+import { startProxy } from '../../src/traffic/proxy.ts'
+import type { TrafficExchange } from '../../src/traffic/types.ts'
+import { startSink } from '../../src/webhooks/sink.ts'
+import { baseEnv, runCli, targetEnv } from './cli.ts'
+import { startHostileProcess, type HostileProcess } from './process.ts'
+import type { HostileMode } from './server.ts'
+
+let hostile: HostileProcess
+
+beforeAll(async () => {
+  hostile = await startHostileProcess()
+})
+
+afterAll(async () => {
+  await hostile?.close()
+})
+
+function transport(mode: HostileMode): Transport {
+  const key = hostile.reference.keys.main
+  return new Transport({
+    baseUrl: hostile.baseUrls[mode],
+    keys: { main: key },
+    redactor: new Redactor([{ name: 'CRM_API_KEY', value: key }]),
+    timeoutMs: 10_000,
+    maxResponseBytes: 4 * 1024 * 1024,
+    concurrency: 2,
+    requestBudget: 100,
+    maxRetryAfterS: 1,
+  })
+}
+
+describe('103 Early Hints before every answer', () => {
+  it("the suite's client reads every answer: reads, a replayable write and a write that is never repeated", async () => {
+    const client = transport('early-hints')
+    try {
+      const me = await client.send({ method: 'GET', path: '/me' })
+      expect(me.error).toBeUndefined()
+      expect(me.response?.status).toBe(200)
+      const created = await client.send({ method: 'POST', path: '/accounts', body: { name: 'early hints' } })
+      expect(created.error).toBeUndefined()
+      expect(created.response?.status).toBe(201)
+      const id = (created.response?.body as { id: string }).id
+      const keyed = await client.send({ method: 'POST', path: '/accounts', body: { name: 'keyed' }, headers: { 'Idempotency-Key': `k-${Date.now()}` } })
+      expect(keyed.response?.status).toBe(201)
+      const read = await client.send({ method: 'GET', path: `/accounts/${id}` })
+      expect(read.response?.status).toBe(200)
+      const removed = await client.send({ method: 'DELETE', path: `/accounts/${id}` })
+      expect(removed.error).toBeUndefined()
+      expect(removed.response?.status).toBeLessThan(300)
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('a suite run (start-up probe, sweep and the records area) ends as it does without the CDN', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crmconf-early-hints-'))
+    try {
+      const verdicts: Record<string, { code: number | null; report: RunReport; output: string }> = {}
+      for (const mode of ['pass', 'early-hints'] as const) {
+        const reportDir = join(dir, mode)
+        const env = baseEnv({ ...targetEnv(hostile.baseUrls[mode], hostile.reference), NO_COLOR: '1', CRM_SEED: '3' })
+        const run = await runCli(['run', '--only', 'records', '--report-dir', reportDir, '--quiet'], { cwd: dir, env, hardLimitMs: 150_000 })
+        verdicts[mode] = {
+          code: run.code,
+          report: JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport,
+          output: run.stdout + run.stderr,
+        }
+      }
+      const hints = verdicts['early-hints']!
+      expect(hints.code, hints.output.slice(-2000)).toBe(verdicts.pass!.code)
+      expect(hints.report.summary.errored, hints.output.slice(-2000)).toBe(0)
+      expect(hints.report.summary.passed).toBeGreaterThan(10)
+      const statuses = (report: RunReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.status]))
+      expect(statuses(hints.report)).toEqual(statuses(verdicts.pass!.report))
+      expect((await hostile.stats()).received['early-hints']).toBeGreaterThan(20)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 200_000)
+
+  it('the validating proxy forwards the final answer and judges it', async () => {
+    const seen: TrafficExchange[] = []
+    const proxy = await startProxy({ target: hostile.baseUrls['early-hints'], host: '127.0.0.1', port: 0, onExchange: (e) => seen.push(e) })
+    try {
+      const answer = await request(`${proxy.url}/accounts?limit=2`, { headers: { authorization: `Bearer ${hostile.reference.keys.main}` } })
+      expect(answer.statusCode).toBe(200)
+      expect((await answer.body.json()) as object).toHaveProperty('data')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(seen.map((e) => e.response?.status)).toEqual([200])
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
+describe('interim answers around the sink', () => {
+  it('a sender that asks for 100 Continue gets it, then the delivery is verified and accepted', async () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret })
+    try {
+      const body = JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString(), data: { id: 'x', entityType: 'case', object: {}, changes: {} } })
+      const ts = Math.floor(Date.now() / 1000)
+      const key = Buffer.from(secret.slice('whsec_'.length), 'base64')
+      const signature = `v1,${createHmac('sha256', key).update(`msg_100.${ts}.${body}`).digest('base64')}`
+      const outcome = await new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+        let continued = false
+        const req = httpRequest(sink.url, {
+          method: 'POST',
+          agent: false,
+          headers: {
+            expect: '100-continue',
+            'content-type': 'application/json',
+            'webhook-id': 'msg_100',
+            'webhook-timestamp': String(ts),
+            'webhook-signature': signature,
+          },
+        })
+        req.on('continue', () => {
+          continued = true
+          req.end(body)
+        })
+        req.on('response', (res) => {
+          res.resume()
+          res.on('end', () => resolve({ continued, status: res.statusCode ?? 0 }))
+        })
+        req.on('error', reject)
+        req.flushHeaders()
+      })
+      expect(outcome).toEqual({ continued: true, status: 200 })
+      expect(sink.deliveries.map((d) => d.verdict)).toEqual(['accepted'])
+    } finally {
+      await sink.close()
+    }
+  })
+})
+
+describe('an unasked 100 Continue', () => {
+  it("undici's HTTP/1.1 client cannot read past it: the request ends with an error naming it, sent once", async () => {
+    const client = transport('unasked-continue')
+    const before = (await hostile.stats()).received['unasked-continue'] ?? 0
+    try {
+      const me = await client.send({ method: 'GET', path: '/accounts?limit=1' })
+      expect(me.error?.message).toMatch(/100 Continue/)
+      expect(((await hostile.stats()).received['unasked-continue'] ?? 0) - before).toBe(1)
+    } finally {
+      await client.close()
+    }
+  })
+})

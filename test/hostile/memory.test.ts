@@ -1,0 +1,75 @@
+// Issue 29: a whole run against a server whose every answer is endless, or 100 MiB with its Content-Length,
+// peaks within 1.5× the memory of a clean run (a small CI runner must hold it). Each run is a child process
+// (test/hostile/rss-probe.ts) that reports its own peak resident memory.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunReport } from '../../src/report/types.ts'
+import { baseEnv, ROOT, targetEnv } from './cli.ts'
+import { startHostileProcess, type HostileProcess } from './process.ts'
+import type { HostileMode } from './server.ts'
+
+let hostile: HostileProcess
+let dir: string
+
+beforeAll(async () => {
+  hostile = await startHostileProcess({ hugeBytes: 100 * 1024 * 1024 })
+  dir = mkdtempSync(join(tmpdir(), 'crmconf-memory-'))
+})
+
+afterAll(async () => {
+  await hostile?.close()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+interface Probe {
+  code: number
+  maxRssKb: number
+  report: RunReport
+}
+
+function runMeasured(mode: HostileMode): Promise<Probe> {
+  const reportDir = join(dir, mode)
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin', 'run-ts.mjs'), join(ROOT, 'test', 'hostile', 'rss-probe.ts'), 'run', '--quiet', '--report-dir', reportDir],
+      {
+        cwd: dir,
+        env: baseEnv({ ...targetEnv(hostile.baseUrls[mode], hostile.reference), NO_COLOR: '1', CRM_REQUEST_TIMEOUT_MS: '15000', CRM_SEED: '9' }),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    )
+    let err = ''
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk))
+    child.on('error', reject)
+    child.on('close', () => {
+      try {
+        const last = JSON.parse(err.trim().split('\n').at(-1)!) as { code: number; maxRssKb: number }
+        resolve({ ...last, report: JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport })
+      } catch (error) {
+        reject(new Error(`${mode}: no measurement (${(error as Error).message}); stderr:\n${err.slice(-2000)}`))
+      }
+    })
+  })
+}
+
+describe('memory of a whole run against bodies that never end or are far too big', () => {
+  it('peaks within 1.5× a clean run', async () => {
+    // One after the other: three runs against one reference server at once would see each other's records.
+    const clean = await runMeasured('pass')
+    const endless = await runMeasured('endless')
+    const huge = await runMeasured('huge')
+    const mb = (p: Probe) => Math.round(p.maxRssKb / 1024)
+    console.log(`peak memory of a whole run: clean ${mb(clean!)} MB, endless bodies ${mb(endless!)} MB, 100 MiB bodies ${mb(huge!)} MB`)
+    expect(clean!.code).toBe(0)
+    for (const hostileRun of [endless!, huge!]) {
+      // The run did meet the bodies: it ran every check and failed.
+      expect(hostileRun.code).toBe(1)
+      expect(hostileRun.report.requests.total).toBeGreaterThan(100)
+      expect(hostileRun.maxRssKb).toBeLessThanOrEqual(1.5 * clean!.maxRssKb)
+    }
+  }, 300_000)
+})
