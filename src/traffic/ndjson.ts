@@ -22,7 +22,7 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { DEFAULTS } from '../config/config.ts'
-import { parseBoundedJson } from '../http/bounded-json.ts'
+import { jsonDepth, MAX_JSON_DEPTH } from '../http/bounded-json.ts'
 import type { Readable } from 'node:stream'
 import type { TrafficExchange } from './types.ts'
 
@@ -140,11 +140,15 @@ export async function* readNdjson(
     for await (const line of lines) {
       lineNo++
       if (line.trim() === '') continue
-      const parsed = parseBoundedJson(line)
-      if (!parsed.parsed)
-        throw new TrafficFileError(label, parsed.note ? `line ${lineNo} is nested too deep to read (${parsed.note})` : `line ${lineNo} is not JSON`)
+      if (jsonDepth(line) > MAX_JSON_DEPTH) throw new TrafficFileError(label, `line ${lineNo} is nested more than ${MAX_JSON_DEPTH} levels deep: not read`)
+      let parsed: unknown
       try {
-        yield exchangeOfLine(parsed.value, `${label}:${lineNo}`, seq++)
+        parsed = JSON.parse(line)
+      } catch (error) {
+        throw new TrafficFileError(label, `line ${lineNo} is not JSON (${(error as Error).message})`)
+      }
+      try {
+        yield exchangeOfLine(parsed, `${label}:${lineNo}`, seq++)
       } catch (error) {
         throw new TrafficFileError(label, `line ${lineNo}: ${(error as Error).message}`)
       }
