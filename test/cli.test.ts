@@ -97,7 +97,7 @@ describe('--help, unknown flags and bad values', () => {
       CRM_REQUEST_TIMEOUT_MS: '2000',
     })
     expect(run.code, run.stdout + run.stderr).toBe(2)
-    expect(run.stdout).toContain('CRMCONF_TARGET_UNREACHABLE')
+    expect(run.stderr).toContain('CRMCONF_TARGET_UNREACHABLE')
   })
 })
 
