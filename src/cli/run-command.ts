@@ -21,6 +21,7 @@ import { describeWaiverOutcome, loadWaivers, type Waiver } from '../certify/waiv
 import { describeEstimate, estimateRequests, formatDuration } from '../run/estimate.ts'
 import { EXIT_INTERRUPTED, runSuite, type SuiteOutcome } from '../run/run-suite.ts'
 import { TOOL_VERSION } from '../version.ts'
+import { embeddedOptionProblem } from './embedded-options.ts'
 import { Progress, skipsByReason } from './progress.ts'
 
 export interface RunCommandOptions {
@@ -130,6 +131,14 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
 
   let keyWarnings: KeyWarning[] = []
   let limitPerMinute: number | undefined
+  if (!embedded && config.webhookSecret) {
+    const { sinkPortProblem } = await import('../webhooks/sink-port.ts')
+    const busy = await sinkPortProblem(config.sinkHost, config.sinkPort)
+    if (busy) {
+      writeError(`${busy}\n`)
+      return { exitCode: 2 }
+    }
+  }
   if (!embedded) {
     // The main key must be accepted; optional keys that answer contrary to their role are warned about.
     const checked = await preflightTarget(config)
@@ -282,28 +291,6 @@ function removeIfEmpty(dir: string): void {
 function sweepCommand(runId: string): string {
   const npx = invocationFromEnv(process.env).prefix.startsWith('npx ')
   return `${npx ? 'npx ' : ''}crm-conformance sweep --run ${runId}`
-}
-
-/** `--variant` and `--fault`: names the reference server knows, else one line with the nearest. */
-async function embeddedOptionProblem(variant: string | undefined, faults: string[] | undefined): Promise<string | undefined> {
-  if (variant === undefined && !faults?.length) return undefined
-  const { VARIANT_NAMES } = await import('../reference/variants.ts')
-  const { FAULTS } = await import('../reference/faults.ts')
-  const { nearestTerms } = await import('../engine/selection.ts')
-  const unknown = (flag: string, value: string, known: readonly string[], what: string) => {
-    const near = nearestTerms(value, known)
-    const hint =
-      near.length > 0
-        ? `: did you mean ${near.join(' or ')}?`
-        : ` (${known.length <= 8 ? `known: ${known.join(', ')}` : `none is near; the ${known.length} known are listed in src/reference/faults.ts`})`
-    return `${flag} ${value} is not ${what}${hint}`
-  }
-  if (variant !== undefined && !(VARIANT_NAMES as readonly string[]).includes(variant))
-    return unknown('--variant', variant, VARIANT_NAMES, 'a variant of the reference server')
-  const ids = FAULTS.map((f) => f.id as string)
-  const bad = (faults ?? []).filter((f) => !ids.includes(f))
-  if (bad.length > 0) return bad.map((f) => unknown('--fault', f, ids, 'a fault of the reference server')).join('; ')
-  return undefined
 }
 
 /** Skip reasons listed at the end of a run; the rest are in the report. */
