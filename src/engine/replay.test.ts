@@ -20,7 +20,8 @@ describe('replay lines replay as the command was invoked', () => {
   it('through an npm script: the script, whose own words (run --embedded) are not repeated', () => {
     setReplayInvocation(
       invocationFromEnv({
-        npm_command: 'run-script',
+        // npm 11 says `run`, older npm `run-script`.
+        npm_command: 'run',
         npm_lifecycle_event: 'conformance',
         npm_lifecycle_script: 'node scripts/build-if-changed.mjs && node bin/crm-conformance.mjs run --embedded',
       }),

@@ -28,7 +28,7 @@ let invocation: ReplayInvocation = ON_PATH
 export function invocationFromEnv(env: NodeJS.ProcessEnv): ReplayInvocation {
   if (env.npm_command === 'exec' || env.npm_lifecycle_event === 'npx') return { prefix: 'npx crm-conformance run' }
   const script = env.npm_lifecycle_script
-  if (env.npm_command === 'run-script' && env.npm_lifecycle_event && script && /crm-conformance[\w-]*\.mjs\b/.test(script)) {
+  if ((env.npm_command === 'run' || env.npm_command === 'run-script') && env.npm_lifecycle_event && script && /crm-conformance[\w-]*\.mjs\b/.test(script)) {
     const says = (word: string) => new RegExp(`(^|\\s)${word}(\\s|$)`).test(script.slice(script.search(/crm-conformance[\w-]*\.mjs/)))
     const prefix = `npm run ${env.npm_lifecycle_event} --${says('run') ? '' : ' run'}`
     return { prefix, embeddedInPrefix: says('--embedded') }
