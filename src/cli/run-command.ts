@@ -187,9 +187,9 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       return
     }
     if (signals === 2) {
-      progress.note(`${signal}: ending clean-up at once${firstWritten ? '; the report files are kept' : ''}`)
+      // The files are still written (once) if they were not yet; the first signal's bound still holds.
+      progress.note(`${signal}: ending clean-up at once; the report files are kept`)
       hurry.abort(signal)
-      setTimeout(() => abandon(`${signal} again`), HURRY_EXIT_MS).unref()
       return
     }
     abandon(signal)
@@ -276,7 +276,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   return { exitCode: outcome.exitCode, report, reportDir, files: outcome.files }
 }
 
-/** After a second signal, or once an interrupted run has said everything: the longest the process lingers. */
+/** Once an interrupted run has said everything: the longest the process lingers (a pacer may still sleep). */
 const HURRY_EXIT_MS = 1_000
 
 function removeIfEmpty(dir: string): void {

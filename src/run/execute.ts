@@ -20,8 +20,8 @@ const STOP_DRAIN_MAX_MS = 4_000
 const STOP_SETTLE_MS = 300
 /** Pages of 100 per collection an interrupted run searches for records of its own that its journal missed. */
 const INTERRUPTED_SWEEP_PAGES = 5
-/** Of the time from an interrupt to exit (DEFAULTS.interruptExitS), what is kept for rewriting the report after clean-up. */
-const INTERRUPT_REWRITE_MS = 1_500
+/** Of the time from an interrupt to exit (DEFAULTS.interruptExitS), what is kept for rewriting the report after clean-up (a full run's files take 0.4–3 s to render and write on a loaded machine). */
+const INTERRUPT_REWRITE_MS = 3_000
 /** After an interrupt, the longest the search for unjournaled records may take: a nicety, never a reason to be killed. */
 const INTERRUPTED_SWEEP_MS = 2_000
 
@@ -151,12 +151,12 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     )
     await Promise.race([all, whenStopped])
     if (stop) {
-      await drain(session, config, options.hurry)
-      if (!options.hurry?.aborted) await Promise.race([all, sleep(STOP_SETTLE_MS)])
       // The checks not reached are told apart from those done (the progress line counts them as not run).
       const rows = options.checks.map((check) => settled.get(check.id) ?? stoppedResult(check, started.has(check.id), stop!, session))
       for (const row of rows) if (!settled.has(row.id)) options.onResult?.(row)
-      await options.onStopped?.(rows, stop, session)
+      // The files are written while the requests on the wire drain: a job killed from here on keeps them.
+      await Promise.all([options.onStopped?.(rows, stop, session), drain(session, config, options.hurry)])
+      if (!options.hurry?.aborted) await Promise.race([all, sleep(STOP_SETTLE_MS)])
     }
   } finally {
     clearTimeout(bound)
