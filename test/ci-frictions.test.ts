@@ -75,6 +75,18 @@ describe('a run that cannot start says why on stderr, and writes nothing', () =>
     expect(result.stderr).not.toContain(KEY)
   })
 
+  test('the same from another command (sweep), on stderr', async () => {
+    const { runCli } = await import('./hostile/cli.ts')
+    const result = await runCli(['sweep', '--dry-run'], {
+      cwd: dir,
+      env: baseEnv({ CRM_BASE_URL: 'http://127.0.0.1:9/v1', CRM_APIKEY: KEY }),
+      hardLimitMs: 60_000,
+    })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('did you mean CRM_API_KEY?')
+    expect(result.stdout).toBe('')
+  }, 60_000)
+
   test('a busy webhook sink port: refused at start, exit 2, naming CRM_WEBHOOK_SINK_PORT', async () => {
     const busy: Server = createServer()
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))

@@ -345,6 +345,12 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' })
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
+    // An unusable configuration (sweep, sink) is often a misspelt name (CRM_APIKEY): said with it.
+    if (error instanceof CrmConfError && error.code === 'CRMCONF_CONFIG_INVALID') {
+      const { environmentFacts, PUBLIC_VARIABLES } = await import('../config/config.ts')
+      const { lookalikeWarnings } = await import('../config/env-names.ts')
+      for (const line of lookalikeWarnings(environmentFacts(process.env).names, PUBLIC_VARIABLES)) process.stderr.write(`${line}\n`)
+    }
     process.stderr.write(`${(error as Error).message}\n`)
     return 2
   }
