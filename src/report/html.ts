@@ -331,7 +331,7 @@ details>summary{cursor:pointer;color:var(--muted)}
 .cols{display:flex;flex-wrap:wrap;gap:8px 40px}
 nav.sections a{margin-right:14px}
 .verdict,.meta dd,nav.sections,h2,h3{overflow-wrap:anywhere}
-@media (max-width:700px){main,header{padding:12px 10px}.verdict{font-size:1.9em}.pair{grid-template-columns:minmax(0,1fr)}table{display:block;max-width:100%;overflow-x:auto}article.check{padding:4px 8px 8px}}
+@media (max-width:700px){body{overflow-wrap:break-word}main,header{padding:12px 10px}.verdict{font-size:1.9em}.pair{grid-template-columns:minmax(0,1fr)}table{display:block;max-width:100%;overflow-x:auto}article.check{padding:4px 8px 8px}}
 `
 
 /** The whole page. Failures come first, then harness errors and waived failures, then every check by clause. */
