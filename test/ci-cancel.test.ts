@@ -85,7 +85,7 @@ test('SIGINT, then SIGTERM 7.5 s later, while the clean-up would wait for a spen
   const printed = result.stdout + result.stderr
 
   expect(result.hung, printed.slice(-2000)).toBe(false)
-  expect(result.code, printed.slice(-3000)).toBe(130)
+  expect(result.code, `exited after ${exitedInMs} ms (signal ${result.signal}):\n${printed.slice(-3000)}`).toBe(130)
   expect(exitedInMs, printed.slice(-3000)).toBeLessThan(10_000)
   for (const name of ['report.json', 'report.html', 'summary.md', 'badge.json', 'junit.xml']) expect(existsSync(join(reportDir, name)), name).toBe(true)
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'))

@@ -175,8 +175,11 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   let session: RunSession | undefined
   let signals = 0
   let firstWritten = false
+  let finished = false
   const onSignal = (signal: NodeJS.Signals) => {
     signals++
+    // The run said all it had to say: a further signal (CI's SIGTERM) only ends the process, as interrupted.
+    if (finished) process.exit(EXIT_INTERRUPTED)
     if (signals === 1) {
       progress.note(
         `\ninterrupted (${signal}): stopping the checks, writing the report, then cleaning up… (a second Ctrl-C or SIGTERM ends clean-up at once; the report is kept)`,
@@ -242,8 +245,12 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     })
   } finally {
     progress.stop()
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    finished = true
+    // After an interrupt the handlers stay until exit, so CI's next signal still ends it with 130.
+    if (signals === 0) {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    }
     removeIfEmpty(journalDir)
   }
   const wallMs = performance.now() - started
@@ -277,7 +284,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
 }
 
 /** Once an interrupted run has said everything: the longest the process lingers (a pacer may still sleep). */
-const HURRY_EXIT_MS = 1_000
+const HURRY_EXIT_MS = 200
 
 function removeIfEmpty(dir: string): void {
   try {
