@@ -12,6 +12,7 @@ import type { CheckResult } from '../src/checks/types.ts'
 import { buildProgram } from '../src/cli/main.ts'
 import { KEY_VARIABLES } from '../src/config/config.ts'
 import type { RunReport } from '../src/report/types.ts'
+import { parse as parseYaml } from 'yaml'
 import { ROOT, baseEnv, runCli, type CliRun } from './hostile/cli.ts'
 import { faultCaughtBy } from './hostile/faults.ts'
 
@@ -97,7 +98,7 @@ describe('--help, unknown flags and bad values', () => {
       CRM_REQUEST_TIMEOUT_MS: '2000',
     })
     expect(run.code, run.stdout + run.stderr).toBe(2)
-    expect(run.stdout).toContain('CRMCONF_TARGET_UNREACHABLE')
+    expect(run.stderr).toContain('CRMCONF_TARGET_UNREACHABLE')
   })
 })
 
@@ -240,8 +241,25 @@ describe('examples/: the CI jobs the README links', () => {
     expect(readme).toContain(`(examples/${file})`)
     // Every key the suite reads, from the CI's secret store.
     for (const variable of [...Object.values(KEY_VARIABLES), 'CRM_BASE_URL', 'CRM_WEBHOOK_SECRET']) expect(text, variable).toContain(variable)
+    // Through the GitHub Action (action.yml): every input it passes is one the action declares, and the
+    // action's own invocation is checked as the examples' are.
+    const usesAction = /uses: [\w-]+\/crm-conformance@\S+/.test(text)
+    if (usesAction) {
+      const declared = Object.keys((parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> }).inputs)
+      const step = /uses: [\w-]+\/crm-conformance@\S+\n\s+with:\n((?:\s{10}[^\n]*\n)+)/.exec(text)
+      expect(step, 'the step that uses the action has inputs').not.toBeNull()
+      for (const [, input] of step![1]!.matchAll(/^\s{10}([\w-]+):/gm)) expect(declared, input).toContain(input)
+      const run = program.commands.find((c) => c.name() === 'run')!
+      const flags = [...readFileSync(join(ROOT, 'action.yml'), 'utf8').matchAll(/args\+?=\((--[a-z-]+)/g)].map((m) => m[1]!)
+      expect(flags.length).toBeGreaterThan(0)
+      for (const flag of flags)
+        expect(
+          run.options.map((o) => o.long),
+          flag,
+        ).toContain(flag)
+    }
     // Every invocation names an existing command and its options.
-    const invocations = [...text.matchAll(/crm-conformance\.mjs (\w[\w-]*)([^\n]*)/g)]
+    const invocations = [...(usesAction ? readFileSync(join(ROOT, 'action.yml'), 'utf8') : text).matchAll(/crm-conformance\.mjs"? "?(\w[\w-]*)([^\n]*)/g)]
     expect(invocations.length).toBeGreaterThan(0)
     for (const [, name, rest] of invocations) {
       const command = program.commands.find((c) => c.name() === name)

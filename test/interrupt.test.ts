@@ -169,7 +169,7 @@ describe('records a run creates are removed', () => {
       expect(result.hung, result.stdout.slice(-2000)).toBe(false)
       // An interrupted run is not a verdict: exit 130 (128 + SIGINT, what a shell expects), its report written.
       expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(130)
-      expect(result.stdout).toMatch(/interrupted: stopping the checks and cleaning up/)
+      expect(result.stdout).toMatch(/interrupted \(SIG(INT|TERM)\): stopping the checks, writing the report, then cleaning up/)
       const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'))
       expect(report.interrupted.reason).toBe(`the run was interrupted (${signal})`)
       // The checks it never reached are listed as not run, so a run stopped half-way never reads compliant.
@@ -193,7 +193,7 @@ describe('records a run creates are removed', () => {
     150_000,
   )
 
-  test('a second Ctrl-C exits at once with 130, naming what may be left and the sweep command that removes it', async () => {
+  test('a second Ctrl-C ends the clean-up at once with 130, keeps the report files, names what may be left and the sweep command that removes it', async () => {
     const before = new Set((await listDeletable()).map((r) => r.id))
     const reportDir = join(dir, 'report-twice')
     const journal = join(reportDir, '.journal', 'ledger.jsonl')
@@ -201,10 +201,13 @@ describe('records a run creates are removed', () => {
     const started = await until(() => journalAdds(journal) >= 10 || cli.child.exitCode !== null, 90_000)
     expect(started && cli.child.exitCode === null, cli.output().slice(-2000)).toBe(true)
     cli.child.kill('SIGINT')
-    await until(() => cli.output().includes('interrupted: stopping'), 5_000)
+    await until(() => cli.output().includes('stopping the checks'), 5_000)
     cli.child.kill('SIGINT')
     const result = await cli.done
     expect(result.code, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(130)
+    // The report files are kept, marked interrupted.
+    for (const name of ['report.json', 'report.html', 'summary.md', 'badge.json', 'junit.xml']) expect(existsSync(join(reportDir, name)), name).toBe(true)
+    expect(JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).interrupted.reason).toBe('the run was interrupted (SIGINT)')
     const command = /remove them with: (crm-conformance sweep --run \S+)/.exec(result.stdout)?.[1]
     expect(command, result.stdout.slice(-2000)).toBeDefined()
     // The printed command removes what the abandoned run left, and nothing else.

@@ -28,6 +28,8 @@ const PROJECT_FILES = [
   'suites',
   'schemas',
   'spec',
+  // prepack and postpack (the packed package.json without the development scripts) and the build stamp.
+  'scripts',
 ]
 const REPORT_FILES = ['report.json', 'report.html', 'junit.xml', 'summary.md', 'badge.json']
 /** A small selection that reads, writes and cleans up: discovery, and the account records. */
@@ -155,6 +157,15 @@ describe('the packed package', () => {
       /(^|\/)test\/|\.test\.|(^|\/)\.ci\/|^scripts\/|^src\/|^suites\/|^examples\/|^fixtures\/|^reports\/|\.tsbuildinfo$|(?<!\.d)\.ts$|test-fixtures/.test(f),
     )
     expect(unexpected).toEqual([])
+  })
+
+  it('packs a package.json without the development scripts (nothing to approve at install), and restores the project one', () => {
+    const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }))
+    expect(manifest.scripts).toBeUndefined()
+    expect(manifest.bin).toEqual({ 'crm-conformance': 'bin/crm-conformance.mjs' })
+    const project = JSON.parse(readFileSync(join(base, 'project', 'package.json'), 'utf8'))
+    expect(project.scripts.prepack).toBeDefined()
+    expect(existsSync(join(base, 'project', 'package.json.dev'))).toBe(false)
   })
 
   it('installs its production dependencies only: no tsx, no vitest, no TypeScript', () => {

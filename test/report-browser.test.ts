@@ -167,4 +167,28 @@ describe.skipIf(!available && !IN_CI)('report.html in headless Chromium', () => 
     expect(dialogs).toEqual([])
     expect(errors).toEqual([])
   })
+
+  test('at 400 px (a phone, a narrow CI log pane): no horizontal page scroll; wide tables scroll inside their box', async () => {
+    const reportDir = join(dir, 'narrow')
+    await writeReportFiles(makeReport(), reportDir)
+    const { page, errors } = await open(join(reportDir, 'report.html'))
+    await page.setViewportSize({ width: 400, height: 900 })
+    // Strings: the test's types have no DOM; the page evaluates them.
+    const widths = (await page.evaluate('({ page: document.documentElement.scrollWidth, viewport: window.innerWidth })')) as { page: number; viewport: number }
+    expect(widths.page, `the page is ${widths.page} px wide at ${widths.viewport} px`).toBeLessThanOrEqual(widths.viewport)
+    // The verdict, the counts and the navigation are within the width, nothing cut.
+    for (const box of [await page.getByTestId('verdict').boundingBox(), await page.locator('nav.sections').boundingBox()]) {
+      expect(box).not.toBeNull()
+      expect(box!.x).toBeGreaterThanOrEqual(0)
+      expect(box!.x + box!.width).toBeLessThanOrEqual(400)
+    }
+    // Every table fits its box, or scrolls inside it.
+    const tables = (await page.evaluate(
+      "[...document.querySelectorAll('table')].map((t) => ({ right: t.getBoundingClientRect().right, scrolls: getComputedStyle(t).overflowX === 'auto' }))",
+    )) as { right: number; scrolls: boolean }[]
+    expect(tables.length).toBeGreaterThan(0)
+    for (const table of tables) expect(table.right <= 400 || table.scrolls).toBe(true)
+    await screenshot(page, 'report-400px.png')
+    expect(errors).toEqual([])
+  })
 })

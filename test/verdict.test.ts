@@ -37,8 +37,8 @@ describe('a selection that selects nothing: exit 2 with the nearest terms', () =
   test('--only pagnation --only §99, from the command line', async () => {
     const run = await cli(['run', '--only', 'pagnation', '--only', '§99', '--report-dir', join(dir, 'never')])
     expect(run.code, output(run)).toBe(2)
-    expect(run.stdout).toContain('--only pagnation selects no check: did you mean pagination?')
-    expect(run.stdout).toMatch(/--only §99 selects no check: did you mean §9\b/)
+    expect(output(run)).toContain('--only pagnation selects no check: did you mean pagination?')
+    expect(output(run)).toMatch(/--only §99 selects no check: did you mean §9\b/)
   })
 
   test('a profile that leaves out every selected check', async () => {
@@ -66,7 +66,7 @@ describe('the embedded server is chosen on purpose', () => {
 
   test('--embedded in CI, from the command line: the reference server on purpose (here stopped by a typo before it starts)', async () => {
     const run = await cli(['run', '--embedded', '--only', 'pagnation'], { CI: 'true' })
-    expect(run.stdout).toContain('--embedded: testing the embedded reference server')
+    expect(output(run)).toContain('--embedded: testing the embedded reference server')
     expect(run.code, output(run)).toBe(2)
   })
 })
@@ -77,7 +77,7 @@ describe('credentials checked before the run, against a reference server started
   test('a wrong CRM_API_KEY: exit 2 and one line naming it, never a verdict', async () => {
     const run = await cli(['run', '--report-dir', join(dir, 'wrong-key'), '--no-sweep'], env({ CRM_API_KEY: `${server.keys.main}-wrong` }))
     expect(run.code, output(run)).toBe(2)
-    expect(run.stdout).toMatch(/^CRM_API_KEY was refused: GET \/me answered 401 at http:\/\/127\.0\.0\.1:\d+\/v1; set CRM_API_KEY to a valid key/m)
+    expect(output(run)).toMatch(/^CRM_API_KEY was refused: GET \/me answered 401 at http:\/\/127\.0\.0\.1:\d+\/v1; set CRM_API_KEY to a valid key/m)
     expect(output(run)).not.toMatch(/COMPLIANT|PARTIAL/)
     expect(output(run)).not.toContain(server.keys.main)
   })

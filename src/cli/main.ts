@@ -185,9 +185,23 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('--base-path <path>', 'advertised base path (default /v1; the alt-b variant: /api/v1)').choices(['/v1', '/api/v1']))
     .option('--variant <name>', 'a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'inject a named fault (repeatable)', collect)
+    .option('--webhook-url <url>', 'where the server sends webhook events (default: the sink, http://127.0.0.1:8787/)')
+    .option('--cors [origin]', 'answer CORS preflights and allow a browser page on another origin to call the API (default origin: any)')
     .action(async (opts) => {
+      const { embeddedOptionProblem } = await import('./embedded-options.ts')
+      const problem = await embeddedOptionProblem(opts.variant, opts.fault)
+      if (problem) {
+        process.stderr.write(`${problem}\n`)
+        return setExit(2)
+      }
+      if (opts.webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.webhookUrl)) {
+        process.stderr.write(`--webhook-url ${opts.webhookUrl} is not an http(s) URL\n`)
+        return setExit(2)
+      }
       const { runServeCommand } = await import('../reference/serve-command.ts')
       await runServeCommand({
+        webhookUrl: opts.webhookUrl,
+        cors: opts.cors === undefined ? undefined : opts.cors === true ? '*' : opts.cors,
         port: opts.port,
         host: opts.host,
         basePath: opts.basePath,
@@ -272,7 +286,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('proxy')
     .description('a validating proxy: forwards every request to --target unchanged and judges the traffic; on SIGINT/SIGTERM writes the report')
     .option('--target <url>', "required: the target's base URL, /v1 included (e.g. https://crm.example.com/v1)")
-    .option('--port <n>', 'port (0: any free port)', integer('--port', 0, 65535), 8080)
+    // 8081: beside `serve` on 8080, so the README's serve-then-proxy sequence does not collide.
+    .option('--port <n>', 'port (0: any free port)', integer('--port', 0, 65535), 8081)
     .option('--host <host>', 'host', '127.0.0.1')
     .option('--report-dir <dir>', 'where to write the reports (default reports/<run id>/, copied to reports/latest/)')
     .option('--record <file>', 'also write every exchange (secrets masked) to this NDJSON file, for verify-traffic')
@@ -332,6 +347,12 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' })
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
+    // An unusable configuration (sweep, sink) is often a misspelt name (CRM_APIKEY): said with it.
+    if (error instanceof CrmConfError && error.code === 'CRMCONF_CONFIG_INVALID') {
+      const { environmentFacts, PUBLIC_VARIABLES } = await import('../config/config.ts')
+      const { lookalikeWarnings } = await import('../config/env-names.ts')
+      for (const line of lookalikeWarnings(environmentFacts(process.env).names, PUBLIC_VARIABLES)) process.stderr.write(`${printable(line)}\n`)
+    }
     // A refusal may quote what a server or a file said.
     process.stderr.write(`${printable((error as Error).message)}\n`)
     return 2

@@ -30,6 +30,17 @@ describe('Progress without a terminal (CI)', () => {
     }
   })
 
+  it('counts the checks an interrupt stopped before they started as "not run", apart from those done', () => {
+    const progress = new Progress({ total: 4, write: () => {}, tty: false, color: false, quiet: true, now: () => 0 })
+    progress.attach(fakeSession(9))
+    progress.started(check('records'))
+    progress.result(makeCheckResult({ id: 'records.a', area: 'records', status: 'passed' }))
+    progress.result(makeCheckResult({ id: 'records.b', status: 'skipped', message: 'not run: the run was interrupted (SIGINT)' }))
+    progress.result(makeCheckResult({ id: 'records.c', status: 'skipped', message: 'not run: the run was interrupted (SIGINT)' }))
+    expect(progress.statusLine()).toBe('1/4 checks, 2 not run, 9 requests')
+    progress.stop()
+  })
+
   it('--quiet: no progress line, but every failed check is still named', () => {
     vi.useFakeTimers()
     try {

@@ -24,6 +24,8 @@ const MARK: Record<CheckResult['status'], string> = { passed: '✓', failed: '�
 
 export class Progress {
   private done = 0
+  /** Checks the run stopped before they started (an interrupt, the run's bound): told apart from those done. */
+  private notRun = 0
   private failed = 0
   private errored = 0
   private readonly running = new Map<string, number>()
@@ -55,6 +57,10 @@ export class Progress {
   }
 
   result(result: CheckResult): void {
+    if (result.status === 'skipped' && result.message.startsWith('not run: ')) {
+      this.notRun++
+      return
+    }
     this.done++
     const left = (this.running.get(result.area) ?? 1) - 1
     if (left > 0) this.running.set(result.area, left)
@@ -86,7 +92,8 @@ export class Progress {
     const waitUntil = this.session?.transport.pacerFor('main').waitingUntil
     const waiting = waitUntil !== undefined && waitUntil > this.now() ? `, rate limit: waiting ${Math.ceil((waitUntil - this.now()) / 1000)} s` : ''
     const failures = this.failed + this.errored > 0 ? this.paint('31', `, ${this.failed} failed${this.errored ? `, ${this.errored} errored` : ''}`) : ''
-    return `${this.done}/${this.options.total} checks${failures}, ${requests} requests${areas ? ` · ${areas}` : ''}${waiting}`
+    const notRun = this.notRun > 0 ? `, ${this.notRun} not run` : ''
+    return `${this.done}/${this.options.total} checks${notRun}${failures}, ${requests} requests${areas ? ` · ${areas}` : ''}${waiting}`
   }
 
   private print(text: string): void {

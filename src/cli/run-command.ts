@@ -2,11 +2,13 @@
 // there, prints the estimate, turns signals into an interrupt, and hands the run itself to runSuite
 // (src/run/run-suite.ts), which runs the checks, cleans up and writes every report file.
 // Exit codes: 0 no MUST check failed, 1 one did, 2 the run could not start, 130 interrupted.
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import type { Profile } from '../checks/types.ts'
-import { DEFAULTS, describeMissingOptionals, loadConfig, type ResolvedConfig } from '../config/config.ts'
+import { DEFAULTS, describeMissingOptionals, environmentFacts, loadConfig, PUBLIC_VARIABLES, type ResolvedConfig } from '../config/config.ts'
+import { lookalikeWarnings } from '../config/env-names.ts'
+import { invocationFromEnv, setReplayInvocation } from '../engine/replay.ts'
 import { select } from '../engine/selection.ts'
 import { gateRun } from '../engine/run-gate.ts'
 import type { RunSession } from '../engine/session.ts'
@@ -19,6 +21,7 @@ import { describeWaiverOutcome, loadWaivers, type Waiver } from '../certify/waiv
 import { describeEstimate, estimateRequests, formatDuration } from '../run/estimate.ts'
 import { EXIT_INTERRUPTED, runSuite, type SuiteOutcome } from '../run/run-suite.ts'
 import { TOOL_VERSION } from '../version.ts'
+import { embeddedOptionProblem } from './embedded-options.ts'
 import { Progress, skipsByReason } from './progress.ts'
 import { printable, printableLine } from '../text/printable.ts'
 
@@ -39,6 +42,8 @@ export interface RunCommandOptions {
   sweepOlderThanMs?: number | false
   env?: NodeJS.ProcessEnv
   write?: (text: string) => void
+  /** Where a run that cannot start says why (default: stderr; with `write` given and this not, `write`). */
+  writeError?: (text: string) => void
   /** `--waivers FILE`: known failures of everyday runs (src/certify/waivers.ts); a stale waiver fails the run. */
   waiversFile?: string
   /** `--embedded`: test the embedded reference server on purpose (src/config/target-choice.ts). */
@@ -68,36 +73,51 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   const rawWrite = options.write ?? ((text: string) => process.stdout.write(text))
   // Every line quotes server text somewhere (ids, messages, skip reasons, /me's workspace): printed inert.
   const write = (text: string) => rawWrite(printable(text))
+  // What stops a run before it starts goes to stderr, so a pipeline's log and a script's output tell it apart.
+  const rawWriteError = options.writeError ?? options.write ?? ((text: string) => process.stderr.write(text))
+  const writeError = (text: string) => rawWriteError(printable(text))
+  const env = options.env ?? process.env
+  setReplayInvocation(invocationFromEnv(env))
   let config: ResolvedConfig
   try {
-    config = loadConfig(options.env ?? process.env, { baseUrl: options.baseUrl, profile: options.profile, seed: options.seed })
+    config = loadConfig(env, { baseUrl: options.baseUrl, profile: options.profile, seed: options.seed })
   } catch (error) {
-    write(`${(error as Error).message}\n`)
+    // A misspelt name is often why the configuration is unusable (CRM_APIKEY): said here too.
+    for (const line of lookalikeWarnings(environmentFacts(env).names, PUBLIC_VARIABLES)) writeError(`${line}\n`)
+    writeError(`${(error as Error).message}\n`)
+    return { exitCode: 2 }
+  }
+  // --variant and --fault with the other options: one line naming the nearest, before anything is written.
+  const embeddedProblem = await embeddedOptionProblem(options.variant, options.faults)
+  if (embeddedProblem) {
+    writeError(`${embeddedProblem}\n`)
     return { exitCode: 2 }
   }
   // Typo warnings, the embedded server only on purpose, a selection or profile that leaves nothing refused.
   const { catalogue } = await import('../../suites/index.ts')
-  const gate = gateRun(config, catalogue, { env: options.env ?? process.env, embedded: options.embedded, only: options.only, skip: options.skip })
-  for (const line of [...gate.lines, ...(gate.refusal ? [gate.refusal] : [])]) write(`${line}\n`)
-  if (gate.refusal) return { exitCode: 2 }
+  const gate = gateRun(config, catalogue, { env, embedded: options.embedded, only: options.only, skip: options.skip })
+  if (gate.refusal) {
+    for (const line of [...gate.lines, gate.refusal]) writeError(`${line}\n`)
+    return { exitCode: 2 }
+  }
   config = gate.config
   const scope = gate.scope
   const embedded = config.baseUrl === undefined
   if (!embedded && (options.variant || options.faults?.length)) {
-    write('--variant and --fault apply to the embedded reference server only (unset CRM_BASE_URL)\n')
+    writeError('--variant and --fault apply to the embedded reference server only (unset CRM_BASE_URL)\n')
     return { exitCode: 2 }
   }
   // Waivers and certification (src/certify/): validated before the run starts.
   let waivers: Waiver[] | undefined
   if (options.waiversFile) {
     if (options.certification) {
-      write('certification admits no waiver\n')
+      writeError('certification admits no waiver\n')
       return { exitCode: 2 }
     }
     try {
       waivers = loadWaivers(options.waiversFile)
     } catch (error) {
-      write(`${(error as Error).message}\n`)
+      writeError(`${(error as Error).message}\n`)
       return { exitCode: 2 }
     }
   }
@@ -105,18 +125,29 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   const runId = newRunId(startedAt)
   const reportDir = resolve(options.reportDir ?? join('reports', runId))
   const journalDir = join(reportDir, '.journal')
-  mkdirSync(journalDir, { recursive: true })
 
-  write(`crm-conformance ${TOOL_VERSION}: ${embedded ? 'embedded reference server' : config.baseUrl}, profile ${config.profile}, seed ${config.seed}\n`)
+  // The first line names the target and the CI service detected (src/config/ci.ts).
+  write(
+    `crm-conformance ${TOOL_VERSION}: ${embedded ? 'embedded reference server' : config.baseUrl}, profile ${config.profile}, seed ${config.seed}${gate.ciName ? `, in ${gate.ciName}` : ''}\n`,
+  )
+  for (const line of gate.lines) write(`${line}\n`)
   for (const line of embedded ? [] : describeMissingOptionals(config)) write(`  ${line}\n`)
 
   let keyWarnings: KeyWarning[] = []
   let limitPerMinute: number | undefined
+  if (!embedded && config.webhookSecret) {
+    const { sinkPortProblem } = await import('../webhooks/sink-port.ts')
+    const busy = await sinkPortProblem(config.sinkHost, config.sinkPort)
+    if (busy) {
+      writeError(`${busy}\n`)
+      return { exitCode: 2 }
+    }
+  }
   if (!embedded) {
     // The main key must be accepted; optional keys that answer contrary to their role are warned about.
     const checked = await preflightTarget(config)
     if (checked.refusal) {
-      write(`${checked.refusal}\n`)
+      writeError(`${checked.refusal}\n`)
       return { exitCode: 2 }
     }
     for (const warning of checked.warnings) write(`  configuration warning: ${warning.message}\n`)
@@ -145,24 +176,46 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     color: tty && !(options.env ?? process.env).NO_COLOR,
     quiet: options.quiet ?? false,
   })
-  // First signal: no new check, clean up, write the report marked interrupted, exit 130. Second: exit at once.
+  // As CI cancels a job (GitHub Actions: SIGINT, SIGTERM 7.5 s later, SIGKILL 2.5 s after that). First signal:
+  // no new check, every report file written at once marked interrupted, then clean-up (bounded) and the files
+  // written again; exit 130 within DEFAULTS.interruptExitS. Second signal: clean-up ends at once, the files
+  // are kept, and the sweep command for what may be left is printed.
   const interrupt = new AbortController()
+  const hurry = new AbortController()
   let session: RunSession | undefined
   let signals = 0
+  let firstWritten = false
+  let finished = false
   const onSignal = (signal: NodeJS.Signals) => {
     signals++
+    // The run said all it had to say: a further signal (CI's SIGTERM) only ends the process, as interrupted.
+    if (finished) process.exit(EXIT_INTERRUPTED)
     if (signals === 1) {
-      progress.note('\ninterrupted: stopping the checks and cleaning up… (Ctrl-C again to exit at once)')
+      progress.note(
+        `\ninterrupted (${signal}): stopping the checks, writing the report, then cleaning up… (a second Ctrl-C or SIGTERM ends clean-up at once; the report is kept)`,
+      )
       interrupt.abort(signal)
+      // Whatever the server does: past the bound the files written so far stay, and the process ends.
+      setTimeout(() => abandon('the interrupt reached its bound'), DEFAULTS.interruptExitS * 1000).unref()
       return
     }
+    if (signals === 2) {
+      // The files are still written (once) if they were not yet; the first signal's bound still holds.
+      progress.note(`${signal}: ending clean-up at once; the report files are kept`)
+      hurry.abort(signal)
+      return
+    }
+    abandon(signal)
+  }
+  const abandon = (why: string) => {
     progress.stop()
-    write(`\n${describeAbandoned(session, embedded, runId)}\n`)
+    write(`\n${describeAbandoned(session, embedded, runId, firstWritten ? reportDir : undefined, why)}\n`)
     process.exit(EXIT_INTERRUPTED)
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   let outcome: SuiteOutcome
+  mkdirSync(journalDir, { recursive: true })
   const started = performance.now()
   try {
     outcome = await runSuite({
@@ -183,6 +236,11 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       scope,
       keyWarnings,
       signal: interrupt.signal,
+      hurry: hurry.signal,
+      onStoppedWritten: () => {
+        firstWritten = true
+        progress.note(`report written (interrupted): ${reportDir}; cleaning up, then writing it again`)
+      },
       onSession: (opened) => {
         session = opened
         progress.attach(opened)
@@ -191,16 +249,24 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       onResult: (result) => progress.result(result),
       onPhase: (phase, detail) => {
         if (phase === 'stopping') progress.note(`stopping: ${detail}`)
+        else if (interrupt.signal.aborted) progress.note(`cleaning up (${detail}); ${progress.statusLine()}`)
         else if (!options.quiet) progress.note(`cleaning up (${detail})`)
       },
     })
   } finally {
     progress.stop()
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    finished = true
+    // After an interrupt the handlers stay until exit, so CI's next signal still ends it with 130.
+    if (signals === 0) {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    }
+    removeIfEmpty(journalDir)
   }
   const wallMs = performance.now() - started
   const { report, leftovers, waiverOutcome } = outcome
+  // The journal matters only while records of the run may be left (a crash, a leftover): else no folder stays behind.
+  if (embedded || leftovers.length === 0) rmSync(journalDir, { recursive: true, force: true })
 
   if (outcome.harnessError) write(`harness error: ${outcome.harnessError}\n`)
   for (const masked of outcome.masked)
@@ -217,23 +283,44 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   if (embedded && leftovers.length > 0)
     write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
   else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${printableLine(leftover.id)} (${printableLine(leftover.reason)})\n`)
+  if (!embedded && leftovers.some((l) => l.reason.startsWith('not removed'))) write(`remove them with: ${sweepCommand(runId)}\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
   write(`reports: ${reportDir}\n`)
   const nothingTested = nothingTestedReason(report.checks)
   if (nothingTested) write(`${nothingTested}\n`)
+  // A pacer still sleeping out a spent window must not keep an interrupted process alive.
+  if (signals > 0) setTimeout(() => process.exit(EXIT_INTERRUPTED), HURRY_EXIT_MS).unref()
   return { exitCode: outcome.exitCode, report, reportDir, files: outcome.files }
+}
+
+/** Once an interrupted run has said everything: the longest the process lingers (a pacer may still sleep). */
+const HURRY_EXIT_MS = 200
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir)
+  } catch {
+    // Not empty (a journal of records left behind is kept), or already gone.
+  }
+}
+
+/** `crm-conformance sweep --run <id>`, as the user invokes the command (npx or not). */
+function sweepCommand(runId: string): string {
+  const npx = invocationFromEnv(process.env).prefix.startsWith('npx ')
+  return `${npx ? 'npx ' : ''}crm-conformance sweep --run ${runId}`
 }
 
 /** Skip reasons listed at the end of a run; the rest are in the report. */
 const MAX_SKIP_LINES = 8
 
-/** What a run abandoned by a second signal may leave behind, and the command that removes it. */
-function describeAbandoned(session: RunSession | undefined, embedded: boolean, runId: string): string {
-  if (embedded) return 'stopped at once: the embedded server went with the run, nothing is left behind; no report was written'
+/** What a run abandoned before its clean-up ended may leave behind, where its report is, and the command that removes what is left. */
+function describeAbandoned(session: RunSession | undefined, embedded: boolean, runId: string, reportDir: string | undefined, why: string): string {
+  const report = reportDir ? `the report (marked interrupted) is kept in ${reportDir}` : 'no report was written'
+  if (embedded) return `stopped at once (${why}): ${report}; the embedded server went with the run, nothing is left behind`
   const pending = session?.ledger.pending() ?? []
-  const lines = [`stopped at once: no report was written; ${pending.length} records this run created may be left behind`]
+  const lines = [`stopped at once (${why}): ${report}; ${pending.length} records this run created may be left behind`]
   for (const entry of pending.slice(0, 20)) lines.push(`  ${entry.resource} ${printableLine(entry.id)}`)
   if (pending.length > 20) lines.push(`  … and ${pending.length - 20} more`)
-  lines.push(`remove them with: crm-conformance sweep --run ${runId}`)
+  lines.push(`remove them with: ${sweepCommand(runId)}`)
   return lines.join('\n')
 }

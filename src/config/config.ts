@@ -3,6 +3,7 @@ import { parse as parseDotenv } from 'dotenv'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { CrmConfError } from '../errors.ts'
+import { detectCi } from './ci.ts'
 import { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES, PROFILES, type FixtureName, type KeyRole, type Profile } from '../vocabulary.ts'
 
 // The names live in the vocabulary (src/vocabulary.ts); re-exported for the modules that read them with the configuration.
@@ -34,8 +35,10 @@ export const OPTIONAL_PURPOSE: Record<string, string> = {
 
 /** What the environment (and .env) says about the target, beyond the resolved values: for the embedded-target choice and typo warnings. */
 export interface EnvironmentFacts {
-  /** `CI` is set (and not `false` or `0`): a pipeline, where a silent embedded run would be a false green. */
+  /** A pipeline (src/config/ci.ts: any CI service ci-info knows, or `CI` set), where a silent embedded run would be a false green. */
   ci: boolean
+  /** The CI service detected, by name (`Jenkins`); undefined when none is named. */
+  ciName?: string
   /** Every variable set (environment and .env), by name. */
   names: string[]
 }
@@ -44,8 +47,8 @@ export function environmentFacts(env: NodeJS.ProcessEnv = process.env, overrides
   const fromFile = readEnvFile(overrides)
   const set = (value: string | undefined) => value !== undefined && value.trim() !== ''
   const names = [...new Set([...Object.keys(env).filter((n) => set(env[n])), ...Object.keys(fromFile).filter((n) => set(fromFile[n]))])].sort()
-  const ci = set(env.CI) && !/^(false|0)$/i.test(env.CI!.trim())
-  return { ci, names }
+  const { ci, name: ciName } = detectCi(env)
+  return { ci, ciName, names }
 }
 
 function readEnvFile(overrides: Pick<ConfigOverrides, 'envFile'>): Record<string, string> {
@@ -103,6 +106,12 @@ export const DEFAULTS = {
   serverTimeCountedMs: 250,
   /** The embedded reference server's limit for the main key, per minute: high, so a local run is not paced (`--rate-limit 600` restores the spec's). */
   embeddedRateLimitPerMinute: 100_000,
+  /** The longest a run's clean-up waits for a key's spent rate-limit window (the spec's minute, plus the header's rounding); past it the records are named as left behind. */
+  cleanupWindowWaitS: 65,
+  /** After an interrupt, the longest clean-up waits for a spent window: CI kills a cancelled job 10 s after its SIGINT (GitHub Actions). */
+  interruptedCleanupWindowWaitS: 3,
+  /** From the first signal to exit, whatever the server does: GitHub Actions sends SIGKILL 10 s after SIGINT. */
+  interruptExitS: 9,
 } as const
 
 export interface ResolvedConfig {

@@ -7,8 +7,10 @@ export interface TargetFacts {
   baseUrl?: string
   /** `--embedded` was given. */
   embeddedFlag: boolean
-  /** `CI` is set. */
+  /** A pipeline runs us (src/config/ci.ts). */
   ci: boolean
+  /** The CI service detected, by name. */
+  ciName?: string
   /** Variables describing a server of the user's (keys, webhook secret, fixtures) that are set. */
   targetVariables: string[]
   /** Set variables that look like ours but are unknown (a probable typo of CRM_BASE_URL among them). */
@@ -40,7 +42,7 @@ export function chooseTarget(facts: TargetFacts): TargetChoice {
         : '--embedded: testing the embedded reference server'
     return { kind: 'embedded', notice, ignored }
   }
-  if (facts.ci) return { kind: 'refused', message: `CI is set and CRM_BASE_URL is not: ${SET_BASE_URL}` }
+  if (facts.ci) return { kind: 'refused', message: `${facts.ciName ? `running in ${facts.ciName}` : 'CI is set'} and CRM_BASE_URL is not: ${SET_BASE_URL}` }
   if (facts.targetVariables.length > 0) {
     const named = facts.targetVariables.join(', ')
     return { kind: 'refused', message: `${named} ${facts.targetVariables.length === 1 ? 'is' : 'are'} set but CRM_BASE_URL is not: ${SET_BASE_URL}` }

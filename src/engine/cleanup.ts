@@ -1,19 +1,66 @@
 // Removes what a run created: at the end of every run (also an interrupted one), within its own time bound.
-import type { KeyRole } from '../config/config.ts'
+import { DEFAULTS, type KeyRole } from '../config/config.ts'
 import type { Transport } from '../http/transport.ts'
 import { cleanUp, Ledger, type Leftover } from './ledger.ts'
 
 /** Clean-up's own bound: past it the records still listed are reported as left behind, not waited for. */
 export const CLEANUP_TIMEOUT_MS = 300_000
 
-export function cleanUpWith(ledger: Ledger, transport: Transport, timeoutMs = CLEANUP_TIMEOUT_MS): Promise<Leftover[]> {
+/** RateLimit-Reset counts whole seconds (as the pacer allows for). */
+const RESET_ROUNDING_MS = 1_000
+
+export interface CleanupBounds {
+  /** The whole clean-up's bound. */
+  timeoutMs?: number
+  /** The longest it waits for a key's spent rate-limit window (default DEFAULTS.cleanupWindowWaitS). */
+  windowWaitMs?: number
+  /** Aborted: the clean-up ends at once (a second signal); what is left is named as left behind. */
+  signal?: AbortSignal
+  /** Words for the reason a bound names, e.g. `DEFAULTS.interruptedCleanupWindowWaitS`. */
+  windowWaitName?: string
+}
+
+/** Clean-up stopped early: the records still listed are named as left behind with this reason. */
+class CleanupStopped extends Error {}
+
+export function cleanUpWith(ledger: Ledger, transport: Transport, bounds: number | CleanupBounds = CLEANUP_TIMEOUT_MS): Promise<Leftover[]> {
+  const options: CleanupBounds = typeof bounds === 'number' ? { timeoutMs: bounds } : bounds
+  const timeoutMs = options.timeoutMs ?? CLEANUP_TIMEOUT_MS
+  const windowWaitMs = options.windowWaitMs ?? DEFAULTS.cleanupWindowWaitS * 1000
   const deadline = Date.now() + timeoutMs
-  return cleanUp(ledger, async (path, keyRole) => {
-    if (Date.now() >= deadline) throw new Error(`not removed: clean-up reached its bound of ${Math.round(timeoutMs / 1000)} s`)
+  let stopped: string | undefined
+  const cleaned = cleanUp(ledger, async (path, keyRole) => {
+    if (stopped) throw new CleanupStopped(stopped)
+    if (options.signal?.aborted) throw new CleanupStopped((stopped = 'not removed: clean-up was ended by a second signal'))
+    if (Date.now() >= deadline) throw new CleanupStopped((stopped = `not removed: clean-up reached its bound of ${Math.round(timeoutMs / 1000)} s`))
     const role = transport.hasKey(keyRole as KeyRole) ? (keyRole as KeyRole) : 'main'
-    const exchange = await transport.send({ method: 'DELETE', path, budgeted: false }, role, 'cleanup')
-    return exchange.response?.status
+    // A spent window that resets later than clean-up waits: stop now rather than sit in the pacer's queue.
+    const { remaining, resetAt } = transport.pacerFor(role).snapshot
+    const resetInMs = resetAt === undefined ? 0 : resetAt + RESET_ROUNDING_MS - Date.now()
+    if (remaining !== undefined && remaining <= 0 && resetInMs > windowWaitMs)
+      throw new CleanupStopped(
+        (stopped = `not removed: the key's rate-limit window resets in ${Math.ceil(resetInMs / 1000)} s, longer than clean-up waits (${Math.round(windowWaitMs / 1000)} s, ${options.windowWaitName ?? 'DEFAULTS.cleanupWindowWaitS'})`),
+      )
+    // Whatever the server or the pacer does, the bound and a second signal end the wait.
+    const limit = deadline - Date.now()
+    let timer: NodeJS.Timeout | undefined
+    let onAbort: (() => void) | undefined
+    const cut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new CleanupStopped((stopped = `not removed: clean-up reached its bound of ${Math.round(timeoutMs / 1000)} s`))), limit)
+      timer.unref()
+      onAbort = () => reject(new CleanupStopped((stopped = 'not removed: clean-up was ended by a second signal')))
+      options.signal?.addEventListener('abort', onAbort, { once: true })
+    })
+    try {
+      const exchange = await Promise.race([transport.send({ method: 'DELETE', path, budgeted: false }, role, 'cleanup'), cut])
+      return exchange.response?.status
+    } finally {
+      clearTimeout(timer)
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort)
+    }
   })
+  // The ledger words a thrown error as a failed delete; a record clean-up did not try to remove was not one.
+  return cleaned.then((leftovers) => leftovers.map((l) => ({ ...l, reason: l.reason.replace(/^delete failed: (not removed: )/, '$1') })))
 }
 
 /** From a journal a crashed run left: whatever it still lists. */

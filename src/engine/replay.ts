@@ -10,11 +10,44 @@ export interface ReplayTarget {
   faults?: string[]
 }
 
+/**
+ * How the user typed the command, so that a replay line replays as they invoked it: `npx crm-conformance run`,
+ * `npm run conformance --` (whose script already says `run --embedded`), or the command on the PATH.
+ */
+export interface ReplayInvocation {
+  /** What comes before the options: `crm-conformance run`, `npx crm-conformance run`, `npm run conformance --`. */
+  prefix: string
+  /** The prefix already selects the embedded server (an npm script with `--embedded`). */
+  embeddedInPrefix?: boolean
+}
+
+const ON_PATH: ReplayInvocation = { prefix: 'crm-conformance run' }
+let invocation: ReplayInvocation = ON_PATH
+
+/** Read from the variables npm sets for `npx` (npm_command=exec) and `npm run <script>` (npm_lifecycle_*). */
+export function invocationFromEnv(env: NodeJS.ProcessEnv): ReplayInvocation {
+  if (env.npm_command === 'exec' || env.npm_lifecycle_event === 'npx') return { prefix: 'npx crm-conformance run' }
+  const script = env.npm_lifecycle_script
+  if ((env.npm_command === 'run' || env.npm_command === 'run-script') && env.npm_lifecycle_event && script && /crm-conformance[\w-]*\.mjs\b/.test(script)) {
+    const says = (word: string) => new RegExp(`(^|\\s)${word}(\\s|$)`).test(script.slice(script.search(/crm-conformance[\w-]*\.mjs/)))
+    const prefix = `npm run ${env.npm_lifecycle_event} --${says('run') ? '' : ' run'}`
+    return { prefix, embeddedInPrefix: says('--embedded') }
+  }
+  return ON_PATH
+}
+
+/** Set once by the command line; every replay line of the run then starts this way. */
+export function setReplayInvocation(value: ReplayInvocation | undefined): void {
+  invocation = value ?? ON_PATH
+}
+
 const quote = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
 
 /** `crm-conformance run --only <id> --seed …`; the profile always, as it changes what a check may write. */
 export function replayCommand(target: ReplayTarget, selection: { only?: string[]; skip?: string[] } = {}): string {
-  const parts = ['crm-conformance run']
+  const parts = [invocation.prefix]
+  // The embedded server is tested on purpose only (src/config/target-choice.ts): a replay says so.
+  if (!target.baseUrl && !invocation.embeddedInPrefix) parts.push('--embedded')
   for (const only of selection.only ?? []) parts.push(`--only ${quote(only)}`)
   for (const skip of selection.skip ?? []) parts.push(`--skip ${quote(skip)}`)
   parts.push(`--seed ${target.seed}`, `--profile ${target.profile}`)

@@ -25,6 +25,8 @@ export interface Gate {
   config: ResolvedConfig
   /** What the run is asked to judge, for buildRunReport. */
   scope: RunScope
+  /** The CI service running us, named in the run's first line. */
+  ciName?: string
 }
 
 export function gateRun(config: ResolvedConfig, catalogue: CheckDefinition[], request: GateRequest): Gate {
@@ -35,6 +37,7 @@ export function gateRun(config: ResolvedConfig, catalogue: CheckDefinition[], re
     baseUrl: config.baseUrl,
     embeddedFlag: request.embedded ?? false,
     ci: facts.ci,
+    ciName: facts.ciName,
     targetVariables: facts.names.filter((n) => TARGET_VARIABLES.includes(n)),
     lookalikes: lookalikeVariables(facts.names, PUBLIC_VARIABLES),
   })
@@ -42,5 +45,5 @@ export function gateRun(config: ResolvedConfig, catalogue: CheckDefinition[], re
   if (choice.kind === 'embedded') lines.push(choice.notice)
   const resolved = choice.kind === 'embedded' && choice.ignored.length > 0 ? withoutTargetVariables(config) : config
   const refusal = selectionProblem(catalogue, request.only, request.skip) ?? emptyScopeProblem(scope, config.profile)
-  return { lines, refusal, config: resolved, scope }
+  return { lines, refusal, config: resolved, scope, ciName: facts.ci ? (facts.ciName ?? 'CI') : undefined }
 }

@@ -15,6 +15,7 @@ import { RateLimiter } from './rate-limit.ts'
 import { MAIN_WORKSPACE, RESTRICTED_SCOPES, roleLimitedDenied, seedExtraUsers, seedStore } from './seed.ts'
 import { MemoryStore, withListLag, type Store } from './store.ts'
 import { variantOf, type BasePath, type VariantName } from './variants.ts'
+import { withCors } from './cors.ts'
 import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
 
 /** The faults this module plays (faults.ts): the only switches its code can read. */
@@ -59,6 +60,8 @@ export interface ReferenceServerOptions {
   conditions?: ServerConditions
   /** Lists (filtered or not) show a write only this long after it was made, like a search index; reads by id at once. Default 0. */
   listLagMs?: number
+  /** `serve --cors`: the origin allowed to call the API from a browser (`*`: any); src/reference/cors.ts. */
+  cors?: string
 }
 
 export interface ReferenceServer {
@@ -120,7 +123,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     // The Node globals stay untouched: the suite and its HTTP client share this process. Behind a relay, the
     // server itself takes any free port and the relay the one asked for.
     const port = relayed ? 0 : (options.port ?? REFERENCE_DEFAULTS.port)
-    const s = serve({ fetch: delayed(app.fetch, conditions), port, hostname: host, overrideGlobalObjects: false }, () => resolve(s))
+    const fetch = options.cors ? withCors(app.fetch, options.cors) : app.fetch
+    const s = serve({ fetch: delayed(fetch, conditions), port, hostname: host, overrideGlobalObjects: false }, () => resolve(s))
     s.once('error', reject)
   })
   if (conditions.idleCloseMs !== undefined) closeIdleConnections(server as Server, conditions.idleCloseMs)

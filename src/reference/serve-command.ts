@@ -24,6 +24,8 @@ export interface ServeCommandOptions {
   conditions?: ServerConditions
   /** Lists show a write this long after it (a search index); reads by id at once. */
   listLagMs?: number
+  /** `--cors`: the origin allowed to call the API from a browser (`*`: any); unset, no CORS headers. */
+  cors?: string
   /** Where the banner goes (default stdout). */
   write?: (text: string) => void
 }
@@ -45,12 +47,15 @@ export async function runServeCommand(options: ServeCommandOptions): Promise<voi
     rateLimitPerMinute: options.rateLimitPerMinute,
     conditions: options.conditions,
     listLagMs: options.listLagMs,
+    cors: options.cors,
   })
   write(`CRM reference server listening at ${server.baseUrl} (also ${server.apiBaseUrl})\n`)
   write(
     `Conditions: ${describeConditions(options.conditions ?? {}, options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute)}${options.listLagMs ? `; lists ${options.listLagMs} ms behind writes` : ''}\n`,
   )
-  write(`Webhook events go to ${webhookUrl}\n\n`)
+  write(`Webhook events go to ${webhookUrl}${options.webhookUrl ? '' : ' (--webhook-url to change)'}\n`)
+  if (options.cors) write(`CORS: browser pages from ${options.cors === '*' ? 'any origin' : options.cors} may call the API\n`)
+  write('\n')
   write('Paste into .env:\n\n')
   write(server.envBlock())
   write('\nCtrl-C to stop.\n')

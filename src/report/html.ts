@@ -338,6 +338,8 @@ details>summary{cursor:pointer;color:var(--muted)}
 .toc a{margin-right:8px}.tally{font-weight:400;font-size:.85em;margin-left:8px}
 .cols{display:flex;flex-wrap:wrap;gap:8px 40px}
 nav.sections a{margin-right:14px}
+.verdict,.meta dd,nav.sections,h2,h3{overflow-wrap:anywhere}
+@media (max-width:700px){body{overflow-wrap:break-word}main,header{padding:12px 10px}.verdict{font-size:1.9em}.pair{grid-template-columns:minmax(0,1fr)}table{display:block;max-width:100%;overflow-x:auto}article.check{padding:4px 8px 8px}}
 `
 
 function renderRunSections(failures: CheckResult[], errored: CheckResult[], waived: CheckResult[], seed: number, options: RenderHtmlOptions): string {

@@ -19,11 +19,13 @@ describe('the request estimate', () => {
     expect(discovery.main).toBeLessThan(whole.main! / 10)
   })
 
-  it("says the time a key's limit sets, the spec's default when the server did not say", () => {
-    expect(describeEstimate({ main: 980 }, { main: 600 })).toEqual(['about 980 requests on the main key; at 600/min the run takes at least 1 min 38 s'])
+  it("says the time a key's limit sets as a range, and what each end assumes; the spec's default when the server did not say", () => {
+    expect(describeEstimate({ main: 1130 }, { main: 600 })).toEqual([
+      "about 1130 requests on the main key; at 600/min the rate limit alone takes 53 s to 1 min 53 s (53 s if the key may spend a minute's quota at once, 1 min 53 s if it must spread it evenly), plus the server's answers and the checks' own waits",
+    ])
     expect(describeEstimate({ main: 30, restricted: 400 }, {})).toEqual([
-      "about 400 requests on the restricted key; at 600/min (the spec's default) the run takes at least 40 s",
-      "about 30 requests on the main key; at 600/min (the spec's default) the run takes at least 3 s",
+      "about 400 requests on the restricted key; at 600/min (the spec's default) the rate limit alone takes 0 s to 40 s (0 s if the key may spend a minute's quota at once, 40 s if it must spread it evenly), plus the server's answers and the checks' own waits",
+      "about 30 requests on the main key; at 600/min (the spec's default) the rate limit alone takes 0 s to 3 s (0 s if the key may spend a minute's quota at once, 3 s if it must spread it evenly), plus the server's answers and the checks' own waits",
     ])
   })
 })

@@ -43,7 +43,9 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * One line per key: `about 980 requests on the main key; at 600/min the run takes at least 1 min 38 s`.
+ * One line per key: `about 1130 requests on the main key; at 600/min the rate limit alone takes 53 s to 1 min 53 s …`.
+ * A range, because the spec does not show how a key's quota refills (§8): a key that may spend a minute's quota
+ * at once (a fixed window, a bucket) waits only for what is beyond it; one that must spread it evenly, for all.
  * `limits`: each key's per-minute limit as the server announced it (RateLimit-Limit); else the spec's default.
  */
 export function describeEstimate(byRole: Record<string, number>, limits: Record<string, number | undefined>): string[] {
@@ -56,7 +58,9 @@ export function describeEstimate(byRole: Record<string, number>, limits: Record<
       .map(([role, n]) => {
         const limit = limits[role] ?? SPEC_DEFAULT_LIMIT_PER_MINUTE
         const seen = limits[role] === undefined ? " (the spec's default)" : ''
-        return `about ${n} request${n === 1 ? '' : 's'} on the ${role} key; at ${limit}/min${seen} the run takes at least ${formatDuration((n / limit) * 60_000)}`
+        const burst = formatDuration((Math.max(0, n - limit) / limit) * 60_000)
+        const even = formatDuration((n / limit) * 60_000)
+        return `about ${n} request${n === 1 ? '' : 's'} on the ${role} key; at ${limit}/min${seen} the rate limit alone takes ${burst} to ${even} (${burst} if the key may spend a minute's quota at once, ${even} if it must spread it evenly), plus the server's answers and the checks' own waits`
       })
   )
 }

@@ -4,7 +4,7 @@
 // come here, so every route judges a check alike.
 import { compileSchemas } from '../schemas/registry.ts'
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
-import type { ResolvedConfig } from '../config/config.ts'
+import { DEFAULTS, type ResolvedConfig } from '../config/config.ts'
 import { CLEANUP_TIMEOUT_MS, cleanUpWith } from '../engine/cleanup.ts'
 import type { Leftover } from '../engine/ledger.ts'
 import { unrunResult } from '../engine/replay.ts'
@@ -20,6 +20,10 @@ const STOP_DRAIN_MAX_MS = 4_000
 const STOP_SETTLE_MS = 300
 /** Pages of 100 per collection an interrupted run searches for records of its own that its journal missed. */
 const INTERRUPTED_SWEEP_PAGES = 5
+/** Of the time from an interrupt to exit (DEFAULTS.interruptExitS), what is kept for rewriting the report after clean-up (a full run's files take 0.4–3 s to render and write on a loaded machine). */
+const INTERRUPT_REWRITE_MS = 3_000
+/** After an interrupt, the longest the search for unjournaled records may take: a nicety, never a reason to be killed. */
+const INTERRUPTED_SWEEP_MS = 2_000
 
 export interface ExecuteOptions {
   config: ResolvedConfig
@@ -42,6 +46,13 @@ export interface ExecuteOptions {
   onResult?: (result: CheckResult) => void
   /** Told when the run stops early and when clean-up starts. */
   onPhase?: (phase: 'stopping' | 'cleanup', detail: string) => void
+  /**
+   * Told once a stopped run's rows are known, before its clean-up: the report files are written then, so that
+   * a job killed during clean-up keeps them (the files are written again after it).
+   */
+  onStopped?: (results: CheckResult[], stop: RunStop, session: RunSession) => Promise<void>
+  /** Aborted (a second signal): the drain and the clean-up end at once; what is left is named. */
+  hurry?: AbortSignal
 }
 
 export interface RunStop {
@@ -73,9 +84,27 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * Requests already on the wire finish (the transport sends no new one, once stopped); a check that is only
  * waiting (a pacer window, a Retry-After, a webhook) is not waited for.
  */
-async function drain(session: RunSession, config: ResolvedConfig): Promise<void> {
+async function drain(session: RunSession, config: ResolvedConfig, hurry?: AbortSignal): Promise<void> {
   const until = Date.now() + Math.min(STOP_DRAIN_MAX_MS, config.requestTimeoutMs)
-  while (session.transport.inFlight > 0 && Date.now() < until) await sleep(50)
+  while (session.transport.inFlight > 0 && Date.now() < until && !hurry?.aborted) await sleep(50)
+}
+
+/** `work`, or `fallback` once `ms` have passed or `hurry` is aborted, whichever comes first. */
+async function within<T>(work: Promise<T>, ms: number, fallback: T, hurry?: AbortSignal): Promise<T> {
+  if (ms <= 0 || hurry?.aborted) return fallback
+  let timer: NodeJS.Timeout | undefined
+  let onAbort: (() => void) | undefined
+  const cut = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms)
+    onAbort = () => resolve(fallback)
+    hurry?.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    return await Promise.race([work, cut])
+  } finally {
+    clearTimeout(timer)
+    if (onAbort) hurry?.removeEventListener('abort', onAbort)
+  }
 }
 
 export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> {
@@ -122,8 +151,12 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     )
     await Promise.race([all, whenStopped])
     if (stop) {
-      await drain(session, config)
-      await Promise.race([all, sleep(STOP_SETTLE_MS)])
+      // The checks not reached are told apart from those done (the progress line counts them as not run).
+      const rows = options.checks.map((check) => settled.get(check.id) ?? stoppedResult(check, started.has(check.id), stop!, session))
+      for (const row of rows) if (!settled.has(row.id)) options.onResult?.(row)
+      // The files are written while the requests on the wire drain: a job killed from here on keeps them.
+      await Promise.all([options.onStopped?.(rows, stop, session), drain(session, config, options.hurry)])
+      if (!options.hurry?.aborted) await Promise.race([all, sleep(STOP_SETTLE_MS)])
     }
   } finally {
     clearTimeout(bound)
@@ -132,12 +165,32 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     session.transport.stop('not sent: the run is over')
     halt.abort('the run is over')
     try {
-      await drain(session, config)
+      await drain(session, config, options.hurry)
       options.onPhase?.('cleanup', `${session.ledger.pending().length} records to remove`)
-      leftovers = await cleanUpWith(session.ledger, session.transport, options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS)
-      if (stop && !session.embedded && config.profile !== 'read-only') leftovers = await sweepStopped(config, options.runId, leftovers)
+      // After an interrupt CI kills the job soon: clean-up ends in time for the report to be written again.
+      const interrupted = stop?.kind === 'interrupted'
+      const timeoutMs = options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS
+      const exitBy = interrupted ? stop!.at.getTime() + DEFAULTS.interruptExitS * 1000 - INTERRUPT_REWRITE_MS : Infinity
+      leftovers = await cleanUpWith(session.ledger, session.transport, {
+        timeoutMs: Math.max(0, Math.min(timeoutMs, exitBy - Date.now())),
+        windowWaitMs: (interrupted ? DEFAULTS.interruptedCleanupWindowWaitS : DEFAULTS.cleanupWindowWaitS) * 1000,
+        windowWaitName: interrupted ? 'DEFAULTS.interruptedCleanupWindowWaitS' : 'DEFAULTS.cleanupWindowWaitS',
+        signal: options.hurry,
+      })
+      // Only when clean-up got through: a search now would wait for the same window or the same signal.
+      const cleanedUp = !leftovers.some((l) => l.reason.startsWith('not removed: '))
+      if (stop && cleanedUp && !session.embedded && config.profile !== 'read-only')
+        leftovers = await within(
+          sweepStopped(config, options.runId, leftovers),
+          Math.min(timeoutMs, exitBy - Date.now(), interrupted ? INTERRUPTED_SWEEP_MS : Infinity),
+          leftovers,
+          options.hurry,
+        )
     } finally {
-      await session.close()
+      // Requests still on the wire are not waited for past the interrupt's bound (a second signal: not at all).
+      if (stop?.kind === 'interrupted')
+        await within(session.close(), stop.at.getTime() + DEFAULTS.interruptExitS * 1000 - INTERRUPT_REWRITE_MS - Date.now(), undefined, options.hurry)
+      else await session.close()
     }
   }
   const results = options.checks.map((check) => settled.get(check.id) ?? stoppedResult(check, started.has(check.id), stop!, session))

@@ -6,7 +6,7 @@ import { redactedConfig, type ResolvedConfig } from '../config/config.ts'
 import { certificationBlock, completeCertifyingRows } from '../certify/profile.ts'
 import { applyWaivers, type Waiver, type WaiverOutcome } from '../certify/waivers.ts'
 import type { Leftover } from '../engine/ledger.ts'
-import { replayCommand, unrunResult, type ReplayTarget } from '../engine/replay.ts'
+import { replayCommand, unrunResult, type ReplayInvocation, type ReplayTarget } from '../engine/replay.ts'
 import { select } from '../engine/selection.ts'
 import type { RunSession } from '../engine/session.ts'
 import type { EmbeddedOptions } from './target.ts'
@@ -28,7 +28,7 @@ export const EXIT_INTERRUPTED = 130
 
 export interface RunSuiteOptions extends Pick<
   ExecuteOptions,
-  'signal' | 'runTimeoutMs' | 'cleanupTimeoutMs' | 'concurrency' | 'onSession' | 'onStart' | 'onResult' | 'onPhase'
+  'signal' | 'runTimeoutMs' | 'cleanupTimeoutMs' | 'concurrency' | 'onSession' | 'onStart' | 'onResult' | 'onPhase' | 'hurry'
 > {
   config: ResolvedConfig
   /** The whole catalogue; `only` and `skip` select from it. */
@@ -53,6 +53,10 @@ export interface RunSuiteOptions extends Pick<
   scope?: RunScope
   /** Optional keys that answered contrary to their role (src/engine/preflight.ts): noted on the checks that use them. */
   keyWarnings?: KeyWarning[]
+  /** Told once the files of a stopped run were first written, before its clean-up. */
+  onStoppedWritten?: (paths: string[]) => void
+  /** How the user invoked the command, for the replay line (src/engine/replay.ts). */
+  invocation?: ReplayInvocation
 }
 
 export interface SuiteOutcome {
@@ -90,7 +94,21 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   let stop: RunStop | undefined
   let harnessError: string | undefined
   try {
-    const run = await executeRun({ ...options, checks: selected, onSession: (s) => ((session = s), options.onSession?.(s)) })
+    const run = await executeRun({
+      ...options,
+      checks: selected,
+      onSession: (s) => ((session = s), options.onSession?.(s)),
+      // Before clean-up: a CI job killed during it keeps every file, marked interrupted.
+      onStopped: async (rows, early, opened) => {
+        const pending = opened.ledger.pending().map((e) => ({
+          resource: e.resource,
+          id: e.id,
+          reason: `not removed yet: clean-up was starting when this report was written (crm-conformance sweep --run ${options.runId} removes it)`,
+        }))
+        const { written } = await compose(rows, pending, early, undefined)
+        options.onStoppedWritten?.(written.paths)
+      },
+    })
     ;({ results, leftovers, stop } = run)
   } catch (error) {
     // A harness fault: every check not judged is an error row, so the report says the run proved nothing.
@@ -104,49 +122,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   }
   const opened = session as RunSession | undefined
   if (harnessError && opened) harnessError = opened.redactor.string(harnessError)
-
-  if (options.keyWarnings?.length) results = annotateResults(results, options.catalogue, options.keyWarnings)
-  if (options.certification) results = completeCertifyingRows(results, options.catalogue, { target, harnessErrors: harnessError ? [harnessError] : [] })
-  let waiverOutcome: WaiverOutcome | undefined
-  if (options.waivers)
-    ({ results, outcome: waiverOutcome } = applyWaivers(results, options.waivers, new Set(options.catalogue.map((c) => c.id)), startedAt, options.waiversFile))
-
-  const stats = opened?.transport.stats
-  let report: RunReport = buildRunReport({
-    results,
-    tool: { name: 'crm-conformance', version: TOOL_VERSION },
-    spec: { digest: specDigest(), file: 'spec/crm-api-spec.md' },
-    target: { baseUrl: opened?.baseUrl ?? config.baseUrl ?? 'embedded', embedded, variant: options.embedded?.variant, faults: options.embedded?.faults },
-    profile: config.profile,
-    seed: config.seed,
-    runId: options.runId,
-    startedAt: startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    config: redactedConfig(config),
-    // The transport's own count: every request that went out, the clean-up's included.
-    requests: {
-      total: stats?.total ?? 0,
-      byArea: requestsByArea(opened?.exchanges ?? []),
-      byKey: { ...(stats?.byKey ?? {}) },
-      rateLimited: { ...(stats?.rateLimited ?? {}) },
-    },
-    leftovers,
-    capabilities: opened?.capabilities,
-    replay: replayCommand(target, { only: options.only, skip: options.skip }),
-    scope: options.scope ?? describeScope(options.catalogue, { only: options.only, skip: options.skip, profile: config.profile }),
-  })
-  if (stop) report = { ...report, interrupted: { reason: stop.reason, at: stop.at.toISOString() } }
-  if (options.certification)
-    report = {
-      ...report,
-      certification: certificationBlock(results, options.catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }),
-    } as RunReport
-  if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
-
-  // Secrets the server echoed in a form redaction missed are masked here, and the files written anyway.
-  const secretList = Object.fromEntries(namedSecrets(opened?.config ?? config).map((s) => [s.name, s.value]))
-  const written = await writeReportFiles(report, options.reportDir, { secrets: secretList })
-  if (options.latestDir) await copyToLatest(options.reportDir, options.latestDir)
+  const { written, waiverOutcome } = await compose(results, leftovers, stop, harnessError)
 
   let exitCode: number = exitCodeFor(written.report, { strict: options.strict ?? false })
   if (stop?.kind === 'interrupted') exitCode = EXIT_INTERRUPTED
@@ -155,4 +131,58 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   // A stale waiver fails the run, so waivers never outlive the failure they excuse.
   else if (exitCode === 0 && waiverOutcome && waiverOutcome.stale.length > 0) exitCode = 1
   return { exitCode, report: written.report, files: written.paths, leftovers, stop, waiverOutcome, masked: written.masked, harnessError, session: opened }
+
+  /** The report of these rows, and every file rendered from it, written (again, after an interrupt's first writing). */
+  async function compose(results: CheckResult[], leftovers: Leftover[], stop: RunStop | undefined, harnessError: string | undefined) {
+    const opened = session as RunSession | undefined
+    if (options.keyWarnings?.length) results = annotateResults(results, options.catalogue, options.keyWarnings)
+    if (options.certification) results = completeCertifyingRows(results, options.catalogue, { target, harnessErrors: harnessError ? [harnessError] : [] })
+    let waiverOutcome: WaiverOutcome | undefined
+    if (options.waivers)
+      ({ results, outcome: waiverOutcome } = applyWaivers(
+        results,
+        options.waivers,
+        new Set(options.catalogue.map((c) => c.id)),
+        startedAt,
+        options.waiversFile,
+      ))
+
+    const stats = opened?.transport.stats
+    let report: RunReport = buildRunReport({
+      results,
+      tool: { name: 'crm-conformance', version: TOOL_VERSION },
+      spec: { digest: specDigest(), file: 'spec/crm-api-spec.md' },
+      target: { baseUrl: opened?.baseUrl ?? config.baseUrl ?? 'embedded', embedded, variant: options.embedded?.variant, faults: options.embedded?.faults },
+      profile: config.profile,
+      seed: config.seed,
+      runId: options.runId,
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      config: redactedConfig(config),
+      // The transport's own count: every request that went out, the clean-up's included.
+      requests: {
+        total: stats?.total ?? 0,
+        byArea: requestsByArea(opened?.exchanges ?? []),
+        byKey: { ...(stats?.byKey ?? {}) },
+        rateLimited: { ...(stats?.rateLimited ?? {}) },
+      },
+      leftovers,
+      capabilities: opened?.capabilities,
+      replay: replayCommand(target, { only: options.only, skip: options.skip }),
+      scope: options.scope ?? describeScope(options.catalogue, { only: options.only, skip: options.skip, profile: config.profile }),
+    })
+    if (stop) report = { ...report, interrupted: { reason: stop.reason, at: stop.at.toISOString() } }
+    if (options.certification)
+      report = {
+        ...report,
+        certification: certificationBlock(results, options.catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }),
+      } as RunReport
+    if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
+
+    // Secrets the server echoed in a form redaction missed are masked here, and the files written anyway.
+    const secretList = Object.fromEntries(namedSecrets(opened?.config ?? config).map((s) => [s.name, s.value]))
+    const written = await writeReportFiles(report, options.reportDir, { secrets: secretList })
+    if (options.latestDir) await copyToLatest(options.reportDir, options.latestDir)
+    return { report, written, waiverOutcome }
+  }
 }

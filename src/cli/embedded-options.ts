@@ -1,0 +1,24 @@
+// `--variant` and `--fault` (run, certify, serve) are checked with the other options: an unknown name is one
+// line naming the nearest, before anything starts or is written.
+
+/** `--variant` and `--fault`: names the reference server knows, else one line with the nearest. */
+export async function embeddedOptionProblem(variant: string | undefined, faults: string[] | undefined): Promise<string | undefined> {
+  if (variant === undefined && !faults?.length) return undefined
+  const { VARIANT_NAMES } = await import('../reference/variants.ts')
+  const { FAULTS } = await import('../reference/faults.ts')
+  const { nearestTerms } = await import('../engine/selection.ts')
+  const unknown = (flag: string, value: string, known: readonly string[], what: string) => {
+    const near = nearestTerms(value, known)
+    const hint =
+      near.length > 0
+        ? `: did you mean ${near.join(' or ')}?`
+        : ` (${known.length <= 8 ? `known: ${known.join(', ')}` : `none is near; the ${known.length} known are listed in src/reference/faults.ts`})`
+    return `${flag} ${value} is not ${what}${hint}`
+  }
+  if (variant !== undefined && !(VARIANT_NAMES as readonly string[]).includes(variant))
+    return unknown('--variant', variant, VARIANT_NAMES, 'a variant of the reference server')
+  const ids = FAULTS.map((f) => f.id as string)
+  const bad = (faults ?? []).filter((f) => !ids.includes(f))
+  if (bad.length > 0) return bad.map((f) => unknown('--fault', f, ids, 'a fault of the reference server')).join('; ')
+  return undefined
+}
