@@ -6,7 +6,7 @@
 //
 // Chromium is not installed by this test: .ci/run installs it. Missing, the test fails in CI (CI set) and is
 // skipped elsewhere, saying so.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -17,6 +17,7 @@ import { writeReportFiles } from '../src/report/write.ts'
 import { HOSTILE_BODY, makeReport } from '../src/report/test-fixtures.ts'
 import type { RunReport } from '../src/report/types.ts'
 import { ROOT, baseEnv, runCli } from './hostile/cli.ts'
+import { HOSTILE_WELL_FORMED } from './hostile/corpus.ts'
 import { faultCaughtBy } from './hostile/faults.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -164,6 +165,24 @@ describe.skipIf(!available && !IN_CI)('report.html in headless Chromium', () => 
     expect(await hostile.innerText()).toContain(HOSTILE_BODY)
     expect(await page.locator('body script, body img').count()).toBe(0)
     await screenshot(page, 'report-hostile.png')
+    expect(dialogs).toEqual([])
+    expect(errors).toEqual([])
+  })
+
+  test('without its Content-Security-Policy the page is still inert: the escaping alone keeps the hostile corpus text', async () => {
+    const reportDir = join(dir, 'hostile-no-csp')
+    const report = makeReport()
+    // The hostile corpus in every field a server fills: ids, messages, expected, evidence bodies.
+    const failed = report.checks.find((c) => c.status === 'failed')!
+    Object.assign(failed, { message: `${failed.message} ${HOSTILE_WELL_FORMED}`, expected: HOSTILE_WELL_FORMED })
+    await writeReportFiles(report, reportDir)
+    const file = join(reportDir, 'report.html')
+    const withoutCsp = readFileSync(file, 'utf8').replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
+    expect(withoutCsp).not.toMatch(/Content-Security-Policy/)
+    writeFileSync(file, withoutCsp)
+    const { page, dialogs, errors } = await open(file)
+    expect(await page.locator('body script, body img, body iframe, body object, body a[href^="javascript"]').count()).toBe(0)
+    expect(await page.locator('body').innerText()).toContain('<script>alert(1)</script>')
     expect(dialogs).toEqual([])
     expect(errors).toEqual([])
   })

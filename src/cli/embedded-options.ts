@@ -1,6 +1,8 @@
 // `--variant` and `--fault` (run, certify, serve) are checked with the other options: an unknown name is one
 // line naming the nearest, before anything starts or is written.
 
+import { printableLine } from '../text/printable.ts'
+
 /** `--variant` and `--fault`: names the reference server knows, else one line with the nearest. */
 export async function embeddedOptionProblem(variant: string | undefined, faults: string[] | undefined): Promise<string | undefined> {
   if (variant === undefined && !faults?.length) return undefined
@@ -13,7 +15,8 @@ export async function embeddedOptionProblem(variant: string | undefined, faults:
       near.length > 0
         ? `: did you mean ${near.join(' or ')}?`
         : ` (${known.length <= 8 ? `known: ${known.join(', ')}` : `none is near; the ${known.length} known are listed in src/reference/faults.ts`})`
-    return `${flag} ${value} is not ${what}${hint}`
+    // What was typed is echoed inert: it may come from a pipeline variable.
+    return `${flag} ${printableLine(value)} is not ${what}${hint}`
   }
   if (variant !== undefined && !(VARIANT_NAMES as readonly string[]).includes(variant))
     return unknown('--variant', variant, VARIANT_NAMES, 'a variant of the reference server')

@@ -195,7 +195,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         return setExit(2)
       }
       if (opts.webhookUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.webhookUrl)) {
-        process.stderr.write(`--webhook-url ${opts.webhookUrl} is not an http(s) URL\n`)
+        process.stderr.write(`--webhook-url ${printableLine(opts.webhookUrl)} is not an http(s) URL\n`)
         return setExit(2)
       }
       const { runServeCommand } = await import('../reference/serve-command.ts')
