@@ -62,12 +62,22 @@ export function createApp(state: AppState): Hono<Env> {
   }
 
   const app = new Hono<Env>()
+  // The variant's framing of every answer, the gate's refusals included: the JSON media type with its
+  // parameters, and a connection closed after each answer.
+  if (variant.jsonContentType || variant.connectionClose) {
+    app.use(async (c, next) => {
+      await next()
+      if (variant.jsonContentType && /^application\/json\b/i.test(c.res.headers.get('content-type') ?? ''))
+        c.res.headers.set('Content-Type', variant.jsonContentType)
+      if (variant.connectionClose) c.res.headers.set('Connection', 'close')
+    })
+  }
   app.use(gate(state, out))
   app.use(
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        variant.unroutedUpdate === 'not-found-404' && (c.req.method === 'PATCH' || c.req.method === 'PUT')
+        variant.unroutedMethods === 'not-found-404' || (variant.unroutedUpdate === 'not-found-404' && (c.req.method === 'PATCH' || c.req.method === 'PUT'))
           ? errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))
           : faults['invariants.framework-default-errors']
             ? c.text('405 Method Not Allowed', 405, { Allow: methods.join(', ') })

@@ -1,7 +1,7 @@
 // One legal choice for every place the spec says "not shown". Handlers read the choice from this table; no
 // handler compares variant names. The conformance suite must pass against every row.
 
-export type VariantName = 'default' | 'alt-a' | 'alt-b' | 'alt-c'
+export type VariantName = 'default' | 'alt-a' | 'alt-b' | 'alt-c' | 'alt-d'
 
 export type BasePath = '/v1' | '/api/v1'
 
@@ -65,6 +65,19 @@ export interface Variant {
    * leads): left null unless written. Absent: the key's user, and the workspace's pipeline.
    */
   noUnnamedDefaults?: boolean
+  /**
+   * Any method on a path that does not route it (a write §4.2 does not list: POST, PATCH, PUT or DELETE): 404 as
+   * many routers answer it, instead of 405 with Allow (§7.8: statuses not shown). Absent: 405 (or unroutedUpdate).
+   */
+  unroutedMethods?: 'not-found-404'
+  /** §4 "Bodies are JSON (Content-Type: application/json)": the media type with parameters. Absent: Hono's own. */
+  jsonContentType?: string
+  /** Every answer closes its connection (`Connection: close`), as some proxies and serverless hosts do. Absent: kept alive. */
+  connectionClose?: boolean
+  /** §2 `date-time` is an ISO 8601 string: how a stored instant is written in records. Absent: `toISOString()` (ms, `Z`). */
+  dateTime?: (iso: string) => string
+  /** Fields §2 does not list beside those it does: in records, the list envelope and the error object. Absent: none. */
+  extraFields?: boolean
 }
 
 export const VARIANTS: Record<VariantName, Variant> = {
@@ -145,6 +158,31 @@ export const VARIANTS: Record<VariantName, Variant> = {
     reminderAfterDueRefused: true,
     parentLookedUpFirst: true,
     unknownParentFilter404: true,
+  },
+  // Choices of a server on another stack: 404 for every method a path does not route (DELETE /orders/{id},
+  // POST /articles), the JSON media type with its charset, a connection closed after every answer, date-times
+  // with microseconds and a `+00:00` offset (PostgreSQL's timestamptz), and fields of its own in records,
+  // list envelopes and errors.
+  'alt-d': {
+    name: 'alt-d',
+    basePath: '/v1',
+    createStatus: 201,
+    deleteReply: 'no-content-204',
+    lastPage: 'empty-string',
+    rateLimitReset: 'delta-seconds',
+    rateLimitLimit: 'plain',
+    retryAfter: 'delta-seconds',
+    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
+    nonUuidId: 'not-found-404',
+    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
+    stateRefusal: { status: 409, code: 'invalid_state' },
+    meShape: 'nested',
+    updateMethod: 'PATCH',
+    unroutedMethods: 'not-found-404',
+    jsonContentType: 'application/json; charset=utf-8',
+    connectionClose: true,
+    dateTime: (iso) => iso.replace(/\.(\d{3})Z$/, '.$1000+00:00'),
+    extraFields: true,
   },
 }
 
