@@ -2,6 +2,7 @@
 // gate of §5. The rooms it is wired from, each in routes/: responses and errors, the gate (key, rate, IP),
 // reading a request, reads, writes, and the special endpoints.
 
+import { gzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
@@ -63,13 +64,19 @@ export function createApp(state: AppState): Hono<Env> {
 
   const app = new Hono<Env>()
   // The variant's framing of every answer, the gate's refusals included: the JSON media type with its
-  // parameters, and a connection closed after each answer.
-  if (variant.jsonContentType || variant.connectionClose) {
+  // parameters, a connection closed after each answer, a body compressed whatever the request asked.
+  if (variant.jsonContentType || variant.connectionClose || variant.compressAlways) {
     app.use(async (c, next) => {
       await next()
       if (variant.jsonContentType && /^application\/json\b/i.test(c.res.headers.get('content-type') ?? ''))
         c.res.headers.set('Content-Type', variant.jsonContentType)
       if (variant.connectionClose) c.res.headers.set('Connection', 'close')
+      if (variant.compressAlways && c.res.body) {
+        const headers = new Headers(c.res.headers)
+        headers.set('Content-Encoding', variant.compressAlways)
+        headers.delete('Content-Length')
+        c.res = new Response(gzipSync(Buffer.from(await c.res.arrayBuffer())), { status: c.res.status, headers })
+      }
     })
   }
   app.use(gate(state, out))

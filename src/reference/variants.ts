@@ -74,6 +74,11 @@ export interface Variant {
   jsonContentType?: string
   /** Every answer closes its connection (`Connection: close`), as some proxies and serverless hosts do. Absent: kept alive. */
   connectionClose?: boolean
+  /**
+   * Every body compressed with this coding whatever the request's Accept-Encoding says (a proxy in front of the
+   * API; RFC 9110 §12.5.3 makes it a SHOULD NOT of HTTP, the spec says nothing). Absent: as sent.
+   */
+  compressAlways?: 'gzip'
   /** §2 `date-time` is an ISO 8601 string: how a stored instant is written in records. Absent: `toISOString()` (ms, `Z`). */
   dateTime?: (iso: string) => string
   /** Fields §2 does not list beside those it does: in records, the list envelope and the error object. Absent: none. */
@@ -160,7 +165,8 @@ export const VARIANTS: Record<VariantName, Variant> = {
     unknownParentFilter404: true,
   },
   // Choices of a server on another stack: 404 for every method a path does not route (DELETE /orders/{id},
-  // POST /articles), the JSON media type with its charset, a connection closed after every answer, date-times
+  // POST /articles), the JSON media type with its charset, a connection closed after every answer, bodies gzipped
+  // by a proxy in front whatever the request asks, date-times
   // with microseconds and a `+00:00` offset (PostgreSQL's timestamptz), and fields of its own in records,
   // list envelopes and errors.
   'alt-d': {
@@ -181,6 +187,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     unroutedMethods: 'not-found-404',
     jsonContentType: 'application/json; charset=utf-8',
     connectionClose: true,
+    compressAlways: 'gzip',
     dateTime: (iso) => iso.replace(/\.(\d{3})Z$/, '.$1000+00:00'),
     extraFields: true,
   },
