@@ -22,6 +22,7 @@ export const ROUTING_FAULTS = [
   'read-only.create-everywhere',
   'read-only.delete-everywhere',
   'read-only.delete-stub-204',
+  'read-only.delete-removes-then-404',
   'read-only.user-writes-unscoped',
   'read-only.update-everywhere',
   'invariants.framework-default-errors',
@@ -54,6 +55,12 @@ export function createApp(state: AppState): Hono<Env> {
     if (spec.ops.delete || faults['read-only.delete-everywhere']) api.delete(item, remove(spec))
     // The fault: the read-only collections got a DELETE stub that answers 204 without looking anything up.
     else if (faults['read-only.delete-stub-204']) api.delete(item, deleteStub)
+    // The fault: a catch-all DELETE removes the record, then the router answers 404 as for any unrouted method.
+    else if (faults['read-only.delete-removes-then-404'])
+      api.delete(item, async (c) => {
+        await remove(spec)(c)
+        return errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))
+      })
     // The fault: user writes are routed to the generic handlers, whose scope check was left out for users.
     if (spec.name === 'user' && faults['read-only.user-writes-unscoped']) {
       api.post(spec.path, unscopedCreate)
@@ -83,12 +90,16 @@ export function createApp(state: AppState): Hono<Env> {
   app.use(
     methodNotAllowed({
       app,
-      onMethodNotAllowed: (c, methods) =>
-        variant.unroutedMethods === 'not-found-404' || (variant.unroutedUpdate === 'not-found-404' && (c.req.method === 'PATCH' || c.req.method === 'PUT'))
+      onMethodNotAllowed: (c, methods) => {
+        const asNotFound =
+          variant.unroutedMethods === 'not-found-404' || (variant.unroutedUpdate === 'not-found-404' && (c.req.method === 'PATCH' || c.req.method === 'PUT'))
+        // The fault: the framework's defaults answer, as plain text, whichever status the variant routes with.
+        if (faults['invariants.framework-default-errors'])
+          return asNotFound ? c.text('404 Not Found', 404) : c.text('405 Method Not Allowed', 405, { Allow: methods.join(', ') })
+        return asNotFound
           ? errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))
-          : faults['invariants.framework-default-errors']
-            ? c.text('405 Method Not Allowed', 405, { Allow: methods.join(', ') })
-            : errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') })),
+          : errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') }))
+      },
     }),
   )
   for (const base of BASE_PATHS) app.route(base, api)

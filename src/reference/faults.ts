@@ -445,6 +445,12 @@ export const FAULTS = [
     area: 'idempotency',
     description: 'A replay keeps only the id of the first record and reads it again, so a record changed since comes back as it is now.',
   },
+  {
+    id: 'read-only.delete-removes-then-404',
+    area: 'read-only',
+    description:
+      'DELETE on the collections §4.2 gives no delete reaches a catch-all handler that removes the record by id, then falls through to the router, which answers 404.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -411,6 +411,8 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'filters.exact-case-insensitive': ['filters.account.tier.near-miss'],
   'idempotency.ignored-on-payments': ['idempotency.payment.replays'],
   'idempotency.replay-returns-current': ['idempotency.replay.after-update'],
+  // Users: no key holds users:write, so the catch-all's scope check refuses with 403 before removing anything.
+  'read-only.delete-removes-then-404': byResource((r) => (r.ops.delete || r.name === 'user' ? [] : [`read-only.${r.name}.delete-refused`])),
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */
