@@ -2,7 +2,7 @@
 // gate of §5. The rooms it is wired from, each in routes/: responses and errors, the gate (key, rate, IP),
 // reading a request, reads, writes, and the special endpoints.
 
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
@@ -72,17 +72,18 @@ export function createApp(state: AppState): Hono<Env> {
   const app = new Hono<Env>()
   // The variant's framing of every answer, the gate's refusals included: the JSON media type with its
   // parameters, a connection closed after each answer, a body compressed whatever the request asked.
-  if (variant.jsonContentType || variant.connectionClose || variant.compressAlways) {
+  if (variant.jsonContentType || variant.errorContentType || variant.connectionClose || variant.compressAlways) {
     app.use(async (c, next) => {
       await next()
-      if (variant.jsonContentType && /^application\/json\b/i.test(c.res.headers.get('content-type') ?? ''))
-        c.res.headers.set('Content-Type', variant.jsonContentType)
+      const type = variant.errorContentType && c.res.status >= 400 ? variant.errorContentType : variant.jsonContentType
+      if (type && /^application\/json\b/i.test(c.res.headers.get('content-type') ?? '')) c.res.headers.set('Content-Type', type)
       if (variant.connectionClose) c.res.headers.set('Connection', 'close')
       if (variant.compressAlways && c.res.body) {
         const headers = new Headers(c.res.headers)
         headers.set('Content-Encoding', variant.compressAlways)
         headers.delete('Content-Length')
-        c.res = new Response(gzipSync(Buffer.from(await c.res.arrayBuffer())), { status: c.res.status, headers })
+        const plain = Buffer.from(await c.res.arrayBuffer())
+        c.res = new Response(variant.compressAlways === 'br' ? brotliCompressSync(plain) : gzipSync(plain), { status: c.res.status, headers })
       }
     })
   }
@@ -91,6 +92,8 @@ export function createApp(state: AppState): Hono<Env> {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) => {
+        if (variant.unroutedMethods === 'not-implemented-501' && !faults['invariants.framework-default-errors'])
+          return errorResponse(c, new ApiError(501, 'not_implemented', `${c.req.method} is not implemented on this path.`))
         const asNotFound =
           variant.unroutedMethods === 'not-found-404' || (variant.unroutedUpdate === 'not-found-404' && (c.req.method === 'PATCH' || c.req.method === 'PUT'))
         // The fault: the framework's defaults answer, as plain text, whichever status the variant routes with.

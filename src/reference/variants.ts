@@ -1,7 +1,7 @@
 // One legal choice for every place the spec says "not shown". Handlers read the choice from this table; no
 // handler compares variant names. The conformance suite must pass against every row.
 
-export type VariantName = 'default' | 'alt-a' | 'alt-b' | 'alt-c' | 'alt-d'
+export type VariantName = 'default' | 'alt-a' | 'alt-b' | 'alt-c' | 'alt-d' | 'alt-e'
 
 export type BasePath = '/v1' | '/api/v1'
 
@@ -69,16 +69,20 @@ export interface Variant {
    * Any method on a path that does not route it (a write §4.2 does not list: POST, PATCH, PUT or DELETE): 404 as
    * many routers answer it, instead of 405 with Allow (§7.8: statuses not shown). Absent: 405 (or unroutedUpdate).
    */
-  unroutedMethods?: 'not-found-404'
+  unroutedMethods?: 'not-found-404' | 'not-implemented-501'
   /** §4 "Bodies are JSON (Content-Type: application/json)": the media type with parameters. Absent: Hono's own. */
   jsonContentType?: string
+  /** The media type of error answers (`application/problem+json`, a JSON type of RFC 9457). Absent: as other answers. */
+  errorContentType?: string
+  /** §4.1 "opaque cursor": base64url, or standard padded base64 (`+`, `/`, `=`: the client must percent-encode them). Absent: base64url. */
+  cursorEncoding?: 'base64url' | 'base64'
   /** Every answer closes its connection (`Connection: close`), as some proxies and serverless hosts do. Absent: kept alive. */
   connectionClose?: boolean
   /**
    * Every body compressed with this coding whatever the request's Accept-Encoding says (a proxy in front of the
    * API; RFC 9110 §12.5.3 makes it a SHOULD NOT of HTTP, the spec says nothing). Absent: as sent.
    */
-  compressAlways?: 'gzip'
+  compressAlways?: 'gzip' | 'br'
   /** §2 `date-time` is an ISO 8601 string: how a stored instant is written in records. Absent: `toISOString()` (ms, `Z`). */
   dateTime?: (iso: string) => string
   /** Fields §2 does not list beside those it does: in records, the list envelope and the error object. Absent: none. */
@@ -190,6 +194,31 @@ export const VARIANTS: Record<VariantName, Variant> = {
     compressAlways: 'gzip',
     dateTime: (iso) => iso.replace(/\.(\d{3})Z$/, '.$1000+00:00'),
     extraFields: true,
+  },
+  // Choices that differ from alt-d's: 501 for a method a path does not route, the media type's parameter
+  // without a space and in capitals, errors as `application/problem+json`, cursors in padded standard base64,
+  // bodies compressed with br whatever the request asks, date-times with nanoseconds (`Z`).
+  'alt-e': {
+    name: 'alt-e',
+    basePath: '/v1',
+    createStatus: 201,
+    deleteReply: 'record-200',
+    lastPage: 'empty-string',
+    rateLimitReset: 'delta-seconds',
+    rateLimitLimit: 'plain',
+    retryAfter: 'delta-seconds',
+    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
+    nonUuidId: 'invalid-400',
+    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
+    stateRefusal: { status: 409, code: 'invalid_state' },
+    meShape: 'nested',
+    updateMethod: 'PATCH',
+    unroutedMethods: 'not-implemented-501',
+    jsonContentType: 'application/json;charset=UTF-8',
+    errorContentType: 'application/problem+json',
+    cursorEncoding: 'base64',
+    compressAlways: 'br',
+    dateTime: (iso) => iso.replace(/\.(\d{3})Z$/, '.$1000000Z'),
   },
 }
 
