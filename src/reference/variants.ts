@@ -72,6 +72,10 @@ export interface Variant {
   unroutedMethods?: 'not-found-404' | 'not-implemented-501'
   /** §4 "Bodies are JSON (Content-Type: application/json)": the media type with parameters. Absent: Hono's own. */
   jsonContentType?: string
+  /** §8 leaves string lengths open: an activity body over the 500-character preview is refused (400 naming body), not cut. Absent: cut. */
+  longActivityBodyRefused?: boolean
+  /** Comment HTML with a script, an event handler or a javascript: URL is refused (400 naming html), not cleaned. Absent: cleaned. */
+  unsafeHtmlRefused?: boolean
   /** The media type of error answers (`application/problem+json`, a JSON type of RFC 9457). Absent: as other answers. */
   errorContentType?: string
   /** §4.1 "opaque cursor": base64url, or standard padded base64 (`+`, `/`, `=`: the client must percent-encode them). Absent: base64url. */
@@ -197,7 +201,8 @@ export const VARIANTS: Record<VariantName, Variant> = {
   },
   // Choices that differ from alt-d's: 501 for a method a path does not route, the media type's parameter
   // without a space and in capitals, errors as `application/problem+json`, cursors in padded standard base64,
-  // bodies compressed with br whatever the request asks, date-times with nanoseconds (`Z`).
+  // bodies compressed with br whatever the request asks, date-times with nanoseconds (`Z`); input refused that
+  // other rows clean up: an activity body past the preview's length, comment HTML with a script in it.
   'alt-e': {
     name: 'alt-e',
     basePath: '/v1',
@@ -219,6 +224,8 @@ export const VARIANTS: Record<VariantName, Variant> = {
     cursorEncoding: 'base64',
     compressAlways: 'br',
     dateTime: (iso) => iso.replace(/\.(\d{3})Z$/, '.$1000000Z'),
+    longActivityBodyRefused: true,
+    unsafeHtmlRefused: true,
   },
 }
 
