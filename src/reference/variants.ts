@@ -201,8 +201,9 @@ export const VARIANTS: Record<VariantName, Variant> = {
   },
   // Choices that differ from alt-d's: 501 for a method a path does not route, the media type's parameter
   // without a space and in capitals, errors as `application/problem+json`, cursors in padded standard base64,
-  // bodies compressed with br whatever the request asks, date-times with nanoseconds (`Z`); input refused that
-  // other rows clean up: an activity body past the preview's length, comment HTML with a script in it.
+  // bodies compressed with br whatever the request asks, date-times with nanoseconds in the workspace's zone
+  // (`+08:00`, Malaysia); input refused that other rows clean up: an activity body past the preview's length,
+  // comment HTML with a script in it.
   'alt-e': {
     name: 'alt-e',
     basePath: '/v1',
@@ -223,10 +224,18 @@ export const VARIANTS: Record<VariantName, Variant> = {
     errorContentType: 'application/problem+json',
     cursorEncoding: 'base64',
     compressAlways: 'br',
-    dateTime: (iso) => iso.replace(/\.(\d{3})Z$/, '.$1000000Z'),
+    dateTime: (iso) => inZone(iso, 8 * 60),
     longActivityBodyRefused: true,
     unsafeHtmlRefused: true,
   },
+}
+
+/** An ISO instant (ms, `Z`) written with nanoseconds in a fixed UTC offset (`…T08:20:11.123000000+08:00`): the same instant. */
+function inZone(iso: string, offsetMinutes: number): string {
+  const local = new Date(Date.parse(iso) + offsetMinutes * 60_000).toISOString().slice(0, -1)
+  const sign = offsetMinutes < 0 ? '-' : '+'
+  const abs = Math.abs(offsetMinutes)
+  return `${local}000000${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
 }
 
 export const VARIANT_NAMES = Object.keys(VARIANTS) as VariantName[]
