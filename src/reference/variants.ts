@@ -72,6 +72,14 @@ export interface Variant {
   unroutedMethods?: 'not-found-404' | 'not-implemented-501'
   /** §4 "Bodies are JSON (Content-Type: application/json)": the media type with parameters. Absent: Hono's own. */
   jsonContentType?: string
+  /**
+   * §2 `date-time` leaves the precision open: write times kept in whole seconds (two writes in one second share
+   * their time) and written without a fraction (`…T08:20:11Z`); the seeded records' times are cut the same way.
+   * Absent: milliseconds, strictly increasing. No row plays it yet: the pagination area's sort and since checks
+   * skip when the run's records all fall in one second (a row with `wholeSeconds: true` and
+   * `dateTime: (iso) => iso.replace(/\.\d+Z$/, 'Z')` shows it: `--only pagination`, 6 MUST checks skipped).
+   */
+  wholeSeconds?: boolean
   /** §8 leaves string lengths open: an activity body over the 500-character preview is refused (400 naming body), not cut. Absent: cut. */
   longActivityBodyRefused?: boolean
   /** Comment HTML with a script, an event handler or a javascript: URL is refused (400 naming html), not cleaned. Absent: cleaned. */
