@@ -1,7 +1,7 @@
 // One legal choice for every place the spec says "not shown". Handlers read the choice from this table; no
 // handler compares variant names. The conformance suite must pass against every row.
 
-export type VariantName = 'default' | 'alt-a' | 'alt-b' | 'alt-c' | 'alt-d' | 'alt-e'
+export type VariantName = 'default' | 'alt-a' | 'alt-b' | 'alt-c' | 'alt-d' | 'alt-e' | 'alt-f'
 
 export type BasePath = '/v1' | '/api/v1'
 
@@ -75,9 +75,7 @@ export interface Variant {
   /**
    * §2 `date-time` leaves the precision open: write times kept in whole seconds (two writes in one second share
    * their time) and written without a fraction (`…T08:20:11Z`); the seeded records' times are cut the same way.
-   * Absent: milliseconds, strictly increasing. No row plays it yet: the pagination area's sort and since checks
-   * skip when the run's records all fall in one second (a row with `wholeSeconds: true` and
-   * `dateTime: (iso) => iso.replace(/\.\d+Z$/, 'Z')` shows it: `--only pagination`, 6 MUST checks skipped).
+   * Absent: milliseconds, strictly increasing.
    */
   wholeSeconds?: boolean
   /** §8 leaves string lengths open: an activity body over the 500-character preview is refused (400 naming body), not cut. Absent: cut. */
@@ -235,6 +233,26 @@ export const VARIANTS: Record<VariantName, Variant> = {
     dateTime: (iso) => inZone(iso, 8 * 60),
     longActivityBodyRefused: true,
     unsafeHtmlRefused: true,
+  },
+  // A store that keeps write times in whole seconds, as MySQL's DATETIME or a Unix-seconds column does, and
+  // shows them without a fraction; besides, 200 on create and a deleted record's body.
+  'alt-f': {
+    name: 'alt-f',
+    basePath: '/v1',
+    createStatus: 200,
+    deleteReply: 'record-200',
+    lastPage: 'empty-string',
+    rateLimitReset: 'delta-seconds',
+    rateLimitLimit: 'plain',
+    retryAfter: 'delta-seconds',
+    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
+    nonUuidId: 'not-found-404',
+    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
+    stateRefusal: { status: 409, code: 'invalid_state' },
+    meShape: 'nested',
+    updateMethod: 'PATCH',
+    wholeSeconds: true,
+    dateTime: (iso) => iso.replace(/\.\d+Z$/, 'Z'),
   },
 }
 
