@@ -99,6 +99,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     retrySchedule: options.webhook?.retrySchedule ?? WEBHOOK_DEFAULTS.retrySchedule,
     faults,
     now: () => clock.now(),
+    dateTime: variant.dateTime,
+    extraFields: variant.extraFields,
   })
   // Seeded records are indexed from the start; only the API's writes show late.
   const lagged = withListLag(store, options.listLagMs ?? 0, () => clock.now())
