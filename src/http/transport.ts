@@ -4,6 +4,7 @@
 // rate-limit pacing (the per-key concurrency cap, the pacer, the 429 policy) in the files pacer.ts names.
 // Past ~400 lines on purpose: one request's life (admit, send, read, record, retry) reads best in order here.
 import { request } from 'undici'
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import type { Dispatcher } from 'undici'
 import { CrmConfError } from '../errors.ts'
 import { DEFAULTS, KEY_VARIABLES, type KeyRole } from '../config/config.ts'
@@ -16,6 +17,19 @@ import { Pacer } from './pacer.ts'
 import { retryAfterMs, waitBefore429Retry } from './rate-limit-policy.ts'
 import { Redactor } from './redact.ts'
 import type { Stopwatch } from './stopwatch.ts'
+
+/** A gzip, deflate or br body inflated to at most `cap` bytes; undefined for another coding, a corrupt body or one past the cap. */
+function inflateBounded(bytes: Buffer, coding: string, cap: number): Buffer | undefined {
+  const options = { maxOutputLength: cap }
+  try {
+    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(bytes, options)
+    if (coding === 'deflate') return inflateSync(bytes, options)
+    if (coding === 'br') return brotliDecompressSync(bytes, options)
+  } catch {
+    return undefined
+  }
+  return undefined
+}
 
 export type Query = Record<string, string | number | boolean | undefined | null>
 
@@ -415,28 +429,37 @@ export class Transport {
       if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
     }
     const encoding = (responseHeaders['content-encoding'] ?? 'identity').trim().toLowerCase()
+    let body: Buffer = bytes
+    let encodingNote: string | undefined
     if (encoding !== '' && encoding !== 'identity') {
-      // Asked for identity: a compressed body is not inflated (it may be a bomb), only described.
-      return {
-        status: res.statusCode,
-        headers: responseHeaders,
-        note: `${oversize ? declared : size}${truncated && !oversize ? '+' : ''} bytes encoded as ${encoding} although the request asked for identity: not decoded`,
-        truncated: truncated || undefined,
+      // Asked for identity, yet compressed: RFC 9110 §12.5.3 makes that a SHOULD NOT of HTTP, not a breach of the
+      // spec, so the answer is still judged: inflated up to the size cap (a bomb stops there), else only described.
+      const inflated = truncated ? undefined : inflateBounded(bytes, encoding, this.options.maxResponseBytes)
+      if (!inflated) {
+        return {
+          status: res.statusCode,
+          headers: responseHeaders,
+          note: `${oversize ? declared : size}${truncated && !oversize ? '+' : ''} bytes encoded as ${encoding} although the request asked for identity: not decoded${truncated ? '' : ` (an unknown coding, corrupt, or over the ${this.options.maxResponseBytes}-byte cap once inflated)`}`,
+          truncated: truncated || undefined,
+        }
       }
+      body = inflated
+      encodingNote = `${bytes.length} bytes encoded as ${encoding} although the request asked for identity: inflated to ${inflated.length} bytes`
     }
-    const parsed = bytes.length > 0 && !truncated ? parseBoundedJson(bytes.toString('utf8')) : undefined
+    const parsed = body.length > 0 && !truncated ? parseBoundedJson(body.toString('utf8')) : undefined
     const kept = truncated || (parsed !== undefined && !parsed.parsed && parsed.note !== undefined) ? CUT_TEXT_KEPT : RAW_TEXT_KEPT
     const rawText =
-      bytes.length > 0 && !parsed?.parsed
+      body.length > 0 && !parsed?.parsed
         ? // Decoded from a copy of the first bytes only: a slice of the whole decoded string would keep all of it alive.
-          Buffer.from(bytes.subarray(0, kept)).toString('utf8')
+          Buffer.from(body.subarray(0, kept)).toString('utf8')
         : undefined
+    const parseNote = parsed && !parsed.parsed ? parsed.note : undefined
     return {
       status: res.statusCode,
       headers: responseHeaders,
       body: parsed?.parsed ? parsed.value : undefined,
       rawText,
-      note: parsed && !parsed.parsed ? parsed.note : undefined,
+      note: [encodingNote, parseNote].filter((n) => n !== undefined).join('; ') || undefined,
       truncated: truncated || undefined,
     }
   }

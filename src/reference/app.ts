@@ -2,6 +2,7 @@
 // gate of §5. The rooms it is wired from, each in routes/: responses and errors, the gate (key, rate, IP),
 // reading a request, reads, writes, and the special endpoints.
 
+import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { methodNotAllowed } from 'hono/method-not-allowed'
@@ -21,6 +22,7 @@ export const ROUTING_FAULTS = [
   'read-only.create-everywhere',
   'read-only.delete-everywhere',
   'read-only.delete-stub-204',
+  'read-only.delete-removes-then-404',
   'read-only.user-writes-unscoped',
   'read-only.update-everywhere',
   'invariants.framework-default-errors',
@@ -53,6 +55,12 @@ export function createApp(state: AppState): Hono<Env> {
     if (spec.ops.delete || faults['read-only.delete-everywhere']) api.delete(item, remove(spec))
     // The fault: the read-only collections got a DELETE stub that answers 204 without looking anything up.
     else if (faults['read-only.delete-stub-204']) api.delete(item, deleteStub)
+    // The fault: a catch-all DELETE removes the record, then the router answers 404 as for any unrouted method.
+    else if (faults['read-only.delete-removes-then-404'])
+      api.delete(item, async (c) => {
+        await remove(spec)(c)
+        return errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))
+      })
     // The fault: user writes are routed to the generic handlers, whose scope check was left out for users.
     if (spec.name === 'user' && faults['read-only.user-writes-unscoped']) {
       api.post(spec.path, unscopedCreate)
@@ -62,16 +70,39 @@ export function createApp(state: AppState): Hono<Env> {
   }
 
   const app = new Hono<Env>()
+  // The variant's framing of every answer, the gate's refusals included: the JSON media type with its
+  // parameters, a connection closed after each answer, a body compressed whatever the request asked.
+  if (variant.jsonContentType || variant.errorContentType || variant.connectionClose || variant.compressAlways) {
+    app.use(async (c, next) => {
+      await next()
+      const type = variant.errorContentType && c.res.status >= 400 ? variant.errorContentType : variant.jsonContentType
+      if (type && /^application\/json\b/i.test(c.res.headers.get('content-type') ?? '')) c.res.headers.set('Content-Type', type)
+      if (variant.connectionClose) c.res.headers.set('Connection', 'close')
+      if (variant.compressAlways && c.res.body) {
+        const headers = new Headers(c.res.headers)
+        headers.set('Content-Encoding', variant.compressAlways)
+        headers.delete('Content-Length')
+        const plain = Buffer.from(await c.res.arrayBuffer())
+        c.res = new Response(variant.compressAlways === 'br' ? brotliCompressSync(plain) : gzipSync(plain), { status: c.res.status, headers })
+      }
+    })
+  }
   app.use(gate(state, out))
   app.use(
     methodNotAllowed({
       app,
-      onMethodNotAllowed: (c, methods) =>
-        variant.unroutedUpdate === 'not-found-404' && (c.req.method === 'PATCH' || c.req.method === 'PUT')
+      onMethodNotAllowed: (c, methods) => {
+        if (variant.unroutedMethods === 'not-implemented-501' && !faults['invariants.framework-default-errors'])
+          return errorResponse(c, new ApiError(501, 'not_implemented', `${c.req.method} is not implemented on this path.`))
+        const asNotFound =
+          variant.unroutedMethods === 'not-found-404' || (variant.unroutedUpdate === 'not-found-404' && (c.req.method === 'PATCH' || c.req.method === 'PUT'))
+        // The fault: the framework's defaults answer, as plain text, whichever status the variant routes with.
+        if (faults['invariants.framework-default-errors'])
+          return asNotFound ? c.text('404 Not Found', 404) : c.text('405 Method Not Allowed', 405, { Allow: methods.join(', ') })
+        return asNotFound
           ? errorResponse(c, new ApiError(404, 'not_found', 'No such endpoint.'))
-          : faults['invariants.framework-default-errors']
-            ? c.text('405 Method Not Allowed', 405, { Allow: methods.join(', ') })
-            : errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') })),
+          : errorResponse(c, new ApiError(405, 'method_not_allowed', `Use ${methods.join(', ')} on this path.`, undefined, { Allow: methods.join(', ') }))
+      },
     }),
   )
   for (const base of BASE_PATHS) app.route(base, api)

@@ -1,11 +1,17 @@
 // Time for the reference server: one injectable source, and write stamps that strictly increase.
 
+import type { Json, Kind, Store, StoredRecord } from './store.ts'
+
 export type NowFn = () => number
 
 export class Clock {
   private last = 0
 
-  constructor(private readonly source: NowFn = Date.now) {}
+  /** `stepMs`: the precision write times are kept at (1000: whole seconds, ties allowed, as a variant stores them). */
+  constructor(
+    private readonly source: NowFn = Date.now,
+    private readonly stepMs = 1,
+  ) {}
 
   /** Milliseconds since the epoch, as the source says (rate limits, expiry, webhook timestamps). */
   now(): number {
@@ -17,6 +23,11 @@ export class Clock {
    * last seen `updatedAt` never misses a change made within the same millisecond (§9.2 incremental sync).
    */
   stamp(): number {
+    if (this.stepMs > 1) {
+      // Whole steps, never earlier than the last: two writes in one second share their time.
+      this.last = Math.max(this.last, Math.floor(this.source() / this.stepMs) * this.stepMs)
+      return this.last
+    }
     const now = this.source()
     this.last = now > this.last ? now : this.last + 1
     return this.last
@@ -56,3 +67,20 @@ export function parseDate(value: string): string | undefined {
   const ms = parseDateTime(value)
   return ms === undefined ? undefined : dateOf(ms)
 }
+
+/**
+ * A store whose puts keep times in whole seconds (list order keys and every millisecond date-time of the record):
+ * the seed of a variant that stores seconds, so seeded records are kept as its writes are.
+ */
+export function inWholeSeconds(store: Store): Store {
+  const cut = (ms: number) => Math.floor(ms / 1000) * 1000
+  return Object.assign(Object.create(store) as Store, {
+    put(workspace: string, kind: Kind, rec: StoredRecord): void {
+      const record: Json = {}
+      for (const [k, v] of Object.entries(rec.record)) record[k] = typeof v === 'string' && MS_ISO.test(v) ? v.replace(MS_ISO, '$1.000Z') : v
+      store.put(workspace, kind, { ...rec, createdAtMs: cut(rec.createdAtMs), updatedAtMs: cut(rec.updatedAtMs), record })
+    },
+  })
+}
+
+const MS_ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{3}Z$/

@@ -610,6 +610,12 @@ export const FAULTS = [
     area: 'validation',
     description: 'An update or replace saves the body before validating it: the answer is the 400, and the record holds the invalid values.',
   },
+  {
+    id: 'read-only.delete-removes-then-404',
+    area: 'read-only',
+    description:
+      'DELETE on the collections §4.2 gives no delete reaches a catch-all handler that removes the record by id, then falls through to the router, which answers 404.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { FIXTURE_VARIABLES, KEY_VARIABLES, type FixtureName, type KeyRole } from '../vocabulary.ts'
 import { createApp } from './app.ts'
 import { keyTable } from './auth.ts'
-import { Clock, type NowFn } from './clock.ts'
+import { Clock, inWholeSeconds, type NowFn } from './clock.ts'
 import { closeIdleConnections, delayed, startRelay, type Relay, type ServerConditions } from './conditions.ts'
 import { faultSwitches, switchedOn, type FaultId, type SwitchesOf } from './faults.ts'
 import { IdempotencyStore } from './idempotency.ts'
@@ -87,10 +87,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const variant = variantOf(options.variant ?? 'default')
   const faults = faultSwitches(options.faults)
   const serverFaults: SwitchesOf<typeof SERVER_FAULTS> = faults
-  const clock = new Clock(options.clock)
+  const clock = new Clock(options.clock, variant.wholeSeconds ? 1000 : 1)
   const seed = options.seed ?? REFERENCE_DEFAULTS.seed
   const store = options.store ?? new MemoryStore()
-  const seeded = seedStore(store, { seed, mainLimitPerMinute: options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute })
+  const seeded = seedStore(variant.wholeSeconds ? inWholeSeconds(store) : store, {
+    seed,
+    mainLimitPerMinute: options.rateLimitPerMinute ?? REFERENCE_DEFAULTS.rateLimitPerMinute,
+  })
   // The fault's workspace imported a staff directory: more users than a page of 100, so an uncapped limit shows.
   if (serverFaults['pagination.limit-uncapped']) seedExtraUsers(store, MAIN_WORKSPACE, 120)
   const webhooks = new WebhookDispatcher({
@@ -99,6 +102,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     retrySchedule: options.webhook?.retrySchedule ?? WEBHOOK_DEFAULTS.retrySchedule,
     faults,
     now: () => clock.now(),
+    dateTime: variant.dateTime,
+    extraFields: variant.extraFields,
   })
   // Seeded records are indexed from the start; only the API's writes show late.
   const lagged = withListLag(store, options.listLagMs ?? 0, () => clock.now())

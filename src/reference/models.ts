@@ -2,7 +2,7 @@
 // the §1.6 side effects that the API can show. Field lists come from src/spec/resources.ts; the helpers and rules
 // the table is built from are in model-kit.ts.
 
-import type { ResourceName } from '../spec/resources.ts'
+import { LIMITS, type ResourceName } from '../spec/resources.ts'
 import { invalidField } from './api-error.ts'
 import { isoOf } from './clock.ts'
 import {
@@ -33,6 +33,7 @@ import {
   taskAbout,
   orderFromQuotation,
   type Model,
+  type WriteCtx,
 } from './model-kit.ts'
 import type { Json } from './store.ts'
 
@@ -100,7 +101,7 @@ export const MODELS: Record<ResourceName, Model> = {
         authorType: 'user',
         authorId: w.actor.userId,
         authorName: w.actor.displayName,
-        body: w.faults['side-effects.comment-unsanitised'] ? String(body.html) : sanitizeComment(String(body.html)),
+        body: w.faults['side-effects.comment-unsanitised'] ? String(body.html) : sanitizeComment(refuseUnsafe(w, String(body.html))),
         via: 'api',
       })
       return d
@@ -269,6 +270,14 @@ export const MODELS: Record<ResourceName, Model> = {
   activity: {
     refs: { accountId: 'account', contactId: 'contact' },
     create(w, body) {
+      // The variant's rule: a body longer than the preview is refused (under the fault no limit is applied at all).
+      if (
+        w.variant.longActivityBodyRefused &&
+        !w.faults['side-effects.activity-body-uncut'] &&
+        typeof body.body === 'string' &&
+        body.body.length > LIMITS.activityBodyMaxLength
+      )
+        throw invalidField('body', `body must be at most ${LIMITS.activityBodyMaxLength} characters`)
       const d = createOf('activity', body, { actorUserId: w.actor.userId, actorType: 'user' })
       // The subject is the most specific record named: the contact, else the account, else the acting user.
       const [subjectType, subjectId] = d.record.contactId
@@ -306,4 +315,11 @@ export function changesOf(before: Json, after: Json): Json {
     if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from: from ?? null, to }
   }
   return changes
+}
+
+/** The variant's rule: HTML with a script, an event handler or a javascript: URL is refused, not cleaned. */
+function refuseUnsafe(w: WriteCtx, html: string): string {
+  if (w.variant.unsafeHtmlRefused && /<script\b|\son[a-z]+\s*=|javascript:/i.test(html))
+    throw invalidField('html', 'html may not hold scripts, event handlers or javascript: URLs')
+  return html
 }

@@ -72,13 +72,14 @@ export interface ListQuery {
   filters: { spec: FilterSpec; value: string }[]
 }
 
-export function encodeCursor(p: Position): string {
-  return Buffer.from(JSON.stringify({ s: p.sort, o: p.order, v: p.at, i: p.id })).toString('base64url')
+/** base64url, or (a variant's choice) standard padded base64, whose `+`, `/` and `=` a client must percent-encode. */
+export function encodeCursor(p: Position, encoding: 'base64url' | 'base64' = 'base64url'): string {
+  return Buffer.from(JSON.stringify({ s: p.sort, o: p.order, v: p.at, i: p.id })).toString(encoding)
 }
 
 function decodeCursor(cursor: string): Position | undefined {
   try {
-    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined
+    if (!/^[A-Za-z0-9_+/=-]+$/.test(cursor)) return undefined
     const raw: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
     if (typeof raw !== 'object' || raw === null) return undefined
     const { s, o, v, i } = raw as Record<string, unknown>
@@ -322,12 +323,12 @@ export function listPage(lists: ListSource, workspace: string, kind: Kind, query
     data.push(r)
   }
   const last = data[data.length - 1]
-  const cursor = last ? encodeCursor({ sort: q.sort, order: q.order, at: last[key], id: last.id }) : undefined
+  const cursor = last ? encodeCursor({ sort: q.sort, order: q.order, at: last[key], id: last.id }, variant.cursorEncoding) : undefined
   let nextCursor: Page['nextCursor']
   if (more) nextCursor = cursor
   else if (variant.lastPage === 'empty-string') nextCursor = ''
   // An empty page ends the walk; 'cursor-kept-on-empty-page' hands back the position it was asked for, to poll later.
-  else nextCursor = cursor ?? (variant.lastPage === 'cursor-kept-on-empty-page' && q.after ? encodeCursor(q.after) : '')
+  else nextCursor = cursor ?? (variant.lastPage === 'cursor-kept-on-empty-page' && q.after ? encodeCursor(q.after, variant.cursorEncoding) : '')
   // The faults: the last page's cursor sent as null, or left out (§2, §4.1: a string on every page).
   if (!more && faults['pagination.last-page-cursor-null']) nextCursor = null
   if (!more && faults['pagination.last-page-cursor-absent']) nextCursor = undefined

@@ -1,7 +1,7 @@
 // One legal choice for every place the spec says "not shown". Handlers read the choice from this table; no
 // handler compares variant names. The conformance suite must pass against every row.
 
-export type VariantName = 'default' | 'alt-a' | 'alt-b' | 'alt-c'
+export type VariantName = 'default' | 'alt-a' | 'alt-b' | 'alt-c' | 'alt-d' | 'alt-e' | 'alt-f'
 
 export type BasePath = '/v1' | '/api/v1'
 
@@ -65,6 +65,38 @@ export interface Variant {
    * leads): left null unless written. Absent: the key's user, and the workspace's pipeline.
    */
   noUnnamedDefaults?: boolean
+  /**
+   * Any method on a path that does not route it (a write §4.2 does not list: POST, PATCH, PUT or DELETE): 404 as
+   * many routers answer it, instead of 405 with Allow (§7.8: statuses not shown). Absent: 405 (or unroutedUpdate).
+   */
+  unroutedMethods?: 'not-found-404' | 'not-implemented-501'
+  /** §4 "Bodies are JSON (Content-Type: application/json)": the media type with parameters. Absent: Hono's own. */
+  jsonContentType?: string
+  /**
+   * §2 `date-time` leaves the precision open: write times kept in whole seconds (two writes in one second share
+   * their time) and written without a fraction (`…T08:20:11Z`); the seeded records' times are cut the same way.
+   * Absent: milliseconds, strictly increasing.
+   */
+  wholeSeconds?: boolean
+  /** §8 leaves string lengths open: an activity body over the 500-character preview is refused (400 naming body), not cut. Absent: cut. */
+  longActivityBodyRefused?: boolean
+  /** Comment HTML with a script, an event handler or a javascript: URL is refused (400 naming html), not cleaned. Absent: cleaned. */
+  unsafeHtmlRefused?: boolean
+  /** The media type of error answers (`application/problem+json`, a JSON type of RFC 9457). Absent: as other answers. */
+  errorContentType?: string
+  /** §4.1 "opaque cursor": base64url, or standard padded base64 (`+`, `/`, `=`: the client must percent-encode them). Absent: base64url. */
+  cursorEncoding?: 'base64url' | 'base64'
+  /** Every answer closes its connection (`Connection: close`), as some proxies and serverless hosts do. Absent: kept alive. */
+  connectionClose?: boolean
+  /**
+   * Every body compressed with this coding whatever the request's Accept-Encoding says (a proxy in front of the
+   * API; RFC 9110 §12.5.3 makes it a SHOULD NOT of HTTP, the spec says nothing). Absent: as sent.
+   */
+  compressAlways?: 'gzip' | 'br'
+  /** §2 `date-time` is an ISO 8601 string: how a stored instant is written in records. Absent: `toISOString()` (ms, `Z`). */
+  dateTime?: (iso: string) => string
+  /** Fields §2 does not list beside those it does: in records, the list envelope and the error object. Absent: none. */
+  extraFields?: boolean
 }
 
 export const VARIANTS: Record<VariantName, Variant> = {
@@ -146,6 +178,90 @@ export const VARIANTS: Record<VariantName, Variant> = {
     parentLookedUpFirst: true,
     unknownParentFilter404: true,
   },
+  // Choices of a server on another stack: 404 for every method a path does not route (DELETE /orders/{id},
+  // POST /articles), the JSON media type with its charset, a connection closed after every answer, bodies gzipped
+  // by a proxy in front whatever the request asks, date-times
+  // with microseconds and a `+00:00` offset (PostgreSQL's timestamptz), and fields of its own in records,
+  // list envelopes and errors.
+  'alt-d': {
+    name: 'alt-d',
+    basePath: '/v1',
+    createStatus: 201,
+    deleteReply: 'no-content-204',
+    lastPage: 'empty-string',
+    rateLimitReset: 'delta-seconds',
+    rateLimitLimit: 'plain',
+    retryAfter: 'delta-seconds',
+    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
+    nonUuidId: 'not-found-404',
+    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
+    stateRefusal: { status: 409, code: 'invalid_state' },
+    meShape: 'nested',
+    updateMethod: 'PATCH',
+    unroutedMethods: 'not-found-404',
+    jsonContentType: 'application/json; charset=utf-8',
+    connectionClose: true,
+    compressAlways: 'gzip',
+    dateTime: (iso) => iso.replace(/\.(\d{3})Z$/, '.$1000+00:00'),
+    extraFields: true,
+  },
+  // Choices that differ from alt-d's: 501 for a method a path does not route, the media type's parameter
+  // without a space and in capitals, errors as `application/problem+json`, cursors in padded standard base64,
+  // bodies compressed with br whatever the request asks, date-times with nanoseconds in the workspace's zone
+  // (`+08:00`, Malaysia); input refused that other rows clean up: an activity body past the preview's length,
+  // comment HTML with a script in it.
+  'alt-e': {
+    name: 'alt-e',
+    basePath: '/v1',
+    createStatus: 201,
+    deleteReply: 'record-200',
+    lastPage: 'empty-string',
+    rateLimitReset: 'delta-seconds',
+    rateLimitLimit: 'plain',
+    retryAfter: 'delta-seconds',
+    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
+    nonUuidId: 'invalid-400',
+    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
+    stateRefusal: { status: 409, code: 'invalid_state' },
+    meShape: 'nested',
+    updateMethod: 'PATCH',
+    unroutedMethods: 'not-implemented-501',
+    jsonContentType: 'application/json;charset=UTF-8',
+    errorContentType: 'application/problem+json',
+    cursorEncoding: 'base64',
+    compressAlways: 'br',
+    dateTime: (iso) => inZone(iso, 8 * 60),
+    longActivityBodyRefused: true,
+    unsafeHtmlRefused: true,
+  },
+  // A store that keeps write times in whole seconds, as MySQL's DATETIME or a Unix-seconds column does, and
+  // shows them without a fraction; besides, 200 on create and a deleted record's body.
+  'alt-f': {
+    name: 'alt-f',
+    basePath: '/v1',
+    createStatus: 200,
+    deleteReply: 'record-200',
+    lastPage: 'empty-string',
+    rateLimitReset: 'delta-seconds',
+    rateLimitLimit: 'plain',
+    retryAfter: 'delta-seconds',
+    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
+    nonUuidId: 'not-found-404',
+    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
+    stateRefusal: { status: 409, code: 'invalid_state' },
+    meShape: 'nested',
+    updateMethod: 'PATCH',
+    wholeSeconds: true,
+    dateTime: (iso) => iso.replace(/\.\d+Z$/, 'Z'),
+  },
+}
+
+/** An ISO instant (ms, `Z`) written with nanoseconds in a fixed UTC offset (`…T08:20:11.123000000+08:00`): the same instant. */
+function inZone(iso: string, offsetMinutes: number): string {
+  const local = new Date(Date.parse(iso) + offsetMinutes * 60_000).toISOString().slice(0, -1)
+  const sign = offsetMinutes < 0 ? '-' : '+'
+  const abs = Math.abs(offsetMinutes)
+  return `${local}000000${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
 }
 
 export const VARIANT_NAMES = Object.keys(VARIANTS) as VariantName[]

@@ -49,6 +49,10 @@ export interface WebhookOptions {
   timeoutMs?: number
   faults: SwitchesOf<typeof WEBHOOK_FAULTS>
   now: () => number
+  /** The variant's form of the body's `timestamp` (§6.3: a string). Absent: `toISOString()`. */
+  dateTime?: (iso: string) => string
+  /** The variant's fields of its own beside those §6.3 lists. Absent: none. */
+  extraFields?: boolean
 }
 
 function newMessageId(): string {
@@ -83,7 +87,11 @@ export class WebhookDispatcher {
     const id = faults['webhooks.id-per-entity'] ? `msg_${String(event.object.id)}` : newMessageId()
     const entityType = faults['webhooks.entity-type-plural'] ? `${event.entityType}s` : event.entityType
     const data = faults['webhooks.flat-body'] ? event.object : { id: event.object.id, entityType, object: event.object, changes: event.changes }
-    const payload = JSON.stringify({ type: this.kindOf(event.type), timestamp: new Date(this.options.now()).toISOString(), data })
+    const iso = new Date(this.options.now()).toISOString()
+    const timestamp = this.options.dateTime ? this.options.dateTime(iso) : iso
+    const payload = JSON.stringify(
+      this.options.extraFields ? { id, type: this.kindOf(event.type), timestamp, data, apiVersion: 'v1' } : { type: this.kindOf(event.type), timestamp, data },
+    )
     this.schedule(this.url, id, payload, 0, 0)
   }
 

@@ -480,6 +480,9 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
       Object.entries(body.fields).some(([f, t]) => parseFieldType(t).base === 'object' && f in RESOURCE_LIST.find((r) => r.name === resource)!.record),
     )
     .map(({ resource, op }) => `validation.${resource}.${op}.object-forms`),
+
+  // Users: no key holds users:write, so the catch-all's scope check refuses with 403 before removing anything.
+  'read-only.delete-removes-then-404': byResource((r) => (r.ops.delete || r.name === 'user' ? [] : [`read-only.${r.name}.delete-refused`])),
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

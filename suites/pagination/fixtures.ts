@@ -89,14 +89,28 @@ export function childSet(ctx: CheckContext): Promise<ChildSet> {
     const { record: parent } = await createRecord(ctx, 'account', { name: runLabel(ctx, 'pagination parent'), tier })
     const records: AnyRecord[] = []
     for (let i = 0; i < size; i++) {
+      if (i === Math.floor(size / 2)) await pastSharedTime(records)
       const body = { name: runLabel(ctx, `pagination child ${i + 1}`), parentId: parent.id, ...(hasTier(i) ? { tier } : {}) }
       records.push((await createRecord(ctx, 'account', body)).record)
     }
+    await pastSharedTime(records)
     const touched = await updateRecord(ctx, 'account', records[1]!.id, { legalName: runLabel(ctx, 'pagination touched') })
     if (touched.ok && touched.body?.id === records[1]!.id) records[1] = touched.body
     await settled(ctx, parent.id, records)
     return { parentId: parent.id, tier, records, query: { parentId: parent.id } }
   })
+}
+
+/** Waited when a server's clock is coarser than the writes (§2 leaves a date-time's precision open: whole seconds). */
+const CLOCK_STEP_MS = 1_100
+
+/**
+ * Records made within one tick of a coarse clock share one createdAt, and no order or bound can be seen among
+ * them: when the last ones made share theirs, the next writes wait for the clock to move on.
+ */
+async function pastSharedTime(records: AnyRecord[]): Promise<void> {
+  const [a, b] = records.slice(-2)
+  if (a && b && Date.parse(a.createdAt) === Date.parse(b.createdAt)) await new Promise((r) => setTimeout(r, CLOCK_STEP_MS))
 }
 
 /**

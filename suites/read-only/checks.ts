@@ -43,8 +43,10 @@ function nonUuidId(r: ResourceSpec): CheckDefinition {
 type Method = 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 
 /**
- * A write §4.2 does not list is not accepted: any 4xx (405, 404, 400, 403…) or 501 passes, a 2xx fails. A 404 for
- * an id no record has is inconclusive (the same answer whether or not the method exists): skipped, never passed.
+ * A write §4.2 does not list is not accepted: any 4xx (405, 404, 400, 403…) or 501 passes, a 2xx fails. Which 4xx
+ * is not shown: a 404 is a legal answer for a method the server does not route, judged on a record that exists
+ * (and, for DELETE, read back: still there). A 404 for an id no record has is inconclusive (the same answer
+ * whether or not the method exists): skipped, never passed.
  */
 function judgeRefusal(ctx: CheckContext, r: ResourceSpec, method: Method, res: ApiResponse, target?: Target): void {
   ctx.observe('status', res.status)
@@ -66,6 +68,25 @@ function judgeRefusal(ctx: CheckContext, r: ResourceSpec, method: Method, res: A
   }
   if (!((res.status >= 400 && res.status < 500) || res.status === 501)) {
     ctx.fail(`${method} ${path}: status is ${res.status}, expected a 4xx refusal or 501 (§4.2)`, { exchanges: [res.exchange], data: res.body })
+  }
+}
+
+/** A refused DELETE removed nothing: the record reads back (§4.2 lists no delete; a 4xx that deletes all the same fails). */
+async function expectStillThere(ctx: CheckContext, r: ResourceSpec, path: string, refusal: ApiResponse): Promise<void> {
+  const after = await ctx.api.get(path)
+  ctx.observe('readBack', after.status)
+  if (after.status === 404) {
+    ctx.fail(`DELETE ${r.path}/{id} answered ${refusal.status}, yet the ${r.name} is gone: GET answers 404`, {
+      expected: `the ${r.name} still there (§4.2 lists no delete for ${r.path})`,
+      exchanges: [refusal.exchange, after.exchange],
+      data: after.body,
+    })
+  }
+  if (after.status !== 200) {
+    ctx.fail(`GET ${r.path}/{id} after a refused DELETE: status is ${after.status}, expected 200 (the record still there)`, {
+      exchanges: [refusal.exchange, after.exchange],
+      data: after.body,
+    })
   }
 }
 
@@ -120,6 +141,7 @@ function itemWriteRefused(r: ResourceSpec, m: (typeof ITEM_METHODS)[number]): Ch
             ? await ctx.api.patch(path, patchBody(target))
             : await ctx.api.put(path, putBody(target))
       judgeRefusal(ctx, r, m.method, res, target)
+      if (m.method === 'DELETE' && target.kind !== 'unknown') await expectStillThere(ctx, r, path, res)
     },
   })
 }

@@ -1,7 +1,7 @@
 // What the write-method probes are sent to. A probe that a broken server accepts must do no harm, yet a probe
 // must be able to fail: so, in order of preference, a record this run created (full profile), then for PATCH and
-// PUT an existing record with a body that rewrites its own values, then a well-formed id no record has (whose
-// 404 cannot tell a missing method from a missing record: inconclusive, a skip).
+// PUT an existing record with a body that rewrites its own values (for DELETE: in the full profile only), then a
+// well-formed id no record has (whose 404 cannot tell a missing method from a missing record: inconclusive, a skip).
 import { createRecord, itemPath, recordsNotInUse, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckContext, ApiResponse, AnyRecord, ResourceName } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
@@ -41,10 +41,20 @@ export interface Target {
   kind: 'own' | 'existing' | 'unknown'
 }
 
-/** DELETE: the run's own record, else an unknown id. Never a record the run did not create. */
+/**
+ * DELETE: the run's own record; else, in the full profile (which already leaves records the API cannot delete),
+ * the newest existing one no check owns: a server that answers 404 for a method it does not route (a legal
+ * choice) can then be told from one that does not know the id, and only a server that breaks §4.2 deletes it.
+ * Else (safe and read-only profiles never risk another's record) an unknown id.
+ */
 export async function deleteTarget(ctx: CheckContext, resource: ResourceName): Promise<Target> {
   const own = await ownRecordId(ctx, resource)
-  return own ? { id: own, kind: 'own' } : { id: randomUUID(), kind: 'unknown' }
+  if (own) return { id: own, kind: 'own' }
+  if (ctx.profile === 'full') {
+    const [existing] = await recordsNotInUse(ctx, listedRecords(await listed(ctx, resource)))
+    if (existing) return { id: existing.id, record: existing, kind: 'existing' }
+  }
+  return { id: randomUUID(), kind: 'unknown' }
 }
 
 /** PATCH and PUT: the area's own record, else the newest existing one no check owns (rewritten with its own values), else an unknown id. */

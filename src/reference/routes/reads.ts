@@ -43,6 +43,8 @@ export function readRoutes(state: AppState, { allow, find, parseId, missingParen
     if (faults['filters.empty-result-404'] && q.filters.length > 0 && page.data.length === 0) throw notFound(spec.name)
     const body: Json = { data: page.data.map((r) => present(spec, r.record)) }
     if (page.nextCursor !== undefined) body.nextCursor = page.nextCursor
+    // The variant's own field beside those §4.1 lists.
+    if (variant.extraFields) body.hasMore = typeof page.nextCursor === 'string' && page.nextCursor !== ''
     return c.json(body)
   }
 

@@ -52,8 +52,11 @@ const nullableTextFields = new Map(
 export function responses(state: AppState): Responses {
   const { clock, variant } = state
   const faults: SwitchesOf<typeof RESPONSE_FAULTS> = state.faults
+  let errorCount = 0
   const errorBody = (err: ApiError): Json => {
     const error: Json = { code: err.code, message: err.message }
+    // The variant's own field beside those §7.1 lists.
+    if (variant.extraFields) error.requestId = `req_${(errorCount++).toString(36)}`
     if (err.details && !(faults['validation.no-details'] && err.status === 400)) {
       error.details = err.details.map((d) => ({
         path: d.in === undefined || d.in === 'body' ? variant.detailPath(d.segments) : d.segments.join('.'),
@@ -96,12 +99,21 @@ export function responses(state: AppState): Responses {
 
   const recordFaults = faults['records.missing-updatedAt'] || faults['records.datetime-without-zone'] || faults['records.null-as-empty-string']
 
-  const present = (spec: ResourceSpec, record: Json): Json => {
+  /** The record in the variant's own form: its date-times written its way, and a field of its own. */
+  const framed = (spec: ResourceSpec, record: Json): Json => {
+    if (!variant.dateTime && !variant.extraFields) return record
+    const out: Json = variant.extraFields ? { object: spec.name, ...record } : { ...record }
+    if (variant.dateTime) for (const f of dateTimeFields.get(spec) ?? []) if (typeof out[f] === 'string') out[f] = variant.dateTime(String(out[f]))
+    return out
+  }
+
+  const present = (spec: ResourceSpec, stored: Json): Json => {
+    const record = framed(spec, stored)
     if (!recordFaults) return record
     const out = { ...record }
     if (faults['records.missing-updatedAt']) delete out.updatedAt
     if (faults['records.datetime-without-zone']) {
-      for (const f of dateTimeFields.get(spec) ?? []) if (typeof out[f] === 'string') out[f] = String(out[f]).replace(/Z$/, '')
+      for (const f of dateTimeFields.get(spec) ?? []) if (typeof out[f] === 'string') out[f] = String(out[f]).replace(/(Z|[+-]\d{2}:\d{2})$/, '')
     }
     // The fault: a nullable string or uuid that is null is sent as "" (a zero value serialised as is).
     if (faults['records.null-as-empty-string']) for (const f of nullableTextFields.get(spec) ?? []) if (out[f] === null) out[f] = ''
