@@ -178,6 +178,10 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
         session = opened
         progress.attach(opened)
       },
+      // Before any check: how each fixture pool stands, and which MUST checks an empty one will skip.
+      onPools: (pools) => {
+        for (const pool of pools) if (!options.quiet || pool.mustSkips.length > 0) progress.note(`  ${pool.line}`)
+      },
       onStart: (check) => progress.started(check),
       onResult: (result) => progress.result(result),
       onPhase: (phase, detail) => {

@@ -1,5 +1,6 @@
 // report.html: one self-contained page (inline CSS, no script, no external asset). Every text is escaped:
 // response bodies, headers and even check messages may carry a hostile server's markup.
+import { renderFixturePools } from './nightly-html.ts'
 import type { CheckResult, EvidenceItem, Level } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { LEVELS, outcomeOf } from './build.ts'
@@ -329,6 +330,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em;ove
 details>summary{cursor:pointer;color:var(--muted)}
 .toc a{margin-right:8px}.tally{font-weight:400;font-size:.85em;margin-left:8px}
 .cols{display:flex;flex-wrap:wrap;gap:8px 40px}
+li.pool-empty{color:var(--warn);font-weight:600}
 nav.sections a{margin-right:14px}
 `
 
@@ -358,6 +360,7 @@ ${errored.length ? renderArticleSection('errors', 'errors', 'Harness errors', 'T
 ${waived.length ? renderArticleSection('waived', 'waived', 'Waived failures', 'Failed, but covered by a waiver: not counted as failures.', waived, report.seed, 'waived', options) : ''}
 ${renderByClause(report, options)}
 ${renderCapabilities(report)}
+${renderFixturePools(report)}
 ${renderLeftovers(report)}
 ${renderRequests(report)}
 ${renderConfig(report)}

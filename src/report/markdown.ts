@@ -205,6 +205,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
     )
     out.push('')
   }
+  for (const pool of report.fixturePools ?? []) if (pool.mustSkips.length > 0) out.push(`Fixture pool empty: ${pool.line}`, '')
   if (report.leftovers?.length) out.push(`${report.leftovers.length} record(s) created by the run could not be removed (see report.html, Leftovers).`, '')
   out.push(footer, '')
   return out.join('\n')

@@ -54,6 +54,8 @@ export interface RunReport {
    * redaction did not know): which, in what form, how many times. Never the value.
    */
   secretsMasked?: { secret: string; encoding: string; count: number }[]
+  /** How each fixture pool stood before the checks started (src/engine/fixture-pools.ts): one line each. */
+  fixturePools?: FixturePoolLine[]
   /** Set on the report of observed traffic (`proxy`, `verify-traffic`): its rows are traffic rules, not checks. */
   traffic?: TrafficReportSection
 }
@@ -84,4 +86,20 @@ export interface RunScope {
   inScope: { checks: number; must: number }
   /** Selected checks the profile leaves out by design (they write what it does not send): listed here, not judged, not in `checks`. */
   outOfScope: { id: string; level: Level; reason: string }[]
+}
+
+/** One fixture pool's health as report.json keeps it. */
+export interface FixturePoolLine {
+  fixture: string
+  variable: string
+  label: string
+  configured: number
+  usable: number
+  unusable: { id: string; reason: string }[]
+  /** The id this run's checks used. */
+  chosen?: string
+  usesPerRun: number
+  runsLeft?: number
+  mustSkips: string[]
+  line: string
 }

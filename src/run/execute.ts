@@ -11,6 +11,7 @@ import { unrunResult } from '../engine/replay.ts'
 import { checksInFlight, replayTarget, scheduleChecks } from '../engine/runner.ts'
 import { RunSession } from '../engine/session.ts'
 import { sweep } from '../engine/sweep.ts'
+import { choosePoolFixtures, type PoolHealth } from '../engine/fixture-pools.ts'
 import { transportFor } from '../http/for-config.ts'
 import { resolveTarget, type EmbeddedOptions } from './target.ts'
 
@@ -38,6 +39,8 @@ export interface ExecuteOptions {
   cleanupTimeoutMs?: number
   /** Told once the session is open (the progress line reads its transport). */
   onSession?: (session: RunSession) => void
+  /** Told once each fixture pool was read, before any check starts (src/engine/fixture-pools.ts). */
+  onPools?: (pools: PoolHealth[]) => void
   onStart?: (check: CheckDefinition) => void
   onResult?: (result: CheckResult) => void
   /** Told when the run stops early and when clean-up starts. */
@@ -57,6 +60,8 @@ export interface ExecutedRun {
   session: RunSession
   leftovers: Leftover[]
   stop?: RunStop
+  /** How each fixture pool stood before the checks started. */
+  pools: PoolHealth[]
 }
 
 /** A check the stop caught: not started (skipped, not run) or running (interrupt: skipped; bound: error). */
@@ -106,7 +111,13 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
   const started = new Set<string>()
   const settled = new Map<string, CheckResult>()
   let leftovers: Leftover[] = []
+  let pools: PoolHealth[] = []
   try {
+    // The fixture each check sees is the first usable id of its pool, chosen before any check starts.
+    const chosen = await choosePoolFixtures(session.config, session.transport, options.checks)
+    session.config.fixtures = chosen.fixtures
+    pools = chosen.health
+    options.onPools?.(pools)
     const scheduled = scheduleChecks(options.checks, session, options.concurrency ?? checksInFlight(config.concurrency), halt.signal, (check) => {
       started.add(check.id)
       options.onStart?.(check)
@@ -141,7 +152,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     }
   }
   const results = options.checks.map((check) => settled.get(check.id) ?? stoppedResult(check, started.has(check.id), stop!, session))
-  return { results, session, leftovers, stop }
+  return { results, session, leftovers, stop, pools }
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Leftover } from '../engine/ledger.ts'
 import { replayCommand, unrunResult, type ReplayTarget } from '../engine/replay.ts'
 import { select } from '../engine/selection.ts'
 import type { RunSession } from '../engine/session.ts'
+import type { PoolHealth } from '../engine/fixture-pools.ts'
 import type { EmbeddedOptions } from './target.ts'
 import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
@@ -28,7 +29,7 @@ export const EXIT_INTERRUPTED = 130
 
 export interface RunSuiteOptions extends Pick<
   ExecuteOptions,
-  'signal' | 'runTimeoutMs' | 'cleanupTimeoutMs' | 'concurrency' | 'onSession' | 'onStart' | 'onResult' | 'onPhase'
+  'signal' | 'runTimeoutMs' | 'cleanupTimeoutMs' | 'concurrency' | 'onSession' | 'onPools' | 'onStart' | 'onResult' | 'onPhase'
 > {
   config: ResolvedConfig
   /** The whole catalogue; `only` and `skip` select from it. */
@@ -89,9 +90,10 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   let leftovers: Leftover[] = []
   let stop: RunStop | undefined
   let harnessError: string | undefined
+  let pools: PoolHealth[] = []
   try {
     const run = await executeRun({ ...options, checks: selected, onSession: (s) => ((session = s), options.onSession?.(s)) })
-    ;({ results, leftovers, stop } = run)
+    ;({ results, leftovers, stop, pools } = run)
   } catch (error) {
     // A harness fault: every check not judged is an error row, so the report says the run proved nothing.
     harnessError = (error as Error)?.stack ?? String(error)
@@ -135,6 +137,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     replay: replayCommand(target, { only: options.only, skip: options.skip }),
     scope: options.scope ?? describeScope(options.catalogue, { only: options.only, skip: options.skip, profile: config.profile }),
   })
+  if (pools.length > 0) report = { ...report, fixturePools: pools }
   if (stop) report = { ...report, interrupted: { reason: stop.reason, at: stop.at.toISOString() } }
   if (options.certification)
     report = {

@@ -41,6 +41,7 @@ export async function resolveTarget(config: ResolvedConfig, embedded?: EmbeddedO
       restrictedScopes: config.restrictedScopes ?? server.restrictedScopes,
       roleLimitedDenied: config.roleLimitedDenied ?? server.roleLimitedDenied,
       fixtures: { ...server.fixtures, ...config.fixtures },
+      fixturePools: { ...server.fixturePools, ...config.fixturePools },
       webhookSecret: config.webhookSecret ?? server.webhookSecret,
       // The embedded server is this process's own loopback listener: never reached through the environment's
       // proxy, only through one the caller puts in front on purpose.
