@@ -303,6 +303,18 @@ export function buildProgram(setExit: (code: number) => void): Command {
     })
 
   program
+    .command('diff')
+    .description('what changed between two runs: one line per changed check; exit 1 when a check that passed now fails or errors')
+    .argument('<before>', 'the earlier report folder or report.json')
+    .argument('<after>', 'the later report folder or report.json')
+    .option('--json', 'print the changes as JSON')
+    .option('--markdown', 'print the changes as Markdown for a pull-request comment')
+    .action(async (before: string, after: string, opts) => {
+      const { diffCommand } = await import('./diff-command.ts')
+      setExit(diffCommand(before, after, { json: opts.json, markdown: opts.markdown }).exitCode)
+    })
+
+  program
     .command('openapi')
     .description('write an OpenAPI 3.1 document assembled from schemas/')
     .option('--out <file>', 'output file', 'crm-api.openapi.json')
