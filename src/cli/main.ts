@@ -47,6 +47,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--quiet', 'print only the failed checks and the summary')
     .option('--no-sweep', 'do not remove records that crashed earlier runs left behind before starting')
     .option('--waivers <file>', 'known failures: a waivers.json of { check, reason, expires? }; a waived failure does not fail the run, a stale waiver does')
+    .option(
+      '--rerun-failed <report>',
+      'run exactly the checks that failed or errored in that report folder or report.json; each is labelled fixed or still failing',
+    )
+    .option(
+      '--repeat <n>',
+      'run each selected check n times (seeds seed, seed+1, …); one that passed and failed is labelled flaky',
+      integer('--repeat', 1, 100),
+    )
     .action(async (opts) => {
       const { runCommand } = await import('./run-command.ts')
       const outcome = await runCommand({
@@ -64,6 +73,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
         sweepOlderThanMs: opts.sweep === false ? false : undefined,
         waiversFile: opts.waivers,
         embedded: opts.embedded,
+        rerunFailed: opts.rerunFailed,
+        repeat: opts.repeat,
       })
       setExit(outcome.exitCode)
     })

@@ -1,6 +1,6 @@
 // report.html: one self-contained page (inline CSS, no script, no external asset). Every text is escaped:
 // response bodies, headers and even check messages may carry a hostile server's markup.
-import { renderFixturePools } from './nightly-html.ts'
+import { renderFixturePools, renderRerun } from './nightly-html.ts'
 import type { CheckResult, EvidenceItem, Level } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { LEVELS, outcomeOf } from './build.ts'
@@ -358,6 +358,7 @@ ${renderHeader(report)}
 ${renderArticleSection('failures', 'failures', 'Failures', 'The server broke these clauses. MUST first, then SHOULD, in clause order.', failures, report.seed, 'failure', options)}
 ${errored.length ? renderArticleSection('errors', 'errors', 'Harness errors', 'These checks could not run to a verdict (network fault, timeout, a bug of the suite): the clause is unverified.', errored, report.seed, 'errored', options) : ''}
 ${waived.length ? renderArticleSection('waived', 'waived', 'Waived failures', 'Failed, but covered by a waiver: not counted as failures.', waived, report.seed, 'waived', options) : ''}
+${renderRerun(report)}
 ${renderByClause(report, options)}
 ${renderCapabilities(report)}
 ${renderFixturePools(report)}

@@ -54,6 +54,8 @@ export interface RunReport {
    * redaction did not know): which, in what form, how many times. Never the value.
    */
   secretsMasked?: { secret: string; encoding: string; count: number }[]
+  /** `run --rerun-failed` / `--repeat N`: the labels `fixed`, `still failing`, `flaky` with each repetition's seed and outcome. */
+  rerun?: RerunSection
   /** How each fixture pool stood before the checks started (src/engine/fixture-pools.ts): one line each. */
   fixturePools?: FixturePoolLine[]
   /** Set on the report of observed traffic (`proxy`, `verify-traffic`): its rows are traffic rules, not checks. */
@@ -102,4 +104,14 @@ export interface FixturePoolLine {
   runsLeft?: number
   mustSkips: string[]
   line: string
+}
+
+/** What `--rerun-failed` and `--repeat` add to a report (src/run/repeat.ts). */
+export interface RerunSection {
+  /** The report whose failed and errored checks were run again. */
+  from?: { path: string; runId?: string }
+  /** Repetitions of each check (1 without --repeat). */
+  repeat: number
+  seeds: number[]
+  checks: { id: string; before?: string; label: 'fixed' | 'still failing' | 'flaky' | 'not judged'; outcomes: { seed: number; status: string }[] }[]
 }

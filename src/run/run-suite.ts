@@ -10,6 +10,8 @@ import { replayCommand, unrunResult, type ReplayTarget } from '../engine/replay.
 import { select } from '../engine/selection.ts'
 import type { RunSession } from '../engine/session.ts'
 import type { PoolHealth } from '../engine/fixture-pools.ts'
+import type { Status } from '../vocabulary.ts'
+import { mergeRepetitions, repeatSeed, type LabelledCheck } from './repeat.ts'
 import type { EmbeddedOptions } from './target.ts'
 import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
@@ -52,6 +54,10 @@ export interface RunSuiteOptions extends Pick<
   certification?: boolean
   /** What the run was asked to judge (src/engine/scope.ts); default: described from the catalogue, the selection and the profile. */
   scope?: RunScope
+  /** `--repeat N`: each selected check runs N times, with seeds seed, seed+1, …; one that passed and failed is `flaky`. */
+  repeat?: number
+  /** `--rerun-failed`: exactly these checks run, each labelled `fixed` or `still failing` against its status there. */
+  rerunOf?: { path: string; runId?: string; statuses: Record<string, Status> }
   /** Optional keys that answered contrary to their role (src/engine/preflight.ts): noted on the checks that use them. */
   keyWarnings?: KeyWarning[]
 }
@@ -83,7 +89,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     variant: options.embedded?.variant,
     faults: options.embedded?.faults,
   }
-  const selected = select(options.catalogue, options.only, options.skip)
+  const rerunOf = options.rerunOf
+  const selected = select(options.catalogue, options.only, options.skip).filter((c) => !rerunOf || c.id in rerunOf.statuses)
+  const repeat = Math.max(1, options.repeat ?? 1)
 
   let results: CheckResult[]
   let session: RunSession | undefined
@@ -91,9 +99,26 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   let stop: RunStop | undefined
   let harnessError: string | undefined
   let pools: PoolHealth[] = []
+  let labels: LabelledCheck[] | undefined
+  const repetitions: { seed: number; results: CheckResult[] }[] = []
+  const sessions: RunSession[] = []
   try {
-    const run = await executeRun({ ...options, checks: selected, onSession: (s) => ((session = s), options.onSession?.(s)) })
-    ;({ results, leftovers, stop, pools } = run)
+    // Each repetition is a run of its own (its session, fixtures, clean-up), with the next seed.
+    for (let i = 0; i < repeat && !stop; i++) {
+      const seed = repeatSeed(config.seed, i)
+      const run = await executeRun({
+        ...options,
+        config: { ...config, seed },
+        checks: selected,
+        onSession: (s) => ((session = s), sessions.push(s), options.onSession?.(s)),
+      })
+      repetitions.push({ seed, results: run.results })
+      leftovers = [...leftovers, ...run.leftovers]
+      stop = run.stop
+      if (i === 0) pools = run.pools
+    }
+    if (repeat > 1 || rerunOf) ({ results, labels } = mergeRepetitions(repetitions, rerunOf?.statuses))
+    else results = repetitions[0]!.results
   } catch (error) {
     // A harness fault: every check not judged is an error row, so the report says the run proved nothing.
     harnessError = (error as Error)?.stack ?? String(error)
@@ -113,7 +138,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   if (options.waivers)
     ({ results, outcome: waiverOutcome } = applyWaivers(results, options.waivers, new Set(options.catalogue.map((c) => c.id)), startedAt, options.waiversFile))
 
-  const stats = opened?.transport.stats
+  const stats = sessions.length > 1 ? mergedStats(sessions) : opened?.transport.stats
   let report: RunReport = buildRunReport({
     results,
     tool: { name: 'crm-conformance', version: TOOL_VERSION },
@@ -128,7 +153,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     // The transport's own count: every request that went out, the clean-up's included.
     requests: {
       total: stats?.total ?? 0,
-      byArea: requestsByArea(opened?.exchanges ?? []),
+      byArea: requestsByArea(sessions.length > 1 ? sessions.flatMap((s) => s.exchanges) : (opened?.exchanges ?? [])),
       byKey: { ...(stats?.byKey ?? {}) },
       rateLimited: { ...(stats?.rateLimited ?? {}) },
     },
@@ -138,6 +163,16 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     scope: options.scope ?? describeScope(options.catalogue, { only: options.only, skip: options.skip, profile: config.profile }),
   })
   if (pools.length > 0) report = { ...report, fixturePools: pools }
+  if (labels)
+    report = {
+      ...report,
+      rerun: {
+        ...(rerunOf ? { from: { path: rerunOf.path, runId: rerunOf.runId } } : {}),
+        repeat,
+        seeds: repetitions.map((r) => r.seed),
+        checks: labels,
+      },
+    }
   if (stop) report = { ...report, interrupted: { reason: stop.reason, at: stop.at.toISOString() } }
   if (options.certification)
     report = {
@@ -158,4 +193,18 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   // A stale waiver fails the run, so waivers never outlive the failure they excuse.
   else if (exitCode === 0 && waiverOutcome && waiverOutcome.stale.length > 0) exitCode = 1
   return { exitCode, report: written.report, files: written.paths, leftovers, stop, waiverOutcome, masked: written.masked, harnessError, session: opened }
+}
+
+/** The request counts of several repetitions' transports, added up. */
+function mergedStats(sessions: RunSession[]): { total: number; byKey: Record<string, number>; rateLimited: Record<string, number> } {
+  const add = (into: Record<string, number>, from: Record<string, number> | undefined) => {
+    for (const [k, v] of Object.entries(from ?? {})) into[k] = (into[k] ?? 0) + v
+  }
+  const merged = { total: 0, byKey: {} as Record<string, number>, rateLimited: {} as Record<string, number> }
+  for (const s of sessions) {
+    merged.total += s.transport.stats.total
+    add(merged.byKey, s.transport.stats.byKey)
+    add(merged.rateLimited, s.transport.stats.rateLimited)
+  }
+  return merged
 }
