@@ -75,6 +75,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         embedded: opts.embedded,
         rerunFailed: opts.rerunFailed,
         repeat: opts.repeat,
+        history: opts.history,
       })
       setExit(outcome.exitCode)
     })

@@ -21,6 +21,7 @@ import { EXIT_INTERRUPTED, runSuite, type SuiteOutcome } from '../run/run-suite.
 import { TOOL_VERSION } from '../version.ts'
 import { Progress, skipsByReason } from './progress.ts'
 import { describeSeeds, type RepeatOutcome } from '../run/repeat.ts'
+import { describeFootprint } from '../run/footprint.ts'
 import type { Status } from '../vocabulary.ts'
 
 export interface RunCommandOptions {
@@ -46,6 +47,8 @@ export interface RunCommandOptions {
   embedded?: boolean
   /** `--rerun-failed <report>`: run exactly the checks that failed or errored there, labelled `fixed` or `still failing`. */
   rerunFailed?: string
+  /** `--history FILE`: one JSON line per run appended there; report.html charts the last runs. */
+  history?: string
   /** `--repeat N`: each selected check N times (seeds seed, seed+1, …); one that passed and failed is `flaky`. */
   repeat?: number
   /** Set by `certify` only: a row for every certifying check, and the certification block in report.json (src/certify/profile.ts). */
@@ -184,6 +187,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       waiversFile: options.waiversFile,
       certification: options.certification,
       repeat: options.repeat,
+      historyFile: options.history ? resolve(options.history) : undefined,
       rerunOf: rerunOf && typeof rerunOf === 'object' ? rerunOf : undefined,
       scope,
       keyWarnings,
@@ -224,6 +228,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   const byArea = Object.entries(report.requests.byArea).sort((a, b) => b[1] - a[1])
   if (byArea.length > 0 && !options.quiet) write(`  requests by area: ${byArea.map(([area, n]) => `${area} ${n}`).join(', ')}\n`)
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
+  if (report.footprint) write(`  ${describeFootprint(report.footprint)}\n`)
   if (embedded && leftovers.length > 0)
     write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
   else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${leftover.id} (${leftover.reason})\n`)

@@ -1,6 +1,6 @@
 // report.html: one self-contained page (inline CSS, no script, no external asset). Every text is escaped:
 // response bodies, headers and even check messages may carry a hostile server's markup.
-import { renderFixturePools, renderRerun } from './nightly-html.ts'
+import { renderFixturePools, renderFootprint, renderHistory, renderRerun } from './nightly-html.ts'
 import type { CheckResult, EvidenceItem, Level } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { LEVELS, outcomeOf } from './build.ts'
@@ -359,9 +359,11 @@ ${renderArticleSection('failures', 'failures', 'Failures', 'The server broke the
 ${errored.length ? renderArticleSection('errors', 'errors', 'Harness errors', 'These checks could not run to a verdict (network fault, timeout, a bug of the suite): the clause is unverified.', errored, report.seed, 'errored', options) : ''}
 ${waived.length ? renderArticleSection('waived', 'waived', 'Waived failures', 'Failed, but covered by a waiver: not counted as failures.', waived, report.seed, 'waived', options) : ''}
 ${renderRerun(report)}
+${renderHistory(report)}
 ${renderByClause(report, options)}
 ${renderCapabilities(report)}
 ${renderFixturePools(report)}
+${renderFootprint(report)}
 ${renderLeftovers(report)}
 ${renderRequests(report)}
 ${renderConfig(report)}

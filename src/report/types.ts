@@ -56,6 +56,10 @@ export interface RunReport {
   secretsMasked?: { secret: string; encoding: string; count: number }[]
   /** `run --rerun-failed` / `--repeat N`: the labels `fixed`, `still failing`, `flaky` with each repetition's seed and outcome. */
   rerun?: RerunSection
+  /** What the API cannot delete: this run's leftovers and earlier runs' still there, by resource (src/run/footprint.ts). */
+  footprint?: { thisRun: Record<string, number>; earlierRuns: Record<string, number>; archived: number; method: string }
+  /** `run --history FILE`: the last runs of that file, this one last, for report.html's trend chart. */
+  history?: { file: string; runs: HistoryLine[] }
   /** How each fixture pool stood before the checks started (src/engine/fixture-pools.ts): one line each. */
   fixturePools?: FixturePoolLine[]
   /** Set on the report of observed traffic (`proxy`, `verify-traffic`): its rows are traffic rules, not checks. */
@@ -114,4 +118,16 @@ export interface RerunSection {
   repeat: number
   seeds: number[]
   checks: { id: string; before?: string; label: 'fixed' | 'still failing' | 'flaky' | 'not judged'; outcomes: { seed: number; status: string }[] }[]
+}
+
+/** One line of a `--history` file: one run. */
+export interface HistoryLine {
+  date: string
+  runId: string
+  version: string
+  target: string
+  verdict: Verdict
+  counts: StatusCounts
+  /** Ids of the checks that failed or errored. */
+  failing: string[]
 }

@@ -12,6 +12,7 @@ import { checksInFlight, replayTarget, scheduleChecks } from '../engine/runner.t
 import { RunSession } from '../engine/session.ts'
 import { sweep } from '../engine/sweep.ts'
 import { choosePoolFixtures, type PoolHealth } from '../engine/fixture-pools.ts'
+import { archiveProducts, countFootprint, type Footprint } from './footprint.ts'
 import { transportFor } from '../http/for-config.ts'
 import { resolveTarget, type EmbeddedOptions } from './target.ts'
 
@@ -62,6 +63,8 @@ export interface ExecutedRun {
   stop?: RunStop
   /** How each fixture pool stood before the checks started. */
   pools: PoolHealth[]
+  /** What this run and earlier ones left that the API cannot delete (absent in the read-only profile or after a stop). */
+  footprint?: Footprint
 }
 
 /** A check the stop caught: not started (skipped, not run) or running (interrupt: skipped; bound: error). */
@@ -112,6 +115,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
   const settled = new Map<string, CheckResult>()
   let leftovers: Leftover[] = []
   let pools: PoolHealth[] = []
+  let footprint: Footprint | undefined
   try {
     // The fixture each check sees is the first usable id of its pool, chosen before any check starts.
     const chosen = await choosePoolFixtures(session.config, session.transport, options.checks)
@@ -145,14 +149,18 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     try {
       await drain(session, config)
       options.onPhase?.('cleanup', `${session.ledger.pending().length} records to remove`)
+      // What cannot be deleted is left inert where the API allows (products archived), then counted.
+      const archived = stop ? new Set<string>() : await archiveProducts(session)
       leftovers = await cleanUpWith(session.ledger, session.transport, options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS)
+      leftovers = leftovers.map((l) => (archived.has(l.id) ? { ...l, reason: `${l.reason}; left archived` } : l))
+      if (!stop && config.profile !== 'read-only') footprint = await countFootprint(session, leftovers, archived.size)
       if (stop && !session.embedded && config.profile !== 'read-only') leftovers = await sweepStopped(config, options.runId, leftovers)
     } finally {
       await session.close()
     }
   }
   const results = options.checks.map((check) => settled.get(check.id) ?? stoppedResult(check, started.has(check.id), stop!, session))
-  return { results, session, leftovers, stop, pools }
+  return { results, session, leftovers, stop, pools, footprint }
 }
 
 /**

@@ -12,6 +12,8 @@ import type { RunSession } from '../engine/session.ts'
 import type { PoolHealth } from '../engine/fixture-pools.ts'
 import type { Status } from '../vocabulary.ts'
 import { mergeRepetitions, repeatSeed, type LabelledCheck } from './repeat.ts'
+import type { Footprint } from './footprint.ts'
+import { appendHistory, HISTORY_SHOWN, historyLine, readHistory } from './history.ts'
 import type { EmbeddedOptions } from './target.ts'
 import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
@@ -54,6 +56,8 @@ export interface RunSuiteOptions extends Pick<
   certification?: boolean
   /** What the run was asked to judge (src/engine/scope.ts); default: described from the catalogue, the selection and the profile. */
   scope?: RunScope
+  /** `--history FILE`: one JSON line per run appended there; report.html charts the last runs. */
+  historyFile?: string
   /** `--repeat N`: each selected check runs N times, with seeds seed, seed+1, …; one that passed and failed is `flaky`. */
   repeat?: number
   /** `--rerun-failed`: exactly these checks run, each labelled `fixed` or `still failing` against its status there. */
@@ -100,6 +104,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   let harnessError: string | undefined
   let pools: PoolHealth[] = []
   let labels: LabelledCheck[] | undefined
+  let footprint: Footprint | undefined
   const repetitions: { seed: number; results: CheckResult[] }[] = []
   const sessions: RunSession[] = []
   try {
@@ -116,6 +121,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
       leftovers = [...leftovers, ...run.leftovers]
       stop = run.stop
       if (i === 0) pools = run.pools
+      footprint = run.footprint
     }
     if (repeat > 1 || rerunOf) ({ results, labels } = mergeRepetitions(repetitions, rerunOf?.statuses))
     else results = repetitions[0]!.results
@@ -163,6 +169,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     scope: options.scope ?? describeScope(options.catalogue, { only: options.only, skip: options.skip, profile: config.profile }),
   })
   if (pools.length > 0) report = { ...report, fixturePools: pools }
+  if (footprint) report = { ...report, footprint }
   if (labels)
     report = {
       ...report,
@@ -181,10 +188,15 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     } as RunReport
   if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
 
+  if (options.historyFile) {
+    const runs = [...readHistory(options.historyFile), historyLine(report)].slice(-HISTORY_SHOWN)
+    report = { ...report, history: { file: options.historyFile, runs } }
+  }
   // Secrets the server echoed in a form redaction missed are masked here, and the files written anyway.
   const secretList = Object.fromEntries(namedSecrets(opened?.config ?? config).map((s) => [s.name, s.value]))
   const written = await writeReportFiles(report, options.reportDir, { secrets: secretList })
   if (options.latestDir) await copyToLatest(options.reportDir, options.latestDir)
+  if (options.historyFile) appendHistory(options.historyFile, historyLine(written.report))
 
   let exitCode: number = exitCodeFor(written.report, { strict: options.strict ?? false })
   if (stop?.kind === 'interrupted') exitCode = EXIT_INTERRUPTED

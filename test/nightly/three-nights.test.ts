@@ -21,6 +21,7 @@ test('three nights in a row against one kept server: compliant each time, one re
     CRM_FIXTURE_SENT_INVOICE_ID: pools.sentInvoiceId.slice(0, 3).join(','),
   }
   const chosen = new Set<string>()
+  const earlier: number[] = []
   for (const night of [1, 2, 3]) {
     const { report, poolLines } = await kept.night(night, catalogue, { env })
     const mustNotPassed = report.checks.filter((c) => c.level === 'MUST' && c.status !== 'passed').map((c) => `${c.id}: ${c.status} ${c.message}`)
@@ -34,7 +35,15 @@ test('three nights in a row against one kept server: compliant each time, one re
       chosen.add(pool.chosen!)
     }
     expect(report.fixturePools?.map((p) => p.line)).toEqual(poolLines.map((p) => p.line))
+    // The footprint: what this night left, and what earlier nights left that is still there, found by the label.
+    const sum = (m: Record<string, number> = {}) => Object.values(m).reduce((a, b) => a + b, 0)
+    expect(sum(report.footprint?.thisRun)).toBeGreaterThan(0)
+    expect(report.footprint?.archived).toBeGreaterThan(0)
+    earlier.push(sum(report.footprint?.earlierRuns))
   }
+  expect(earlier[0]).toBe(0)
+  expect(earlier[1]).toBeGreaterThan(0)
+  expect(earlier[2]).toBeGreaterThan(earlier[1]!)
   // Each night took a fresh quotation and a fresh invoice.
   expect(chosen.size).toBe(6)
 }, 240_000)
