@@ -62,13 +62,15 @@ export async function countFootprint(session: RunSession, leftovers: Leftover[],
   for (const l of leftovers) thisRun[l.resource] = (thisRun[l.resource] ?? 0) + 1
   const mine = new Set(leftovers.map((l) => l.id))
   const earlierRuns: Record<string, number> = {}
+  // An order has no text of its own (§4.4: only its quotation): a run's order is the one naming a pool's quotation.
+  const poolQuotations = new Set(session.config.fixturePools?.acceptedQuotationId ?? [])
+  const ours = (resource: ResourceName, r: Record<string, unknown>) =>
+    resource === 'order' ? poolQuotations.has(String(r.quoteId)) : !JSON.stringify(r).includes(session.runId) && RUN_LABEL.test(JSON.stringify(r))
   for (const resource of UNDELETABLE) {
     try {
       const page = await api.get(RESOURCES[resource].path, { limit: FOOTPRINT_PAGE }, { budgeted: false })
       const records = page.status === 200 && Array.isArray(page.body?.data) ? (page.body.data as Record<string, unknown>[]) : []
-      const theirs = records.filter(
-        (r) => typeof r?.id === 'string' && !mine.has(r.id) && !JSON.stringify(r).includes(session.runId) && RUN_LABEL.test(JSON.stringify(r)),
-      )
+      const theirs = records.filter((r) => typeof r?.id === 'string' && !mine.has(r.id) && ours(resource, r))
       if (theirs.length > 0) earlierRuns[resource] = theirs.length
     } catch {
       // Counting is information: a collection that cannot be read is left out.
@@ -78,7 +80,7 @@ export async function countFootprint(session: RunSession, leftovers: Leftover[],
     thisRun,
     earlierRuns,
     archived,
-    method: `records labelled crmconf (or SKU CRMCONF-) among the newest ${FOOTPRINT_PAGE} of each of ${UNDELETABLE.map((r) => RESOURCES[r].path).join(', ')}`,
+    method: `records labelled crmconf (or SKU CRMCONF-; orders: naming a quotation of CRM_FIXTURE_ACCEPTED_QUOTATION_ID) among the newest ${FOOTPRINT_PAGE} of each of ${UNDELETABLE.map((r) => RESOURCES[r].path).join(', ')}`,
   }
 }
 

@@ -40,6 +40,8 @@ test('three nights in a row against one kept server: compliant each time, one re
     expect(sum(report.footprint?.thisRun)).toBeGreaterThan(0)
     expect(report.footprint?.archived).toBeGreaterThan(0)
     earlier.push(sum(report.footprint?.earlierRuns))
+    // An order has no text: it is known by the pool quotation it names.
+    expect(report.footprint?.earlierRuns.order ?? 0).toBe(night - 1)
   }
   expect(earlier[0]).toBe(0)
   expect(earlier[1]).toBeGreaterThan(0)
