@@ -149,11 +149,13 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     try {
       await drain(session, config)
       options.onPhase?.('cleanup', `${session.ledger.pending().length} records to remove`)
-      // What cannot be deleted is left inert where the API allows (products archived), then counted.
-      const archived = stop ? new Set<string>() : await archiveProducts(session)
+      // What cannot be deleted (only the full profile makes it) is left inert where the API allows (products
+      // archived), then counted; never past the request budget, where only clean-up's deletes go out.
+      const footprinted = !stop && config.profile === 'full' && session.transport.stats.total < config.requestBudget
+      const archived = footprinted ? await archiveProducts(session) : new Set<string>()
       leftovers = await cleanUpWith(session.ledger, session.transport, options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS)
       leftovers = leftovers.map((l) => (archived.has(l.id) ? { ...l, reason: `${l.reason}; left archived` } : l))
-      if (!stop && config.profile !== 'read-only') footprint = await countFootprint(session, leftovers, archived.size)
+      if (footprinted) footprint = await countFootprint(session, leftovers, archived.size)
       if (stop && !session.embedded && config.profile !== 'read-only') leftovers = await sweepStopped(config, options.runId, leftovers)
     } finally {
       await session.close()
