@@ -42,7 +42,11 @@ export async function archiveProducts(session: RunSession): Promise<Set<string>>
     const path = `${RESOURCES.product.path}/${encodeURIComponent(entry.id)}`
     try {
       const current = await api.get(path, undefined, { budgeted: false })
-      if (current.status !== 200 || current.body?.status === 'archived') continue
+      if (current.status !== 200) continue
+      if (current.body?.status === 'archived') {
+        archived.add(entry.id)
+        continue
+      }
       const body = Object.fromEntries(PRODUCT_FIELDS.filter((f) => f in current.body).map((f) => [f, current.body[f]]))
       let answer = await api.send({ method: 'PUT', path, body: { ...body, status: 'archived' }, budgeted: false })
       if (answer.status === 404 || answer.status === 405)
