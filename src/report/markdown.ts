@@ -15,6 +15,9 @@ const FOOTER_RESERVE_BYTES = 2_000
 
 const EMOJI: Record<Verdict, string> = { compliant: '✅', partial: '⚠️', 'non-compliant': '❌' }
 
+/** Labelled checks (--rerun-failed, --repeat) listed in summary.md; the rest are in report.html. */
+const MAX_LABEL_LINES = 50
+
 /**
  * Text from a check (possibly quoting the server) made inert in a table cell: no HTML, no pipe or line break
  * that would end the cell, no @mention that would notify someone (a zero-width space follows each @).
@@ -206,6 +209,16 @@ export function renderSummaryMarkdown(report: RunReport): string {
     out.push('')
   }
   for (const pool of report.fixturePools ?? []) if (pool.mustSkips.length > 0) out.push(`Fixture pool empty: ${pool.line}`, '')
+  // --rerun-failed / --repeat: one line per labelled check.
+  const labelled = report.rerun?.checks ?? []
+  if (labelled.length)
+    out.push(
+      [
+        ...labelled.slice(0, MAX_LABEL_LINES).map((c) => `- **${c.label}** \`${c.id}\``),
+        ...(labelled.length > MAX_LABEL_LINES ? [`- … and ${labelled.length - MAX_LABEL_LINES} more (report.html, Re-run)`] : []),
+      ].join('\n'),
+      '',
+    )
   if (report.leftovers?.length) out.push(`${report.leftovers.length} record(s) created by the run could not be removed (see report.html, Leftovers).`, '')
   out.push(footer, '')
   return out.join('\n')
