@@ -48,6 +48,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--quiet', 'print only the failed checks and the summary')
     .option('--no-sweep', 'do not remove records that crashed earlier runs left behind before starting')
     .option('--waivers <file>', 'known failures: a waivers.json of { check, reason, expires? }; a waived failure does not fail the run, a stale waiver does')
+    .option(
+      '--rerun-failed <report>',
+      'run exactly the checks that failed or errored in that report folder or report.json; each is labelled fixed or still failing',
+    )
+    .option(
+      '--repeat <n>',
+      'run each selected check n times (seeds seed, seed+1, …); one that passed and failed is labelled flaky',
+      integer('--repeat', 1, 100),
+    )
     .action(async (opts) => {
       const { runCommand } = await import('./run-command.ts')
       const outcome = await runCommand({
@@ -65,6 +74,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
         sweepOlderThanMs: opts.sweep === false ? false : undefined,
         waiversFile: opts.waivers,
         embedded: opts.embedded,
+        rerunFailed: opts.rerunFailed,
+        repeat: opts.repeat,
+        history: opts.history,
       })
       setExit(outcome.exitCode)
     })
@@ -317,6 +329,18 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const { verifyTrafficCommand } = await import('../traffic/verify-command.ts')
       const outcome = await verifyTrafficCommand({ files, reportDir: opts.reportDir, basePath: opts.basePath, failOn: opts.failOn })
       setExit(outcome.exitCode)
+    })
+
+  program
+    .command('diff')
+    .description('what changed between two runs: one line per changed check; exit 1 when a check that passed now fails or errors')
+    .argument('<before>', 'the earlier report folder or report.json')
+    .argument('<after>', 'the later report folder or report.json')
+    .option('--json', 'print the changes as JSON')
+    .option('--markdown', 'print the changes as Markdown for a pull-request comment')
+    .action(async (before: string, after: string, opts) => {
+      const { diffCommand } = await import('./diff-command.ts')
+      setExit(diffCommand(before, after, { json: opts.json, markdown: opts.markdown }).exitCode)
     })
 
   program

@@ -24,6 +24,9 @@ import { TOOL_VERSION } from '../version.ts'
 import { embeddedOptionProblem } from './embedded-options.ts'
 import { Progress, skipsByReason } from './progress.ts'
 import { printable, printableLine } from '../text/printable.ts'
+import { describeSeeds, type RepeatOutcome } from '../run/repeat.ts'
+import { describeFootprint } from '../run/footprint.ts'
+import type { Status } from '../vocabulary.ts'
 
 export interface RunCommandOptions {
   baseUrl?: string
@@ -48,6 +51,12 @@ export interface RunCommandOptions {
   waiversFile?: string
   /** `--embedded`: test the embedded reference server on purpose (src/config/target-choice.ts). */
   embedded?: boolean
+  /** `--rerun-failed <report>`: run exactly the checks that failed or errored there, labelled `fixed` or `still failing`. */
+  rerunFailed?: string
+  /** `--history FILE`: one JSON line per run appended there; report.html charts the last runs. */
+  history?: string
+  /** `--repeat N`: each selected check N times (seeds seed, seed+1, …); one that passed and failed is `flaky`. */
+  repeat?: number
   /** Set by `certify` only: a row for every certifying check, and the certification block in report.json (src/certify/profile.ts). */
   certification?: boolean
 }
@@ -95,6 +104,12 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   }
   // Typo warnings, the embedded server only on purpose, a selection or profile that leaves nothing refused.
   const { catalogue } = await import('../../suites/index.ts')
+  let rerunOf: Awaited<ReturnType<typeof rerunSelection>> | undefined
+  if (options.rerunFailed) {
+    rerunOf = await rerunSelection(options.rerunFailed, catalogue, options, writeError)
+    if (typeof rerunOf === 'number') return { exitCode: rerunOf }
+    options = { ...options, only: Object.keys(rerunOf.statuses) }
+  }
   const gate = gateRun(config, catalogue, { env, embedded: options.embedded, only: options.only, skip: options.skip })
   if (gate.refusal) {
     for (const line of [...gate.lines, gate.refusal]) writeError(`${line}\n`)
@@ -233,6 +248,9 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       waivers,
       waiversFile: options.waiversFile,
       certification: options.certification,
+      repeat: options.repeat,
+      historyFile: options.history ? resolve(options.history) : undefined,
+      rerunOf: rerunOf && typeof rerunOf === 'object' ? rerunOf : undefined,
       scope,
       keyWarnings,
       signal: interrupt.signal,
@@ -244,6 +262,10 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       onSession: (opened) => {
         session = opened
         progress.attach(opened)
+      },
+      // Before any check: how each fixture pool stands, and which MUST checks an empty one will skip.
+      onPools: (pools) => {
+        for (const pool of pools) if (!options.quiet || pool.mustSkips.length > 0) progress.note(`  ${pool.line}`)
       },
       onStart: (check) => progress.started(check),
       onResult: (result) => progress.result(result),
@@ -277,9 +299,11 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     `\n${report.verdict.toUpperCase()}${report.verdictLabel.slice(report.verdict.length)}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests in ${formatDuration(wallMs)})\n`,
   )
   for (const line of skipsByReason(report.checks).slice(0, MAX_SKIP_LINES)) write(`  ${line}\n`)
+  for (const line of describeLabels(report)) write(`  ${line}\n`)
   const byArea = Object.entries(report.requests.byArea).sort((a, b) => b[1] - a[1])
   if (byArea.length > 0 && !options.quiet) write(`  requests by area: ${byArea.map(([area, n]) => `${area} ${n}`).join(', ')}\n`)
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
+  if (report.footprint) write(`  ${describeFootprint(report.footprint)}\n`)
   if (embedded && leftovers.length > 0)
     write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
   else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${printableLine(leftover.id)} (${printableLine(leftover.reason)})\n`)
@@ -308,6 +332,48 @@ function removeIfEmpty(dir: string): void {
 function sweepCommand(runId: string): string {
   const npx = invocationFromEnv(process.env).prefix.startsWith('npx ')
   return `${npx ? 'npx ' : ''}crm-conformance sweep --run ${runId}`
+}
+
+/**
+ * The checks of `--rerun-failed` or `--repeat`: what is left of the earlier run's failures, or which checks both
+ * passed and failed. Returns the exit code when the re-run cannot start.
+ */
+async function rerunSelection(
+  path: string,
+  catalogue: { id: string }[],
+  options: RunCommandOptions,
+  write: (text: string) => void,
+): Promise<{ path: string; runId?: string; statuses: Record<string, Status> } | number> {
+  if (options.only?.length || options.skip?.length) {
+    write('--rerun-failed runs exactly the checks that failed in that report: it takes no --only or --skip\n')
+    return 2
+  }
+  const { readReport } = await import('./diff-command.ts')
+  let earlier: ReturnType<typeof readReport>
+  try {
+    earlier = readReport(path)
+  } catch (error) {
+    write(`${(error as Error).message}\n`)
+    return 2
+  }
+  const known = new Set(catalogue.map((c) => c.id))
+  const failed = earlier.checks.filter((c) => c.status === 'failed' || c.status === 'error')
+  const gone = failed.filter((c) => !known.has(c.id))
+  if (gone.length) write(`  not in this suite version, not re-run: ${gone.map((c) => c.id).join(', ')}\n`)
+  const statuses = Object.fromEntries(failed.filter((c) => known.has(c.id)).map((c) => [c.id, c.status]))
+  if (Object.keys(statuses).length === 0) {
+    write(`no check failed or errored in ${path}${gone.length ? ' that this suite version has' : ''}: nothing to re-run\n`)
+    return gone.length ? 2 : 0
+  }
+  write(`re-running the ${Object.keys(statuses).length} checks that failed or errored in run ${earlier.runId ?? path}\n`)
+  return { path, runId: earlier.runId, statuses }
+}
+
+/** One line per labelled check of a re-run or repeat: `fixed`, `still failing`, `flaky` with the seeds. */
+export function describeLabels(report: RunReport): string[] {
+  return (report.rerun?.checks ?? []).map(
+    (c) => `${c.label}: ${c.id}${c.label === 'flaky' || (report.rerun?.repeat ?? 1) > 1 ? ` (${describeSeeds(c.outcomes as RepeatOutcome[])})` : ''}`,
+  )
 }
 
 /** Skip reasons listed at the end of a run; the rest are in the report. */

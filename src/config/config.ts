@@ -127,7 +127,10 @@ export interface ResolvedConfig {
   webhookTimeoutS: number
   /** CRM_WEBHOOK_RETRY_WAIT_S: the wait for a retry after the sink answered non-2xx (§6.7). */
   webhookRetryWaitS: number
+  /** The fixture each check uses: the first id of its pool, or (once the run starts) the pool's usable one (src/engine/fixture-pools.ts). */
   fixtures: Partial<Record<FixtureName, string>>
+  /** CRM_FIXTURE_*: every id the variable names (separated by spaces or commas), in the order given. */
+  fixturePools?: Partial<Record<FixtureName, string[]>>
   profile: Profile
   seed: number
   requestTimeoutMs: number
@@ -209,9 +212,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   }
 
   const fixtures: Partial<Record<FixtureName, string>> = {}
+  const fixturePools: Partial<Record<FixtureName, string[]>> = {}
   for (const [name, variable] of Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][]) {
-    const value = get(variable)
-    if (value !== undefined) fixtures[name] = value
+    const ids = parseFixturePool(get(variable))
+    if (ids.length === 0) continue
+    fixtures[name] = ids[0]
+    fixturePools[name] = ids
   }
 
   const profile = overrides.profile ?? (get('CRM_PROFILE') as Profile | undefined) ?? (baseUrl === undefined ? 'full' : 'safe')
@@ -237,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     webhookTimeoutS: integer('CRM_WEBHOOK_TIMEOUT_S', DEFAULTS.webhookTimeoutS, 1, 3600),
     webhookRetryWaitS: integer('CRM_WEBHOOK_RETRY_WAIT_S', DEFAULTS.webhookRetryWaitS, 1, 3600),
     fixtures,
+    fixturePools,
     profile,
     seed,
     requestTimeoutMs: integer('CRM_REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs, 100, 600_000),
@@ -260,6 +267,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     throw new CrmConfError('CRMCONF_CONFIG_INVALID', `The configuration is not usable:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
   }
   return config
+}
+
+/** A CRM_FIXTURE_* value as ids: one or several, separated by spaces or commas; repeats dropped, order kept. */
+export function parseFixturePool(raw: string | undefined): string[] {
+  return [...new Set((raw ?? '').split(/[\s,]+/).filter((id) => id !== ''))]
 }
 
 /** `X-Gateway-Key: abc; X-Env: staging` as headers; a malformed entry is a configuration problem. */

@@ -74,6 +74,8 @@ export interface ReferenceServer {
   /** What the role-limited key's owner may not do, each `METHOD /path` (CRM_API_KEY_ROLE_LIMITED_DENIED). */
   roleLimitedDenied: string[]
   fixtures: Record<FixtureName, string>
+  /** Every seeded record each fixture variable may name, the fixture first (a nightly run's pools). */
+  fixturePools: Record<FixtureName, string[]>
   /** `whsec_…`: the signing secret of the main workspace's webhook endpoint. */
   webhookSecret: string
   /** Points event delivery somewhere else (or nowhere). */
@@ -150,7 +152,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       `CRM_API_KEY_RESTRICTED_SCOPES="${RESTRICTED_SCOPES.join(' ')}"`,
       `CRM_API_KEY_ROLE_LIMITED_DENIED="${roleLimitedDenied(variant.updateMethod).join(' ')}"`,
       `CRM_WEBHOOK_SECRET=${seeded.webhookSecret}`,
-      ...(Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][]).map(([name, variable]) => `${variable}=${seeded.fixtures[name]}`),
+      // Pools: a nightly run takes a usable id from each list (src/engine/fixture-pools.ts).
+      ...(Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][]).map(([name, variable]) => {
+        const ids = seeded.fixturePools[name]
+        return ids.length > 1 ? `${variable}="${ids.join(' ')}"` : `${variable}=${ids[0]}`
+      }),
     ]
     return `${lines.join('\n')}\n`
   }
@@ -163,6 +169,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     restrictedScopes: [...RESTRICTED_SCOPES],
     roleLimitedDenied: roleLimitedDenied(variant.updateMethod),
     fixtures: { ...seeded.fixtures },
+    fixturePools: Object.fromEntries(Object.entries(seeded.fixturePools).map(([name, ids]) => [name, [...ids]])) as Record<FixtureName, string[]>,
     webhookSecret: seeded.webhookSecret,
     setWebhookTarget: (url) => webhooks.setTarget(url),
     envBlock,

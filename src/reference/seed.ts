@@ -12,7 +12,7 @@ import { seedArticles, seedCases, seedConversations } from './seed/helpdesk.ts'
 import { seedPeople } from './seed/people.ts'
 import { MAIN_PROFILE, MAIN_WORKSPACE, OTHER_PROFILE, OTHER_WORKSPACE } from './seed/profiles.ts'
 import { seedSales } from './seed/sales.ts'
-import { Seeder, type SeedContext, type WorkspaceProfile } from './seed/seeder.ts'
+import { SEED_EPOCH, Seeder, type SeedContext, type WorkspaceProfile } from './seed/seeder.ts'
 import { seedWork } from './seed/work.ts'
 import type { Store } from './store.ts'
 
@@ -51,9 +51,18 @@ export interface Seeded {
   keys: ApiKey[]
   webhookSecret: string
   fixtures: Record<FixtureName, string>
+  /** Every seeded record each fixture variable may name (the fixture first): what `serve` prints as lists. */
+  fixturePools: Record<FixtureName, string[]>
 }
 
-function seedWorkspace(store: Store, rng: Prng, p: WorkspaceProfile) {
+/** Accepted quotations and sent invoices seeded beyond the first: nights of a nightly run before a pool is used up. */
+export const EXTRA_POOL_DOCUMENTS = 4
+/** The pool documents' own draw, so adding them changed no other seeded record. */
+const POOL_SEED_SALT = 0x9001
+/** Their seeded times start here, after every other seeded record's (SEED_EPOCH + 120 days). */
+const POOL_EPOCH_OFFSET_MS = 120 * 86_400_000
+
+function seedWorkspace(store: Store, rng: Prng, p: WorkspaceProfile, seed: number) {
   const s = new Seeder(store, rng, p.id)
   const salesTeamId = rng.uuid()
   const supportTeamId = rng.uuid()
@@ -63,10 +72,13 @@ function seedWorkspace(store: Store, rng: Prng, p: WorkspaceProfile) {
   const { users, userRoles, admin, sales, agents, accounts, contacts } = seedPeople(s, rng, p, salesTeamId)
   const ctx: SeedContext = { s, rng, p, big, admin, sales, agents, accounts, contacts, salesTeamId, supportTeamId, pipelineId, categoryIds }
   seedCases(ctx)
-  const { sentQuote, acceptedQuote, sentInvoice } = seedSales(ctx)
+  const { sentQuote, acceptedQuote, sentInvoice, poolDocuments } = seedSales(ctx)
   seedWork(ctx)
   seedArticles(ctx)
   const conversations = seedConversations(ctx)
+  const pool = big
+    ? poolDocuments(new Seeder(store, new Prng((seed ^ POOL_SEED_SALT) >>> 0), p.id, SEED_EPOCH + POOL_EPOCH_OFFSET_MS), EXTRA_POOL_DOCUMENTS)
+    : { acceptedQuotes: [], sentInvoices: [] }
 
   const workspace: Workspace & { userRoles: Map<string, OwnerRole> } = {
     id: p.id,
@@ -78,14 +90,26 @@ function seedWorkspace(store: Store, rng: Prng, p: WorkspaceProfile) {
     pipelineId,
     userRoles,
   }
-  return { workspace, users, admin, sales, agents, sentQuote, acceptedQuote, sentInvoice, conversation: conversations[0] }
+  return {
+    workspace,
+    users,
+    admin,
+    sales,
+    agents,
+    sentQuote,
+    acceptedQuote,
+    sentInvoice,
+    conversation: conversations[0],
+    acceptedQuotes: [acceptedQuote, ...pool.acceptedQuotes],
+    sentInvoices: [sentInvoice, ...pool.sentInvoices],
+  }
 }
 
 /** Fills the store; returns the keys, the webhook secret and the fixture ids. Same seed, same everything. */
 export function seedStore(store: Store, options: SeedOptions): Seeded {
   const rng = new Prng(options.seed)
-  const main = seedWorkspace(store, rng, MAIN_PROFILE)
-  const other = seedWorkspace(store, rng, OTHER_PROFILE)
+  const main = seedWorkspace(store, rng, MAIN_PROFILE, options.seed)
+  const other = seedWorkspace(store, rng, OTHER_PROFILE, options.seed)
 
   const secret = (ws: string) => `crm_${ws}_${rng.alnum(32)}`
   const key = (role: KeyRole, ws: string, userId: string, ownerRole: OwnerRole, name: string, extra: Partial<ApiKey> = {}): ApiKey => ({
@@ -127,6 +151,12 @@ export function seedStore(store: Store, options: SeedOptions): Seeded {
       sentQuotationId: String(main.sentQuote.id),
       sentInvoiceId: String(main.sentInvoice.id),
       conversationId: String(main.conversation.id),
+    },
+    fixturePools: {
+      acceptedQuotationId: main.acceptedQuotes.map((q) => String(q.id)),
+      sentQuotationId: [String(main.sentQuote.id)],
+      sentInvoiceId: main.sentInvoices.map((i) => String(i.id)),
+      conversationId: [String(main.conversation.id)],
     },
   }
 }

@@ -1,5 +1,6 @@
 // report.html: one self-contained page (inline CSS, no script, no external asset). Every text is escaped:
 // response bodies, headers and even check messages may carry a hostile server's markup.
+import { renderFixturePools, renderFootprint, renderHistory, renderRerun } from './nightly-html.ts'
 import type { CheckResult, EvidenceItem, Level } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { LEVELS, outcomeOf } from './build.ts'
@@ -337,6 +338,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em;ove
 details>summary{cursor:pointer;color:var(--muted)}
 .toc a{margin-right:8px}.tally{font-weight:400;font-size:.85em;margin-left:8px}
 .cols{display:flex;flex-wrap:wrap;gap:8px 40px}
+li.pool-empty{color:var(--warn);font-weight:600}
 nav.sections a{margin-right:14px}
 .verdict,.meta dd,nav.sections,h2,h3{overflow-wrap:anywhere}
 @media (max-width:700px){body{overflow-wrap:break-word}main,header{padding:12px 10px}.verdict{font-size:1.9em}.pair{grid-template-columns:minmax(0,1fr)}table{display:block;max-width:100%;overflow-x:auto}article.check{padding:4px 8px 8px}}
@@ -380,8 +382,10 @@ ${renderHeader(report)}
 ${report.traffic ? renderTrafficSections(report, failures, options) : renderRunSections(failures, errored, waived, report.seed, options)}
 ${errored.length ? renderArticleSection('errors', 'errors', 'Harness errors', 'These checks could not run to a verdict (network fault, timeout, a bug of the suite): the clause is unverified.', errored, report.seed, 'errored', options) : ''}
 ${waived.length ? renderArticleSection('waived', 'waived', 'Waived failures', 'Failed, but covered by a waiver: not counted as failures.', waived, report.seed, 'waived', options) : ''}
+${renderRerun(report)}
+${renderHistory(report)}
 ${renderByClause(report, options)}
-${report.traffic ? '' : `${renderCapabilities(report)}\n${renderLeftovers(report)}`}
+${report.traffic ? '' : `${renderCapabilities(report)}\n${renderFixturePools(report)}\n${renderFootprint(report)}\n${renderLeftovers(report)}`}
 ${renderRequests(report)}
 ${renderConfig(report)}
 </main>

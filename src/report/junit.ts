@@ -34,6 +34,11 @@ function kindOf(result: CheckResult): Kind {
   return result.status === 'skipped' ? 'skipped' : 'passed'
 }
 
+function labelProperty(report: RunReport, id: string): [['label', string]] | [] {
+  const label = report.rerun?.checks.find((c) => c.id === id)?.label
+  return label ? [['label', label]] : []
+}
+
 export function renderJunit(report: RunReport): string {
   const byArea = new Map<string, CheckResult[]>()
   for (const result of report.checks) byArea.set(result.area, [...(byArea.get(result.area) ?? []), result])
@@ -78,6 +83,8 @@ export function renderJunit(report: RunReport): string {
         ['clause', result.clauses.join(' ')],
         ['level', result.level],
         ['status', result.status],
+        // --rerun-failed / --repeat: fixed, still failing, flaky.
+        ...labelProperty(report, result.id),
       ] as const) {
         props.ele('property', { name, value })
       }

@@ -22,6 +22,9 @@ const ZWSP = '\u200b'
 /** Control, bidi and lone-surrogate characters, and U+FFFE/U+FFFF, shown as visible escapes (src/text/printable.ts). */
 const visible = (text: string) => xmlPrintable(printableLine(text))
 
+/** Labelled checks (--rerun-failed, --repeat) listed in summary.md; the rest are in report.html. */
+const MAX_LABEL_LINES = 50
+
 /**
  * Text from a check (possibly quoting the server) made inert in a table cell: no HTML, no pipe or line break
  * that would end the cell, no emphasis, link or image syntax; and nothing GitHub acts on in plain text, each
@@ -229,6 +232,17 @@ export function renderSummaryMarkdown(report: RunReport): string {
     )
     out.push('')
   }
+  for (const pool of report.fixturePools ?? []) if (pool.mustSkips.length > 0) out.push(`Fixture pool empty: ${pool.line}`, '')
+  // --rerun-failed / --repeat: one line per labelled check.
+  const labelled = report.rerun?.checks ?? []
+  if (labelled.length)
+    out.push(
+      [
+        ...labelled.slice(0, MAX_LABEL_LINES).map((c) => `- **${c.label}** \`${c.id}\``),
+        ...(labelled.length > MAX_LABEL_LINES ? [`- … and ${labelled.length - MAX_LABEL_LINES} more (report.html, Re-run)`] : []),
+      ].join('\n'),
+      '',
+    )
   if (report.leftovers?.length) out.push(`${report.leftovers.length} record(s) created by the run could not be removed (see report.html, Leftovers).`, '')
   out.push(footer, '')
   return out.join('\n')

@@ -54,6 +54,14 @@ export interface RunReport {
    * redaction did not know): which, in what form, how many times. Never the value.
    */
   secretsMasked?: { secret: string; encoding: string; count: number }[]
+  /** `run --rerun-failed` / `--repeat N`: the labels `fixed`, `still failing`, `flaky` with each repetition's seed and outcome. */
+  rerun?: RerunSection
+  /** What the API cannot delete: this run's leftovers and earlier runs' still there, by resource (src/run/footprint.ts). */
+  footprint?: { thisRun: Record<string, number>; earlierRuns: Record<string, number>; archived: number; method: string }
+  /** `run --history FILE`: the last runs of that file, this one last, for report.html's trend chart. */
+  history?: { file: string; runs: HistoryLine[] }
+  /** How each fixture pool stood before the checks started (src/engine/fixture-pools.ts): one line each. */
+  fixturePools?: FixturePoolLine[]
   /** Set on the report of observed traffic (`proxy`, `verify-traffic`): its rows are traffic rules, not checks. */
   traffic?: TrafficReportSection
 }
@@ -92,4 +100,42 @@ export interface RunScope {
   inScope: { checks: number; must: number }
   /** Selected checks the profile leaves out by design (they write what it does not send): listed here, not judged, not in `checks`. */
   outOfScope: { id: string; level: Level; reason: string }[]
+}
+
+/** One fixture pool's health as report.json keeps it. */
+export interface FixturePoolLine {
+  fixture: string
+  variable: string
+  label: string
+  configured: number
+  usable: number
+  unusable: { id: string; reason: string }[]
+  /** The id this run's checks used. */
+  chosen?: string
+  usesPerRun: number
+  runsLeft?: number
+  mustSkips: string[]
+  line: string
+}
+
+/** What `--rerun-failed` and `--repeat` add to a report (src/run/repeat.ts). */
+export interface RerunSection {
+  /** The report whose failed and errored checks were run again. */
+  from?: { path: string; runId?: string }
+  /** Repetitions of each check (1 without --repeat). */
+  repeat: number
+  seeds: number[]
+  checks: { id: string; before?: string; label: 'fixed' | 'still failing' | 'flaky' | 'not judged'; outcomes: { seed: number; status: string }[] }[]
+}
+
+/** One line of a `--history` file: one run. */
+export interface HistoryLine {
+  date: string
+  runId: string
+  version: string
+  target: string
+  verdict: Verdict
+  counts: StatusCounts
+  /** Ids of the checks that failed or errored. */
+  failing: string[]
 }

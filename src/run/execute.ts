@@ -11,6 +11,8 @@ import { unrunResult } from '../engine/replay.ts'
 import { checksInFlight, replayTarget, scheduleChecks } from '../engine/runner.ts'
 import { RunSession } from '../engine/session.ts'
 import { sweep } from '../engine/sweep.ts'
+import { choosePoolFixtures, type PoolHealth } from '../engine/fixture-pools.ts'
+import { archiveProducts, countFootprint, type Footprint } from './footprint.ts'
 import { transportFor } from '../http/for-config.ts'
 import { resolveTarget, type EmbeddedOptions } from './target.ts'
 
@@ -42,6 +44,8 @@ export interface ExecuteOptions {
   cleanupTimeoutMs?: number
   /** Told once the session is open (the progress line reads its transport). */
   onSession?: (session: RunSession) => void
+  /** Told once each fixture pool was read, before any check starts (src/engine/fixture-pools.ts). */
+  onPools?: (pools: PoolHealth[]) => void
   onStart?: (check: CheckDefinition) => void
   onResult?: (result: CheckResult) => void
   /** Told when the run stops early and when clean-up starts. */
@@ -68,6 +72,10 @@ export interface ExecutedRun {
   session: RunSession
   leftovers: Leftover[]
   stop?: RunStop
+  /** How each fixture pool stood before the checks started. */
+  pools: PoolHealth[]
+  /** What this run and earlier ones left that the API cannot delete (absent in the read-only profile or after a stop). */
+  footprint?: Footprint
 }
 
 /** A check the stop caught: not started (skipped, not run) or running (interrupt: skipped; bound: error). */
@@ -135,7 +143,14 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
   const started = new Set<string>()
   const settled = new Map<string, CheckResult>()
   let leftovers: Leftover[] = []
+  let pools: PoolHealth[] = []
+  let footprint: Footprint | undefined
   try {
+    // The fixture each check sees is the first usable id of its pool, chosen before any check starts.
+    const chosen = await choosePoolFixtures(session.config, session.transport, options.checks)
+    session.config.fixtures = chosen.fixtures
+    pools = chosen.health
+    options.onPools?.(pools)
     const scheduled = scheduleChecks(options.checks, session, options.concurrency ?? checksInFlight(config.concurrency), halt.signal, (check) => {
       started.add(check.id)
       options.onStart?.(check)
@@ -171,12 +186,18 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
       const interrupted = stop?.kind === 'interrupted'
       const timeoutMs = options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS
       const exitBy = interrupted ? stop!.at.getTime() + DEFAULTS.interruptExitS * 1000 - INTERRUPT_REWRITE_MS : Infinity
+      // What cannot be deleted (only the full profile makes it) is left inert where the API allows (products
+      // archived), then counted; never past the request budget, where only clean-up's deletes go out.
+      const footprinted = !stop && config.profile === 'full' && session.transport.stats.total < config.requestBudget
+      const archived = footprinted ? await archiveProducts(session) : new Set<string>()
       leftovers = await cleanUpWith(session.ledger, session.transport, {
         timeoutMs: Math.max(0, Math.min(timeoutMs, exitBy - Date.now())),
         windowWaitMs: (interrupted ? DEFAULTS.interruptedCleanupWindowWaitS : DEFAULTS.cleanupWindowWaitS) * 1000,
         windowWaitName: interrupted ? 'DEFAULTS.interruptedCleanupWindowWaitS' : 'DEFAULTS.cleanupWindowWaitS',
         signal: options.hurry,
       })
+      leftovers = leftovers.map((l) => (archived.has(l.id) ? { ...l, reason: `${l.reason}; left archived` } : l))
+      if (footprinted) footprint = await countFootprint(session, leftovers, archived.size)
       // Only when clean-up got through: a search now would wait for the same window or the same signal.
       const cleanedUp = !leftovers.some((l) => l.reason.startsWith('not removed: '))
       if (stop && cleanedUp && !session.embedded && config.profile !== 'read-only')
@@ -194,7 +215,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     }
   }
   const results = options.checks.map((check) => settled.get(check.id) ?? stoppedResult(check, started.has(check.id), stop!, session))
-  return { results, session, leftovers, stop }
+  return { results, session, leftovers, stop, pools, footprint }
 }
 
 /**

@@ -3,7 +3,7 @@ import type { RequestEstimates } from './estimate-table.ts'
 
 export const REQUEST_ESTIMATES: RequestEstimates = {
   source: "full profile, seed 1, reference server, 2026-11-26",
-  harness: {"main":252,"restricted":1},
+  harness: {"main":310,"restricted":1},
   checks: {
     "auth.basic-scheme.read": {"main":1},
     "auth.basic-scheme.write": {"main":1},

@@ -9,6 +9,11 @@ import type { Leftover } from '../engine/ledger.ts'
 import { replayCommand, unrunResult, type ReplayInvocation, type ReplayTarget } from '../engine/replay.ts'
 import { select } from '../engine/selection.ts'
 import type { RunSession } from '../engine/session.ts'
+import type { PoolHealth } from '../engine/fixture-pools.ts'
+import type { Status } from '../vocabulary.ts'
+import { mergeRepetitions, repeatSeed, type LabelledCheck } from './repeat.ts'
+import type { Footprint } from './footprint.ts'
+import { appendHistory, HISTORY_SHOWN, historyLine, readHistory } from './history.ts'
 import type { EmbeddedOptions } from './target.ts'
 import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
@@ -28,7 +33,7 @@ export const EXIT_INTERRUPTED = 130
 
 export interface RunSuiteOptions extends Pick<
   ExecuteOptions,
-  'signal' | 'runTimeoutMs' | 'cleanupTimeoutMs' | 'concurrency' | 'onSession' | 'onStart' | 'onResult' | 'onPhase' | 'hurry'
+  'signal' | 'runTimeoutMs' | 'cleanupTimeoutMs' | 'concurrency' | 'onSession' | 'onPools' | 'onStart' | 'onResult' | 'onPhase' | 'hurry'
 > {
   config: ResolvedConfig
   /** The whole catalogue; `only` and `skip` select from it. */
@@ -51,6 +56,12 @@ export interface RunSuiteOptions extends Pick<
   certification?: boolean
   /** What the run was asked to judge (src/engine/scope.ts); default: described from the catalogue, the selection and the profile. */
   scope?: RunScope
+  /** `--history FILE`: one JSON line per run appended there; report.html charts the last runs. */
+  historyFile?: string
+  /** `--repeat N`: each selected check runs N times, with seeds seed, seed+1, …; one that passed and failed is `flaky`. */
+  repeat?: number
+  /** `--rerun-failed`: exactly these checks run, each labelled `fixed` or `still failing` against its status there. */
+  rerunOf?: { path: string; runId?: string; statuses: Record<string, Status> }
   /** Optional keys that answered contrary to their role (src/engine/preflight.ts): noted on the checks that use them. */
   keyWarnings?: KeyWarning[]
   /** Told once the files of a stopped run were first written, before its clean-up. */
@@ -86,30 +97,48 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     variant: options.embedded?.variant,
     faults: options.embedded?.faults,
   }
-  const selected = select(options.catalogue, options.only, options.skip)
+  const rerunOf = options.rerunOf
+  const selected = select(options.catalogue, options.only, options.skip).filter((c) => !rerunOf || c.id in rerunOf.statuses)
+  const repeat = Math.max(1, options.repeat ?? 1)
 
   let results: CheckResult[]
   let session: RunSession | undefined
   let leftovers: Leftover[] = []
   let stop: RunStop | undefined
   let harnessError: string | undefined
+  let pools: PoolHealth[] = []
+  let labels: LabelledCheck[] | undefined
+  let footprint: Footprint | undefined
+  const repetitions: { seed: number; results: CheckResult[] }[] = []
+  const sessions: RunSession[] = []
   try {
-    const run = await executeRun({
-      ...options,
-      checks: selected,
-      onSession: (s) => ((session = s), options.onSession?.(s)),
-      // Before clean-up: a CI job killed during it keeps every file, marked interrupted.
-      onStopped: async (rows, early, opened) => {
-        const pending = opened.ledger.pending().map((e) => ({
-          resource: e.resource,
-          id: e.id,
-          reason: `not removed yet: clean-up was starting when this report was written (crm-conformance sweep --run ${options.runId} removes it)`,
-        }))
-        const { written } = await compose(rows, pending, early, undefined)
-        options.onStoppedWritten?.(written.paths)
-      },
-    })
-    ;({ results, leftovers, stop } = run)
+    // Each repetition is a run of its own (its session, fixtures, clean-up), with the next seed.
+    for (let i = 0; i < repeat && !stop; i++) {
+      const seed = repeatSeed(config.seed, i)
+      const run = await executeRun({
+        ...options,
+        config: { ...config, seed },
+        checks: selected,
+        onSession: (s) => ((session = s), sessions.push(s), options.onSession?.(s)),
+        // Before clean-up: a CI job killed during it keeps every file, marked interrupted.
+        onStopped: async (rows, early, opened) => {
+          const pending = opened.ledger.pending().map((e) => ({
+            resource: e.resource,
+            id: e.id,
+            reason: `not removed yet: clean-up was starting when this report was written (crm-conformance sweep --run ${options.runId} removes it)`,
+          }))
+          const { written } = await compose(rows, pending, early, undefined)
+          options.onStoppedWritten?.(written.paths)
+        },
+      })
+      repetitions.push({ seed, results: run.results })
+      leftovers = [...leftovers, ...run.leftovers]
+      stop = run.stop
+      if (i === 0) pools = run.pools
+      footprint = run.footprint
+    }
+    if (repeat > 1 || rerunOf) ({ results, labels } = mergeRepetitions(repetitions, rerunOf?.statuses))
+    else results = repetitions[0]!.results
   } catch (error) {
     // A harness fault: every check not judged is an error row, so the report says the run proved nothing.
     harnessError = (error as Error)?.stack ?? String(error)
@@ -123,6 +152,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   const opened = session as RunSession | undefined
   if (harnessError && opened) harnessError = opened.redactor.string(harnessError)
   const { written, waiverOutcome } = await compose(results, leftovers, stop, harnessError)
+  if (options.historyFile) appendHistory(options.historyFile, historyLine(written.report))
 
   let exitCode: number = exitCodeFor(written.report, { strict: options.strict ?? false })
   if (stop?.kind === 'interrupted') exitCode = EXIT_INTERRUPTED
@@ -147,7 +177,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
         options.waiversFile,
       ))
 
-    const stats = opened?.transport.stats
+    const stats = sessions.length > 1 ? mergedStats(sessions) : opened?.transport.stats
     let report: RunReport = buildRunReport({
       results,
       tool: { name: 'crm-conformance', version: TOOL_VERSION },
@@ -162,7 +192,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
       // The transport's own count: every request that went out, the clean-up's included.
       requests: {
         total: stats?.total ?? 0,
-        byArea: requestsByArea(opened?.exchanges ?? []),
+        byArea: requestsByArea(sessions.length > 1 ? sessions.flatMap((s) => s.exchanges) : (opened?.exchanges ?? [])),
         byKey: { ...(stats?.byKey ?? {}) },
         rateLimited: { ...(stats?.rateLimited ?? {}) },
       },
@@ -171,6 +201,18 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
       replay: replayCommand(target, { only: options.only, skip: options.skip }),
       scope: options.scope ?? describeScope(options.catalogue, { only: options.only, skip: options.skip, profile: config.profile }),
     })
+    if (pools.length > 0) report = { ...report, fixturePools: pools }
+    if (footprint) report = { ...report, footprint }
+    if (labels)
+      report = {
+        ...report,
+        rerun: {
+          ...(rerunOf ? { from: { path: rerunOf.path, runId: rerunOf.runId } } : {}),
+          repeat,
+          seeds: repetitions.map((r) => r.seed),
+          checks: labels,
+        },
+      }
     if (stop) report = { ...report, interrupted: { reason: stop.reason, at: stop.at.toISOString() } }
     if (options.certification)
       report = {
@@ -178,6 +220,10 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
         certification: certificationBlock(results, options.catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }),
       } as RunReport
     if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
+    if (options.historyFile) {
+      const runs = [...readHistory(options.historyFile), historyLine(report)].slice(-HISTORY_SHOWN)
+      report = { ...report, history: { file: options.historyFile, runs } }
+    }
 
     // Secrets the server echoed in a form redaction missed are masked here, and the files written anyway.
     const secretList = Object.fromEntries(namedSecrets(opened?.config ?? config).map((s) => [s.name, s.value]))
@@ -185,4 +231,18 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     if (options.latestDir) await copyToLatest(options.reportDir, options.latestDir)
     return { report, written, waiverOutcome }
   }
+}
+
+/** The request counts of several repetitions' transports, added up. */
+function mergedStats(sessions: RunSession[]): { total: number; byKey: Record<string, number>; rateLimited: Record<string, number> } {
+  const add = (into: Record<string, number>, from: Record<string, number> | undefined) => {
+    for (const [k, v] of Object.entries(from ?? {})) into[k] = (into[k] ?? 0) + v
+  }
+  const merged = { total: 0, byKey: {} as Record<string, number>, rateLimited: {} as Record<string, number> }
+  for (const s of sessions) {
+    merged.total += s.transport.stats.total
+    add(merged.byKey, s.transport.stats.byKey)
+    add(merged.rateLimited, s.transport.stats.rateLimited)
+  }
+  return merged
 }

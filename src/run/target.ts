@@ -32,6 +32,9 @@ export async function resolveTarget(config: ResolvedConfig, embedded?: EmbeddedO
     conditions: embedded?.conditions,
     listLagMs: embedded?.listLagMs,
   })
+  const fixtures = { ...server.fixtures, ...config.fixtures }
+  // A fixture the caller unset has no pool either: the checks look for one by listing.
+  const pools = Object.entries({ ...server.fixturePools, ...config.fixturePools }).filter(([name]) => fixtures[name as keyof typeof fixtures] !== undefined)
   return {
     embedded: { ...embedded, server },
     config: {
@@ -40,7 +43,8 @@ export async function resolveTarget(config: ResolvedConfig, embedded?: EmbeddedO
       keys: { ...server.keys, ...config.keys },
       restrictedScopes: config.restrictedScopes ?? server.restrictedScopes,
       roleLimitedDenied: config.roleLimitedDenied ?? server.roleLimitedDenied,
-      fixtures: { ...server.fixtures, ...config.fixtures },
+      fixtures,
+      fixturePools: Object.fromEntries(pools),
       webhookSecret: config.webhookSecret ?? server.webhookSecret,
       // The embedded server is this process's own loopback listener: never reached through the environment's
       // proxy, only through one the caller puts in front on purpose.

@@ -4,7 +4,7 @@
 import { dateOf, isoOf } from '../clock.ts'
 import { STAGES, orderFromQuotation, totalsOf } from '../model-kit.ts'
 import type { Json } from '../store.ts'
-import { SEED_EPOCH, item, type SeedContext } from './seeder.ts'
+import { SEED_EPOCH, item, type SeedContext, type Seeder } from './seeder.ts'
 
 export function seedSales(ctx: SeedContext) {
   const { s, rng, big, admin, sales, accounts, contacts, salesTeamId, pipelineId } = ctx
@@ -82,13 +82,13 @@ export function seedSales(ctx: SeedContext) {
   )
 
   // Quotations in every state the API cannot reach itself (§3: created as drafts; transitions not shown).
-  const quote = (status: string, i: number, extra: Json = {}) => {
+  const quote = (status: string, i: number, extra: Json = {}, by: Seeder = s) => {
     const items = [item(String(products[0].name), 10 + i, Number(products[0].priceSen)), item('Delivery', 1, 5000, 0)]
     const deal = deals[i % deals.length]
-    return s.add(
+    return by.add(
       'quotation',
       {
-        number: s.number('quotation', 'QUO'),
+        number: by.number('quotation', 'QUO'),
         version: 1,
         title: `Quotation for ${accounts[i % accounts.length].name}`,
         dealId: deal.id,
@@ -126,14 +126,14 @@ export function seedSales(ctx: SeedContext) {
     order = s.add('order', { ...orderFromQuotation(s.number('order', 'ORD'), q.id, q), fulfilledAt: null, cancelledAt: null })
   }
 
-  const invoice = (status: string, i: number, paidSen = 0) => {
+  const invoice = (status: string, i: number, paidSen = 0, by: Seeder = s) => {
     const items = [item(String(products[i % products.length].name), 2 + i, Number(products[i % products.length].priceSen))]
     const t = totalsOf(items)
     const issue = SEED_EPOCH + (10 + i) * 86_400_000
-    return s.add(
+    return by.add(
       'invoice',
       {
-        number: s.number('invoice', 'INV'),
+        number: by.number('invoice', 'INV'),
         orderId: i === 2 && order ? order.id : null,
         dealId: i === 2 && order ? order.dealId : null,
         accountId: accounts[i % accounts.length].id,
@@ -174,5 +174,14 @@ export function seedSales(ctx: SeedContext) {
       voidedAt: null,
     })
   }
-  return { sentQuote, acceptedQuote, sentInvoice }
+  /**
+   * More of what a nightly run uses up (one accepted quotation's order, one invoice paid to zero), for fixture
+   * pools: `count` accepted quotations and `count` sent invoices, drawn by a seeder of their own so every other
+   * seeded record stays as it was.
+   */
+  const poolDocuments = (by: Seeder, count: number) => ({
+    acceptedQuotes: Array.from({ length: count }, () => quote('accepted', 2, {}, by)),
+    sentInvoices: Array.from({ length: count }, () => invoice('sent', 1, 0, by)),
+  })
+  return { sentQuote, acceptedQuote, sentInvoice, poolDocuments }
 }

@@ -29,8 +29,10 @@ export class Seeder {
     readonly store: Store,
     private readonly rng: Prng,
     readonly ws: string,
+    /** Where its seeded times start (a seeder added later starts after the others' records). */
+    startMs: number = SEED_EPOCH,
   ) {
-    this.t = SEED_EPOCH
+    this.t = startMs
   }
 
   /** The next seeded time: strictly increasing, a few minutes to a few hours apart. */

@@ -1,0 +1,76 @@
+// One reference server kept running across runs, as QA's staging workspace is: the runs reach it as an external
+// target (CRM_BASE_URL and the rest of the .env block `serve` prints), so what one run leaves the next one finds.
+import { parse as parseDotenv } from 'dotenv'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { CheckDefinition } from '../../src/checks/types.ts'
+import { loadConfig } from '../../src/config/config.ts'
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts'
+import { runSuite, type SuiteOutcome } from '../../src/run/run-suite.ts'
+import type { PoolHealth } from '../../src/engine/fixture-pools.ts'
+
+/** A port free now, for the webhook sink the kept server delivers to. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Nights are a day apart; these runs are seconds apart. The rate-limited key (20 a minute) that one run's 429
+ * probe spends must refill in between, as it would overnight: a pause of this long gives it a few requests back.
+ */
+export const NIGHT_GAP_MS = 12_000
+
+export interface KeptServer {
+  server: ReferenceServer
+  /** The .env block `serve` prints, as variables. */
+  env: Record<string, string>
+  /** One run against it (a night), with the variables given replacing the block's; the pool lines told before any check. */
+  night(
+    n: number,
+    catalogue: CheckDefinition[],
+    options?: { env?: Record<string, string>; only?: string[] },
+  ): Promise<SuiteOutcome & { poolLines: PoolHealth[] }>
+  close(): Promise<void>
+}
+
+export async function keepServer(): Promise<KeptServer> {
+  const server = await startReferenceServer({ port: 0, rateLimitPerMinute: 1_000_000 })
+  const sinkPort = await freePort()
+  server.setWebhookTarget(`http://127.0.0.1:${sinkPort}/`)
+  const env = { ...parseDotenv(server.envBlock()), CRM_PROFILE: 'full', CRM_WEBHOOK_SINK_PORT: String(sinkPort) }
+  const dir = mkdtempSync(join(tmpdir(), 'crmconf-nightly-'))
+  let lastEnded = 0
+  return {
+    server,
+    env,
+    async night(n, catalogue, options = {}) {
+      const wait = lastEnded + NIGHT_GAP_MS - Date.now()
+      if (lastEnded > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      const config = loadConfig({ ...env, ...options.env }, { seed: n, envFile: false })
+      let poolLines: PoolHealth[] = []
+      const outcome = await runSuite({
+        config,
+        catalogue,
+        only: options.only,
+        runId: `20260101-00000${n}-night${n}`,
+        reportDir: join(dir, `night-${n}`),
+        onPools: (pools) => (poolLines = pools),
+      })
+      lastEnded = Date.now()
+      return { ...outcome, poolLines }
+    },
+    async close() {
+      await server.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,51 @@
+// Issue 26: QA runs the suite every night against one long-lived workspace. With pools of three accepted
+// quotations and three sent invoices, three runs in a row against one server kept running are each compliant,
+// nothing skipped at MUST level, and each uses up one record of each pool.
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { catalogue } from '../../suites/index.ts'
+import { keepServer, type KeptServer } from './serve-once.ts'
+
+let kept: KeptServer
+beforeAll(async () => {
+  kept = await keepServer()
+})
+afterAll(async () => {
+  await kept?.close()
+})
+
+test('three nights in a row against one kept server: compliant each time, one record of each pool used per night', async () => {
+  const pools = kept.server.fixturePools
+  const env = {
+    CRM_FIXTURE_ACCEPTED_QUOTATION_ID: pools.acceptedQuotationId.slice(0, 3).join(' '),
+    // Commas separate ids too.
+    CRM_FIXTURE_SENT_INVOICE_ID: pools.sentInvoiceId.slice(0, 3).join(','),
+  }
+  const chosen = new Set<string>()
+  const earlier: number[] = []
+  for (const night of [1, 2, 3]) {
+    const { report, poolLines } = await kept.night(night, catalogue, { env })
+    const mustNotPassed = report.checks.filter((c) => c.level === 'MUST' && c.status !== 'passed').map((c) => `${c.id}: ${c.status} ${c.message}`)
+    expect(mustNotPassed, `night ${night}`).toEqual([])
+    expect(report.verdict, `night ${night}: ${report.verdictReasons.join('; ')}`).toBe('compliant')
+    const left = 4 - night
+    for (const fixture of ['acceptedQuotationId', 'sentInvoiceId'] as const) {
+      const pool = poolLines.find((p) => p.fixture === fixture)!
+      expect(pool.line).toContain(`this run uses 1 (${left} night${left === 1 ? '' : 's'} left)`)
+      expect(pool.usable).toBe(left)
+      chosen.add(pool.chosen!)
+    }
+    expect(report.fixturePools?.map((p) => p.line)).toEqual(poolLines.map((p) => p.line))
+    // The footprint: what this night left, and what earlier nights left that is still there, found by the label.
+    const sum = (m: Record<string, number> = {}) => Object.values(m).reduce((a, b) => a + b, 0)
+    expect(sum(report.footprint?.thisRun)).toBeGreaterThan(0)
+    expect(report.footprint?.archived).toBeGreaterThan(0)
+    earlier.push(sum(report.footprint?.earlierRuns))
+    // An order has no text: it is known by the pool quotation it names.
+    expect(report.footprint?.earlierRuns.order ?? 0).toBe(night - 1)
+  }
+  expect(earlier[0]).toBe(0)
+  expect(earlier[1]).toBeGreaterThan(0)
+  expect(earlier[2]).toBeGreaterThan(earlier[1]!)
+  // Each night took a fresh quotation and a fresh invoice.
+  expect(chosen.size).toBe(6)
+}, 240_000)
