@@ -5,6 +5,7 @@ import type { Exchange } from '../http/exchange.ts'
 import { LEVELS, outcomeOf } from './build.ts'
 import type { Outcome } from './build.ts'
 import { compareByLevelClauseId, compareClauses, compareLevels } from './clause-order.ts'
+import { renderCoverageSection } from './coverage-html.ts'
 import type { RunReport, Verdict } from './types.ts'
 
 /** Longest body, detail or value shown on the page; report.json keeps the whole text. */
@@ -357,6 +358,7 @@ ${renderArticleSection('failures', 'failures', 'Failures', 'The server broke the
 ${errored.length ? renderArticleSection('errors', 'errors', 'Harness errors', 'These checks could not run to a verdict (network fault, timeout, a bug of the suite): the clause is unverified.', errored, report.seed, 'errored', options) : ''}
 ${waived.length ? renderArticleSection('waived', 'waived', 'Waived failures', 'Failed, but covered by a waiver: not counted as failures.', waived, report.seed, 'waived', options) : ''}
 ${renderByClause(report, options)}
+${renderCoverageSection(report.coverage, esc)}
 ${renderCapabilities(report)}
 ${renderLeftovers(report)}
 ${renderRequests(report)}
