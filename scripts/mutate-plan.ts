@@ -167,14 +167,17 @@ export function planMutants(all: PlannedMutant[], options: { sample?: number; se
 
 /**
  * The mutants never to run: those whose first line names a fault (a switch, a `*_FAULTS` list, a fault id), and
- * every mutant inside the block such a line opens (`if (faults['…']) { … }`): code that runs only with the fault
- * on, dead in a clean run, where every mutant is equivalent.
+ * every mutant inside the block such a line opens (`if (faults['…']) { … }`) or the body of a function whose
+ * comment names a fault: code that runs only with the fault on, dead in a clean run, where every mutant is
+ * equivalent.
  */
 export function faultExclusion(all: PlannedMutant[], linesOf: (fileName: string) => string[], faultIds: readonly string[]): (m: PlannedMutant) => boolean {
   const onFaultLine = (m: PlannedMutant) => {
     const line = linesOf(m.fileName)[m.location.start.line] ?? ''
     return /fault/i.test(line) || faultIds.some((id) => line.includes(`'${id}'`))
   }
-  const regions = all.filter((m) => m.mutatorName === 'BlockStatement' && onFaultLine(m))
+  // A function only a fault calls says so in the comment line above it (`/** The \`x\` fault: … */`).
+  const saysFaultAbove = (m: PlannedMutant) => /^\s*(\/\/|\/\*\*?|\*).*\bfault\b/i.test(linesOf(m.fileName)[m.location.start.line - 1] ?? '')
+  const regions = all.filter((m) => m.mutatorName === 'BlockStatement' && (onFaultLine(m) || saysFaultAbove(m)))
   return (m) => onFaultLine(m) || regions.some((r) => r.fileName === m.fileName && includes(r.location, m.location))
 }

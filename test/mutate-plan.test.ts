@@ -91,5 +91,9 @@ describe('npm run mutate: the sample', () => {
     const mutants = [block, at('in', 2, 2, 5), at('out', 4, 0, 3)]
     const excluded = faultExclusion(mutants, () => source, ['x.y'])
     expect(mutants.filter(excluded).map((m) => m.id)).toEqual(['b', 'in'])
+    const helper = ['/** The `validation.types-coerced` fault: numbers become strings. */', 'function coerce(body) {', '  a()', '}', 'b()']
+    const body = { ...block, id: 'body', location: { start: { line: 1, column: 23 }, end: { line: 3, column: 1 } } }
+    const inHelper = [body, at('in', 2, 2, 5), at('out', 4, 0, 3)]
+    expect(inHelper.filter(faultExclusion(inHelper, () => helper, [])).map((m) => m.id)).toEqual(['body', 'in'])
   })
 })
