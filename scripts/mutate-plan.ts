@@ -31,6 +31,8 @@ export interface MutateArgs {
   concurrency: number
   /** Print the plan and stop. */
   dryRun: boolean
+  /** Where the markdown report goes; undefined: reports/mutation-stryker.md. */
+  report?: string
 }
 
 const list = (values: string[] | undefined) =>
@@ -56,6 +58,7 @@ export function parseMutateArgs(argv: string[]): MutateArgs {
       only: { type: 'string', multiple: true },
       concurrency: { type: 'string' },
       'dry-run': { type: 'boolean' },
+      report: { type: 'string' },
     },
     strict: true,
   })
@@ -67,6 +70,7 @@ export function parseMutateArgs(argv: string[]): MutateArgs {
     only: list(values.only),
     concurrency: positive('--concurrency', values.concurrency, 1)!,
     dryRun: values['dry-run'] ?? false,
+    report: values.report,
   }
 }
 

@@ -1,4 +1,4 @@
-// npm run mutate [-- --files <globs>] [--sample N] [--seed S] [--only <areas>] [--concurrency N] [--dry-run]
+// npm run mutate [-- --files <globs>] [--sample N] [--seed S] [--only <areas>] [--concurrency N] [--dry-run] [--report <file.md>]
 // Automatic mutation testing of the suite (issue 25, item 3): StrykerJS mutates the embedded reference server's
 // request handling in a sandbox copy and runs the suite against each mutant (stryker.config.mjs); a mutant the
 // suite does not fail survived, and is either a real behaviour change no check judges or an equivalent one.
@@ -6,7 +6,7 @@
 // under its classification marker is kept from run to run) and Stryker's html/json in reports/stryker/.
 // A benchmark, not part of CI: on 2 shared cores run it with `nice -n 19` and a small --sample.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
-import { join, relative, resolve, sep } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { Instrumenter } from '@stryker-mutator/instrumenter'
 import { Stryker } from '@stryker-mutator/core'
 import type { MutantResult } from '@stryker-mutator/api/core'
@@ -14,7 +14,7 @@ import { FAULTS } from '../src/reference/faults.ts'
 import { faultExclusion, matchFiles, parseMutateArgs, planMutants, type PlannedMutant } from './mutate-plan.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
-const REPORT = join(ROOT, 'reports', 'mutation-stryker.md')
+const DEFAULT_REPORT = join(ROOT, 'reports', 'mutation-stryker.md')
 const MARKER = '<!-- classification: kept by scripts/mutate.ts -->'
 const COMMAND = 'node bin/crm-conformance-ts.mjs run --embedded --quiet --no-sweep --report-dir .stryker-run'
 
@@ -76,6 +76,7 @@ const clip = (s: string, n = 90) => (s.length > n ? `${s.slice(0, n - 1)}…` : 
 
 async function main(): Promise<void> {
   const args = parseMutateArgs(process.argv.slice(2))
+  const REPORT = args.report ? resolve(args.report) : DEFAULT_REPORT
   const files = matchFiles(args.files, projectFiles(join(ROOT, 'src')))
   if (files.length === 0) throw new Error(`--files ${args.files.join(',')} names no file under src/`)
   const all = await enumerate(files)
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
     '',
     MARKER + kept.replace(/^\n*/, '\n\n'),
   ].join('\n')
-  mkdirSync(join(ROOT, 'reports'), { recursive: true })
+  mkdirSync(dirname(REPORT), { recursive: true })
   writeFileSync(REPORT, md)
   console.log(`\nwrote ${relative(ROOT, REPORT)} and reports/stryker/mutation.html`)
 }

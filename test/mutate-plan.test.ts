@@ -12,7 +12,7 @@ const at = (id: string, line: number, from: number, to: number, fileName = 'src/
 
 describe('npm run mutate: arguments', () => {
   it('defaults to the request handling of the reference server, all mutants, seed 1, concurrency 1', () => {
-    expect(parseMutateArgs([])).toEqual({ files: DEFAULT_FILES, sample: undefined, seed: 1, only: [], concurrency: 1, dryRun: false })
+    expect(parseMutateArgs([])).toEqual({ files: DEFAULT_FILES, sample: undefined, seed: 1, only: [], concurrency: 1, dryRun: false, report: undefined })
   })
 
   it('takes --files and --only repeated or comma-separated, --sample, --seed and --dry-run', () => {
