@@ -11,7 +11,7 @@ describe('report.html coverage section', () => {
   it('folds one row per statement with its share and the open cells by reason, escaped', () => {
     const block = coverageBlock(['filters.account.email.sound'], 'run', ['filters.account.email.sound', 'filters.account.email.complete'])
     const html = renderCoverageSection(block, escapeHtml)
-    expect(html).toMatch(/^<section id="coverage" data-testid="coverage"><details><summary>/)
+    expect(html).toMatch(/^<section id="coverage" data-testid="coverage"><h2>Requirement coverage: \d+ of \d+ cells \([\d.]+%\)<\/h2><details><summary>/)
     expect(html.match(/data-testid="coverage-row"/g)).toHaveLength(block.statements.length)
     expect(html).toContain('open (not-run)')
     const hostile = { ...block, statements: [{ ...block.statements[0], open: [{ kind: 'not-built' as const, reason: '<script>x</script>', cells: ['a<b'] }] }] }

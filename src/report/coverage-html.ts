@@ -20,7 +20,7 @@ export function renderCoverageSection(block: CoverageBlock | undefined, esc: (va
       .join('')
     return `<tr data-testid="coverage-row" data-statement="${esc(s.statement)}"><td><code>${esc(s.statement)}</code></td><td>${esc(s.level)}</td><td>${esc(s.covered)}/${esc(s.cells)}</td><td>${esc(percent(s.covered, s.cells))}</td><td>${open}</td></tr>`
   })
-  return `<section id="coverage" data-testid="coverage"><details><summary><h2 style="display:inline">Requirement coverage: ${esc(summary.covered)} of ${esc(summary.cells)} cells (${esc(percent(summary.covered, summary.cells))})</h2></summary>
+  return `<section id="coverage" data-testid="coverage"><h2>Requirement coverage: ${esc(summary.covered)} of ${esc(summary.cells)} cells (${esc(percent(summary.covered, summary.cells))})</h2><details><summary>The matrix, per statement</summary>
 <p class="muted">Each MUST and SHOULD statement of the spec, split into the cells along which an implementation can break it (every filter, page, field, operation, key, state, event). A cell counts when a check that judges it reached a verdict in this run; the open ones say why (not built yet, needs a fixture, too costly, not observable through the API, not run here). <code>crm-conformance coverage</code> prints the same matrix for the whole catalogue.</p>
 <table><thead><tr><th>statement</th><th>level</th><th>cells</th><th>share</th><th>open cells</th></tr></thead><tbody>
 ${rows.join('\n')}
