@@ -19,6 +19,12 @@ export function renderCoverage(block: CoverageBlock, options: { cells?: boolean 
   for (const s of block.statements) {
     const share = s.cells === 0 ? 1 : s.covered / s.cells
     lines.push(`${s.statement.padEnd(30)} ${s.level.padEnd(6)} ${`${s.covered}/${s.cells}`.padStart(9)} ${percent(share).padStart(6)}  ${s.text}`)
+    if (s.belowLevel?.length) {
+      const shown = options.cells ? s.belowLevel : s.belowLevel.slice(0, SAMPLE_CELLS)
+      const more = s.belowLevel.length - shown.length
+      lines.push(`    judged below MUST ${s.belowLevel.length}: only SHOULD or INFO checks judge these cells of a MUST statement`)
+      lines.push(`      ${shown.join(', ')}${more > 0 ? `, … ${more} more` : ''}`)
+    }
     for (const group of s.open) {
       const shown = options.cells ? group.cells : group.cells.slice(0, SAMPLE_CELLS)
       const more = group.cells.length - shown.length
@@ -42,6 +48,8 @@ export function registerCoverageCommand(program: Command): void {
       const block = coverageBlock(
         catalogue.map((c) => c.id),
         'catalogue',
+        undefined,
+        new Map(catalogue.map((c) => [c.id, c.level])),
       )
       const shown = opts.clause ? { ...block, statements: block.statements.filter((s) => s.statement.startsWith(opts.clause!)) } : block
       process.stdout.write(opts.json ? `${JSON.stringify(shown, null, 2)}\n` : renderCoverage(shown, { cells: opts.cells }))

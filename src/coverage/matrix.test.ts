@@ -14,6 +14,12 @@ const CATALOGUE = readFileSync(join(PROJECT_ROOT, 'suites', 'check-ids.txt'), 'u
   .filter(Boolean)
   .map((line) => line.split(' ')[0])
 const IDS = new Set(CATALOGUE)
+const LEVELS = new Map(
+  readFileSync(join(PROJECT_ROOT, 'suites', 'check-ids.txt'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => [line.split(' ')[0], line.split(' ')[1]] as [string, string]),
+)
 const cells = generateCells()
 
 describe('the requirement matrix', () => {
@@ -91,5 +97,14 @@ describe('the requirement matrix', () => {
     expect(notObservable.reduce((n, g) => n + g.cells.length, 0)).toBe(untestable)
     const filters = coverageBlock(['filters.account.email.sound', 'filters.account.email.complete'], 'run')
     expect(filters.statements.find((s) => s.statement === '§4.3/filters')!.covered).toBeGreaterThanOrEqual(2)
+  })
+
+  it('lists the cells of a MUST statement that only SHOULD or INFO checks judge (a page of 101 is refused only at SHOULD)', () => {
+    const block = coverageBlock(CATALOGUE, 'catalogue', undefined, LEVELS)
+    const pageSize = block.statements.find((s) => s.statement === '§4.1/page-size')!
+    expect(pageSize.belowLevel).toContain('limit:101')
+    expect(pageSize.belowLevel).not.toContain('limit:1')
+    expect(block.statements.find((s) => s.level === 'SHOULD')!.belowLevel).toBeUndefined()
+    expect(coverageBlock(CATALOGUE, 'catalogue').statements.every((s) => s.belowLevel === undefined)).toBe(true)
   })
 })

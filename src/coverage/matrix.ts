@@ -23,6 +23,11 @@ export interface StatementCoverage {
   covered: number
   /** The open cells grouped by reason, each with its cell ids. */
   open: { kind: OpenKind; reason: string; cells: string[] }[]
+  /**
+   * Covered cells of a MUST statement that only SHOULD or INFO checks judge (given the checks' levels): a server
+   * breaking them is not failed at MUST (issue 25, "Level").
+   */
+  belowLevel?: string[]
 }
 
 export interface CoverageBlock {
@@ -121,7 +126,25 @@ export function resolveCells(checkIds: Iterable<string>, catalogueIds?: Iterable
 
 const share = (covered: number, cells: number) => (cells === 0 ? 1 : Math.round((covered / cells) * 1000) / 1000)
 
-export function coverageBlock(checkIds: Iterable<string>, against: CoverageBlock['against'], catalogueIds?: Iterable<string>): CoverageBlock {
+const RANK: Record<string, number> = { MUST: 3, SHOULD: 2, INFO: 1 }
+
+/** The highest level among the checks (ids or `prefix*`) that judge a cell. */
+function judgingLevel(checks: string[], levels: ReadonlyMap<string, string>): number {
+  let best = 0
+  for (const id of checks) {
+    if (!id.endsWith('*')) best = Math.max(best, RANK[levels.get(id) ?? ''] ?? 0)
+    else for (const [other, level] of levels) if (other.startsWith(id.slice(0, -1))) best = Math.max(best, RANK[level] ?? 0)
+  }
+  return best
+}
+
+/** `levels`: each check's level (the catalogue's), to list the MUST cells judged only below MUST. */
+export function coverageBlock(
+  checkIds: Iterable<string>,
+  against: CoverageBlock['against'],
+  catalogueIds?: Iterable<string>,
+  levels?: ReadonlyMap<string, string>,
+): CoverageBlock {
   const resolved = resolveCells(checkIds, catalogueIds)
   const statements: StatementCoverage[] = []
   for (const s of STATEMENTS.filter((x) => x.level !== 'INFO')) {
@@ -142,6 +165,7 @@ export function coverageBlock(checkIds: Iterable<string>, against: CoverageBlock
       cells: mine.length,
       covered: mine.filter((c) => !c.open).length,
       open: [...groups.values()],
+      ...(levels && s.level === 'MUST' ? { belowLevel: mine.filter((c) => !c.open && judgingLevel(c.checks, levels) < RANK.MUST).map((c) => c.id) } : {}),
     })
   }
   const byLevel: CoverageBlock['summary']['byLevel'] = {}

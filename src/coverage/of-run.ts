@@ -7,11 +7,12 @@ import { coverageBlock, type CoverageBlock } from './matrix.ts'
 
 const JUDGED = new Set(['passed', 'failed', 'waived'])
 
-export function coverageOfRun(results: readonly CheckResult[], catalogue: readonly Pick<CheckDefinition, 'id'>[]): CoverageBlock {
+export function coverageOfRun(results: readonly CheckResult[], catalogue: readonly Pick<CheckDefinition, 'id' | 'level'>[]): CoverageBlock {
   const judged = results.filter((r) => JUDGED.has(outcomeOf(r))).map((r) => r.id)
   return coverageBlock(
     judged,
     'run',
     catalogue.map((c) => c.id),
+    new Map(catalogue.map((c) => [c.id, c.level])),
   )
 }
