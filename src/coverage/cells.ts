@@ -127,6 +127,8 @@ function bodyCells(): Cell[] {
       if (t.base === 'email') for (const value of ['address', 'null', 'empty']) out.push(cell('§4.1/email-fields', 'email', { ...axes, value }))
     }
     out.push(cell('§7.2/details', 'body-several-defects', { resource, op }))
+    // A JSON array or scalar is no body of fields; where nothing is required, only its type refuses it.
+    out.push(cell('§7.3/invalid-request', 'body-not-object', { resource, op }))
     out.push(cell('§7.3/invalid-request', 'body-invalid-code', { resource, op }))
     out.push(cell('§4.4/bodies', 'body-valid-roundtrip', { resource, op }))
   }
@@ -174,7 +176,7 @@ function ruleCells(): Cell[] {
   const out: Cell[] = []
   for (const r of RESOURCE_LIST.filter((x) => x.ops.create))
     for (const aspect of ['replays', 'no-duplicate']) out.push(cell('§4.1/idempotency-replay', 'idempotency', { resource: r.name, aspect }))
-  for (const aspect of ['other-key-creates', 'other-api-key-isolated', 'after-update', 'different-body-then-retry'])
+  for (const aspect of ['other-key-creates', 'other-api-key-isolated', 'after-update', 'different-body-then-retry', 'replay-after-a-minute'])
     out.push(cell('§4.1/idempotency-replay', 'idempotency-rule', { aspect }))
 
   for (const body of ['no-status', 'status-in-body'])
@@ -207,6 +209,8 @@ function ruleCells(): Cell[] {
     for (const ack of ['500-then-retry', 'retry-same-id', '2xx-other-than-200-acknowledges']) out.push(cell('§6.7/retries', 'event-retry', { event, ack }))
   }
   out.push(cell('§6.2/kinds', 'event-kind-form', { form: 'entity.action' }))
+  // §6.3 holds for every event the server sends, not only those a check can tie to its own records.
+  out.push(cell('§6.3/body', 'event-body-untied', { delivery: 'signed-not-tied-to-the-run' }))
   return out
 }
 
