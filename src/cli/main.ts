@@ -5,6 +5,7 @@ import { CrmConfError } from '../errors.ts'
 import { printable, printableLine } from '../text/printable.ts'
 import { addConditionOptions, conditionsFromFlags } from '../reference/conditions-options.ts'
 import { TOOL_VERSION } from '../version.ts'
+import { registerCoverageCommand } from './coverage-command.ts'
 import { PROFILES } from '../vocabulary.ts'
 
 const collect = (value: string, previous: string[] = []) => [
@@ -330,6 +331,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const outcome = await verifyTrafficCommand({ files, reportDir: opts.reportDir, basePath: opts.basePath, failOn: opts.failOn })
       setExit(outcome.exitCode)
     })
+
+  registerCoverageCommand(program)
 
   program
     .command('diff')

@@ -6,6 +6,7 @@ import type { Exchange } from '../http/exchange.ts'
 import { LEVELS, outcomeOf } from './build.ts'
 import type { Outcome } from './build.ts'
 import { compareByLevelClauseId, compareClauses, compareLevels } from './clause-order.ts'
+import { renderCoverageSection } from './coverage-html.ts'
 import type { RunReport, Verdict } from './types.ts'
 
 /** Longest body, detail or value shown on the page; report.json keeps the whole text. */
@@ -385,6 +386,7 @@ ${waived.length ? renderArticleSection('waived', 'waived', 'Waived failures', 'F
 ${renderRerun(report)}
 ${renderHistory(report)}
 ${renderByClause(report, options)}
+${report.traffic ? '' : renderCoverageSection(report.coverage, esc)}
 ${report.traffic ? '' : `${renderCapabilities(report)}\n${renderFixturePools(report)}\n${renderFootprint(report)}\n${renderLeftovers(report)}`}
 ${renderRequests(report)}
 ${renderConfig(report)}

@@ -1,5 +1,6 @@
 // The shape of report.json: the one document every other report file is rendered from.
 import type { CheckResult, Level, Profile } from '../checks/types.ts'
+import type { CoverageBlock } from '../coverage/matrix.ts'
 
 export type Verdict = 'compliant' | 'partial' | 'non-compliant'
 
@@ -64,6 +65,8 @@ export interface RunReport {
   fixturePools?: FixturePoolLine[]
   /** Set on the report of observed traffic (`proxy`, `verify-traffic`): its rows are traffic rules, not checks. */
   traffic?: TrafficReportSection
+  /** The requirement matrix (src/coverage/): per MUST/SHOULD statement, its cells and those this run's checks judged. */
+  coverage?: CoverageBlock
 }
 
 /** What a traffic report judged: where the exchanges came from, how many, and who broke the contract. */

@@ -18,6 +18,7 @@ import type { EmbeddedOptions } from './target.ts'
 import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
 import { buildRunReport, exitCodeFor } from '../report/build.ts'
+import { coverageOfRun } from '../coverage/of-run.ts'
 import { annotateResults, type KeyWarning } from '../engine/preflight.ts'
 import { describeScope } from '../engine/scope.ts'
 import type { RunScope } from '../report/types.ts'
@@ -220,6 +221,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
         certification: certificationBlock(results, options.catalogue, { suiteVersion: TOOL_VERSION, specDigest: report.spec.digest }),
       } as RunReport
     if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
+    report = { ...report, coverage: coverageOfRun(report.checks, options.catalogue) }
     if (options.historyFile) {
       const runs = [...readHistory(options.historyFile), historyLine(report)].slice(-HISTORY_SHOWN)
       report = { ...report, history: { file: options.historyFile, runs } }
