@@ -8,6 +8,7 @@ import type { CheckDefinition } from '../checks/types.ts'
 import type { ResolvedConfig } from '../config/config.ts'
 import { ApiClient, type ApiResponse } from '../http/api-client.ts'
 import type { Transport } from '../http/transport.ts'
+import type { FixturePoolLine } from '../report/types.ts'
 import { RESOURCES } from '../spec/resources.ts'
 import { FIXTURE_VARIABLES, type FixtureName } from '../vocabulary.ts'
 
@@ -92,26 +93,8 @@ export const POOLS: Record<FixtureName, PoolSpec> = {
   conversationId: { label: 'conversations', usableIs: 'conversations', consumedBy: [], mustNeed: [] },
 }
 
-export interface PoolHealth {
-  fixture: FixtureName
-  variable: string
-  label: string
-  /** Ids the variable names (0: unset, the checks look for one by listing). */
-  configured: number
-  /** Ids read as usable (every configured one where the pool is not read). */
-  usable: number
-  unusable: { id: string; reason: string }[]
-  /** The id this run's checks use. */
-  chosen?: string
-  /** Records of the pool this run uses up: 0 or 1. */
-  usesPerRun: number
-  /** Runs like this one the pool still serves, this one included (absent when nothing is used up). */
-  runsLeft?: number
-  /** Selected MUST checks that will skip because no id is usable: the verdict can be at most partial. */
-  mustSkips: string[]
-  /** The one line of the console, report.json and report.html. */
-  line: string
-}
+/** One pool's health: the line report.json keeps (src/report/types.ts), its fixture named by the vocabulary. */
+export type PoolHealth = FixturePoolLine & { fixture: FixtureName }
 
 function describe(h: Omit<PoolHealth, 'line'>, spec: PoolSpec): string {
   if (h.configured === 0) return `${h.label}: ${h.variable} is not set; the checks look for one by listing`

@@ -107,40 +107,35 @@ async function meBody(ctx: CheckContext): Promise<ApiResponse> {
   return res
 }
 
+/** A check that one part of /me is there in some form (§2 "Unspecified shapes"), judged from the one discovery read. */
+function meShows(part: { id: string; title: string; shows: (body: unknown, key: string | undefined) => boolean; missing: string }): CheckDefinition {
+  return defineCheck({
+    id: part.id,
+    clauses: ['§2', '§4.2'],
+    level: 'MUST',
+    area,
+    title: part.title,
+    async run(ctx) {
+      const res = await meBody(ctx)
+      if (!part.shows(res.body, ctx.config.keys.main)) ctx.fail(part.missing, { expected: CLAUSE_WORDS, exchanges: [res.exchange] })
+    },
+  })
+}
+
 export const meParts: CheckDefinition[] = [
   // The mistake: /me serialises the key and its user but leaves out which workspace they belong to.
-  defineCheck({
+  meShows({
     id: 'discovery.me.shows-workspace',
-    clauses: ['§2', '§4.2'],
-    level: 'MUST',
-    area,
     title: 'GET /me shows the workspace, in any reasonable shape (an object, an id or a name, nested or flat)',
-    async run(ctx) {
-      const res = await meBody(ctx)
-      if (!showsWorkspace(res.body, ctx.config.keys.main)) {
-        ctx.fail('GET /me shows no workspace: no field named for a workspace (tenant, organisation), and not the workspace id the key carries (§2)', {
-          expected: CLAUSE_WORDS,
-          exchanges: [res.exchange],
-        })
-      }
-    },
+    shows: showsWorkspace,
+    missing: 'GET /me shows no workspace: no field named for a workspace (tenant, organisation), and not the workspace id the key carries (§2)',
   }),
   // The mistake: the key is serialised with its scopes only (or its id), not the name it was given.
-  defineCheck({
+  meShows({
     id: 'discovery.me.shows-key-name',
-    clauses: ['§2', '§4.2'],
-    level: 'MUST',
-    area,
     title: "GET /me shows the key's name, in any reasonable shape (keyName, key.name, apiKey.label, a top-level name)",
-    async run(ctx) {
-      const res = await meBody(ctx)
-      if (!showsKeyName(res.body, ctx.config.keys.main)) {
-        ctx.fail("GET /me shows no name of the key: no name or label at the top, in the key's object, or in a keyName-like field (§2)", {
-          expected: CLAUSE_WORDS,
-          exchanges: [res.exchange],
-        })
-      }
-    },
+    shows: showsKeyName,
+    missing: "GET /me shows no name of the key: no name or label at the top, in the key's object, or in a keyName-like field (§2)",
   }),
   // The mistake: /me describes the key alone, not the user it acts as (§1.2, §5.3).
   defineCheck({
