@@ -25,7 +25,8 @@ const WRITE_OPS: OpName[] = ['create', 'update', 'replace', 'delete']
 
 /** §4.3 filters, as the matrix's axes: `uuid`, exact/cased strings, enums (§3 rule 3). */
 function valueForms(f: FilterSpec): string[] {
-  if (f.kind === 'uuid') return ['match', 'unknown-id']
+  // A uuid filter can read the wrong column: given an id the record holds in another field, it must not list it.
+  if (f.kind === 'uuid') return ['match', 'unknown-id', 'other-field']
   if (f.kind === 'enum') return [...f.values!.map((v) => `value=${v}`), 'unlisted']
   // An exact string filter can be answered by a LIKE/ILIKE, a prefix match or an unescaped pattern.
   const forms = ['match', 'no-match', 'near-miss', 'pattern-characters', 'quotes']
@@ -126,7 +127,8 @@ function bodyCells(): Cell[] {
       if (t.base === 'enum') out.push(cell('§4.4/bodies', 'body-enum', axes))
       if (t.base === 'email') for (const value of ['address', 'null', 'empty']) out.push(cell('§4.1/email-fields', 'email', { ...axes, value }))
     }
-    out.push(cell('§7.2/details', 'body-several-defects', { resource, op }))
+    // Several defects at once need two fields to get wrong (an order's body is its quoteId alone).
+    if (Object.keys(body.fields).length >= 2) out.push(cell('§7.2/details', 'body-several-defects', { resource, op }))
     // A JSON array or scalar is no body of fields; where nothing is required, only its type refuses it.
     out.push(cell('§7.3/invalid-request', 'body-not-object', { resource, op }))
     out.push(cell('§7.3/invalid-request', 'body-invalid-code', { resource, op }))

@@ -36,6 +36,29 @@ function firstOfItsType(axes: Record<string, string>): boolean {
   return false
 }
 
+/** The body field's type, or undefined where the operation has no such field. */
+function bodyFieldType(axes: Record<string, string>) {
+  const type = RESOURCES[axes.resource as ResourceName][axes.op as WriteOp]?.fields[axes.field]
+  return type === undefined ? undefined : parseFieldType(type)
+}
+
+/** The object-forms check gives each object and object[] field an array, a string and a number (suites/validation/forms.ts). */
+function objectTyped(axes: Record<string, string>): boolean {
+  const base = bodyFieldType(axes)?.base
+  return base === 'object' || base === 'object[]'
+}
+
+/** The date-forms check gives each date and date-time field, and each string the record returns as a date, a number among its non-dates. */
+function dateTyped(axes: Record<string, string>): boolean {
+  const base = bodyFieldType(axes)?.base
+  if (base === 'date' || base === 'date-time') return true
+  const recordType = RESOURCES[axes.resource as ResourceName].record[axes.field]
+  return base === 'string' && recordType !== undefined && parseFieldType(recordType).base === 'date'
+}
+
+/** The other-field check queries the run's own record (suites/filters/made.ts); a new draft invoice has no order. */
+const crossable = (axes: Record<string, string>) => !(axes.resource === 'invoice' && axes.filter === 'orderId')
+
 export const JUDGES: JudgeRule[] = [
   // §4.3 filters
   {
@@ -49,10 +72,18 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'filter-value:*/other-case-stored', checks: ['filters.{resource}.{filter}.complete-new?'] },
   { cells: 'filter-value:*/value=*', checks: ['filters.{resource}.{filter}.values?'] },
   { cells: 'filter-value:*/unlisted', checks: ['filters.{resource}.{filter}.rejects-unlisted?'] },
+  { cells: 'filter-value:*/pattern-characters', checks: ['filters.{resource}.{filter}.wildcards-literal?'] },
+  { cells: 'filter-value:*/quotes', checks: ['filters.{resource}.{filter}.wildcards-literal?'] },
+  { cells: 'filter-value:*/other-field', checks: ['filters.{resource}.other-field?'], when: crossable },
+  // The run's child set walked by nextCursor (suites/pagination/walks.ts): parentId alone, and parentId with tier.
+  { cells: 'filter-page:account/parentId/la*', checks: ['pagination.cursor.filter-every-page', 'pagination.filters.pair-narrows'] },
+  { cells: 'filter-page:account/tier/la*', checks: ['pagination.filters.pair-narrows'] },
+  { cells: 'filter-pair:account/parentId+tier', checks: ['pagination.filters.pair-narrows'] },
   // §4.1 lists
   { cells: 'limit:1', checks: ['pagination.limit.one'] },
   { cells: 'limit:default-*', checks: ['pagination.limit.default'] },
   { cells: 'limit:100', checks: ['pagination.limit.max-100'] },
+  { cells: 'limit:100-on-more-than-100', checks: ['pagination.limit.hundred-full'] },
   { cells: 'limit:0', checks: ['pagination.limit.rejects-zero'] },
   { cells: 'limit:101', checks: ['pagination.limit.rejects-101'] },
   { cells: 'limit:negative', checks: ['pagination.limit.rejects-negative'] },
@@ -67,10 +98,14 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'sort:default/default/first', checks: ['pagination.sort.default'] },
   { cells: 'sort:unknown/*', checks: ['pagination.sort.rejects-unknown'] },
   { cells: 'sort:default/unknown/*', checks: ['pagination.order.rejects-unknown'] },
+  { cells: 'sort:updatedAt/asc/later', checks: ['pagination.sort.updatedAt-walk'] },
   { cells: 'since:createdSince/utc-z', checks: ['pagination.createdSince.strictly-after'] },
   { cells: 'since:updatedSince/utc-z', checks: ['pagination.updatedSince.incremental-sync'] },
   { cells: 'since:*/at-the-bound', checks: ['pagination.{since}.excludes-bound'] },
   { cells: 'since:*/not-a-date', checks: ['pagination.{since}.rejects-non-date'] },
+  { cells: 'since:*/offset', checks: ['pagination.{since}.offset-forms'] },
+  { cells: 'since:*/fraction-digits', checks: ['pagination.{since}.offset-forms'] },
+  { cells: 'since:updatedSince/with-later-page', checks: ['pagination.sort.updatedAt-walk'] },
   // §2, §4.1, §4.2 records and operations
   { cells: 'record:*/list', checks: ['records.{resource}.list-page'] },
   { cells: 'record:*/get', checks: ['records.{resource}.get-one'] },
@@ -91,9 +126,14 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'absent-method:*', checks: ['read-only.{resource}.{method}-refused?'] },
   { cells: 'unknown-id:*/get', checks: ['read-only.{resource}.unknown-id'] },
   { cells: 'unknown-id-envelope:*/get', checks: ['read-only.{resource}.unknown-id'] },
+  { cells: 'unknown-id:*', checks: ['records.{resource}.{op}-unknown-id?'] },
+  { cells: 'unknown-id-envelope:*', checks: ['records.{resource}.{op}-unknown-id?'] },
   // §4.4 and §7 bodies
   { cells: 'body-missing:*', checks: ['validation.{resource}.{op}.required?'] },
   { cells: 'body-type:*', checks: ['validation.{resource}.{op}.types?'], when: firstOfItsType },
+  { cells: 'body-type:*', checks: ['validation.{resource}.{op}.object-forms?'], when: objectTyped },
+  { cells: 'body-type:*', checks: ['validation.{resource}.{op}.date-forms?'], when: dateTyped },
+  { cells: 'body-several-defects:*', checks: ['validation.{resource}.{op}.several-defects?'] },
   { cells: 'body-enum:*', checks: ['validation.{resource}.{op}.enums?'] },
   { cells: 'body-invalid-code:*', checks: ['validation.{resource}.{op}.*'] },
   { cells: 'body-valid-roundtrip:*', checks: ['bodies.{resource}.{op}-roundtrip?', 'records.{resource}.roundtrip?'] },
@@ -109,20 +149,25 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'scope:*/list/*', checks: ['auth.scope.{resource}.read'] },
   { cells: 'scope:*/create/refused-without-scope', checks: ['auth.scope.{resource}.write?'] },
   { cells: 'scope:*/create/served-with-scope', checks: ['auth.scope.{resource}.write?'] },
+  { cells: 'scope:*/refused-without-scope', checks: ['auth.scope.{resource}.{op}?'] },
+  { cells: 'scope:*/served-with-scope', checks: ['auth.scope.{resource}.{op}?'] },
   { cells: 'scope:article/get/*', checks: ['auth.scope.article.read'] },
   { cells: 'scope:user/get/*', checks: ['auth.scope.user.read'] },
   { cells: 'invalid-key:*/read', checks: ['auth.{kind}.read'] },
   { cells: 'invalid-key:*/write', checks: ['auth.{kind}.write'] },
   { cells: 'invalid-key-envelope:*/read', checks: ['auth.{kind}.read'] },
   { cells: 'invalid-key-envelope:*/write', checks: ['auth.{kind}.write'] },
+  { cells: 'invalid-key*:revoked-key/me', checks: ['auth.revoked-key.me'] },
+  { cells: 'invalid-key*:revoked-key/write', checks: ['auth.revoked-key.item-writes'] },
   { cells: 'ip-allowlist:read', checks: ['auth.ip-blocked.refused'] },
+  { cells: 'ip-allowlist:write', checks: ['auth.ip-blocked.write', 'auth.ip-blocked.item-writes'] },
   { cells: 'owner-role:*', checks: ['auth.role.{way}'] },
   { cells: 'forbidden:scope', checks: ['auth.scope.*'] },
   { cells: 'forbidden-envelope:scope', checks: ['auth.scope.*'] },
   { cells: 'forbidden*:owner-role', checks: ['auth.role.denied-refused'] },
   { cells: 'forbidden*:ip-allowlist', checks: ['auth.ip-blocked.refused'] },
   { cells: 'other-workspace:*', checks: ['auth.foreign.{op}'] },
-  { cells: 'me:scopes', checks: ['discovery.me.shows-scopes'] },
+  { cells: 'me:*', checks: ['discovery.me.shows-{part}'] },
   // §4.1 idempotency
   { cells: 'idempotency:account/replays', checks: ['idempotency.same-key.replays'] },
   { cells: 'idempotency:account/no-duplicate', checks: ['idempotency.same-key.no-duplicate'] },
@@ -130,16 +175,25 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'idempotency-rule:other-key-creates', checks: ['idempotency.other-key.creates'] },
   { cells: 'idempotency-rule:other-api-key-isolated', checks: ['idempotency.foreign-key.isolated'] },
   { cells: 'idempotency-rule:after-update', checks: ['idempotency.replay.after-update'] },
+  { cells: 'idempotency-rule:different-body-then-retry', checks: ['idempotency.different-body.first-intact'] },
   // §3 states
   { cells: 'created-draft:*/no-status', checks: ['state.{resource}.created-draft'] },
+  { cells: 'created-draft:*/status-in-body', checks: ['state.{resource}.create-status-ignored'] },
   { cells: 'draft-only:*/draft', checks: ['state.{resource}.{op}-draft'] },
-  { cells: 'draft-only:*/sent', checks: ['state.{resource}.{op}-non-draft'] },
+  // The non-draft checks probe the fixtures' sent (and accepted) record and one listed record of each other state
+  // the workspace shows (suites/shared/states.ts): a state no fixture names is judged where the workspace holds one.
+  { cells: 'draft-only:*', checks: ['state.{resource}.{op}-non-draft'], when: (axes) => axes.state !== 'draft' },
   { cells: 'order-from:accepted', checks: ['state.order.from-accepted'] },
   { cells: 'order-from:draft', checks: ['state.order.non-accepted-refused'] },
+  { cells: 'order-from:sent', checks: ['state.order.non-accepted-refused'] },
+  { cells: 'order-from:declined', checks: ['state.order.non-accepted-refused'] },
   { cells: 'order-from:accepted-with-order', checks: ['state.order.second-refused'] },
   // §5.8, §7.7, §8 rate limits
   { cells: 'per-key:main/limit-is-the-keys-own', checks: ['rate-limits.limit.constant'] },
   { cells: 'per-key:main/remaining-decreases', checks: ['rate-limits.remaining.decreases'] },
+  { cells: 'per-key:rate-limited/limit-is-the-keys-own', checks: ['rate-limits.limit.own'] },
+  { cells: 'per-key:main/not-spent-by-other-keys', checks: ['rate-limits.keys.separate-allowance'] },
+  { cells: 'per-key:rate-limited/not-spent-by-other-keys', checks: ['rate-limits.keys.separate-allowance'] },
   { cells: 'rate-429:429-status', checks: ['rate-limits.429.reached'] },
   { cells: 'rate-429:Retry-After', checks: ['rate-limits.429.retry-after'] },
   { cells: 'rate-429:RateLimit-*', checks: ['rate-limits.429.headers'] },
@@ -152,9 +206,10 @@ export const JUDGES: JudgeRule[] = [
   // §6 webhooks
   { cells: 'event-emitted:case.created', checks: ['webhooks.case.created'] },
   { cells: 'event-emitted:invoice.paid', checks: ['webhooks.invoice.paid'] },
-  { cells: 'event-kind-form:*', checks: ['webhooks.delivery.body-shape'] },
+  { cells: 'event-kind-form:*', checks: ['webhooks.delivery.body-shape', 'webhooks.delivery.kind-entity'] },
   { cells: 'event-body:*', checks: ['webhooks.delivery.body-shape'] },
   { cells: 'event-body:case.created/data.entityType', checks: ['webhooks.case-events.entity-type'] },
+  { cells: 'event-body:*/data.entityType', checks: ['webhooks.delivery.kind-entity'] },
   { cells: 'event-header:*', checks: ['webhooks.delivery.headers'] },
   { cells: 'event-header:*/webhook-timestamp', checks: ['webhooks.delivery.timestamp'] },
   { cells: 'event-header:*/webhook-id', checks: ['webhooks.delivery.unique-id'] },
@@ -163,6 +218,7 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'event-tolerance:*/id-unique-per-event', checks: ['webhooks.delivery.unique-id'] },
   { cells: 'event-retry:case.created/500-then-retry', checks: ['webhooks.retry.arrives'] },
   { cells: 'event-retry:case.created/retry-same-id', checks: ['webhooks.retry.same-id'] },
+  { cells: 'event-retry:case.created/2xx-other-than-200-acknowledges', checks: ['webhooks.ack.any-2xx'] },
 ]
 
 /** The first rule that matches an uncovered cell gives its reason; the last rule catches the rest. */
@@ -182,12 +238,13 @@ export const OPEN: OpenRule[] = [
   },
   { cells: 'filter-value:*/quotes', kind: 'not-built', reason: 'a value with quotes: 1 read per filter' },
   { cells: 'filter-value:*/case-variant', kind: 'not-built', reason: 'an exact filter given the value in another case: 1 read per filter' },
-  { cells: 'filter-value:*/near-miss', kind: 'needs-fixture', reason: 'the run cannot write a near miss of this field (see filters.near-miss.not-probed)' },
   {
-    cells: 'limit:100-on-more-than-100',
+    cells: 'filter-value:*/other-field',
     kind: 'needs-fixture',
-    reason: 'a collection of more than 100 records: about 101 creates when the fixtures hold none',
+    reason:
+      'a record the run makes holding this id and another: orders, payments and messages need seeded records, articles cannot be written, a new invoice has no order',
   },
+  { cells: 'filter-value:*/near-miss', kind: 'needs-fixture', reason: 'the run cannot write a near miss of this field (see filters.near-miss.not-probed)' },
   { cells: 'sort:*/later', kind: 'not-built', reason: 'the order holds across pages: a walk of 2–3 pages with limit=2, 3 reads per sort and order' },
   {
     cells: 'sort-collection:*',
@@ -196,10 +253,13 @@ export const OPEN: OpenRule[] = [
   },
   { cells: 'since-collection:*', kind: 'too-costly', reason: 'the since rules are judged on one collection; each other collection costs 1 create and 2 reads' },
   { cells: 'cursor-walk:*', kind: 'too-costly', reason: 'the walk is judged on one collection; walking every collection costs a full scan of each' },
-  { cells: 'since:*', kind: 'not-built', reason: 'the same instant written another way (offset, more digits) or a walk past the first page: 1–3 reads each' },
+  {
+    cells: 'since:*',
+    kind: 'not-built',
+    reason: 'a createdSince list walked past its first page (the updatedSince walk is pagination.sort.updatedAt-walk): 2–3 reads',
+  },
   { cells: 'record:*', kind: 'not-built', reason: 'no check reads the record this operation returns: 1 request' },
   { cells: 'absent-method:*', kind: 'not-built', reason: 'this method is not sent to this path: 1 request' },
-  { cells: 'unknown-id*', kind: 'not-built', reason: 'a write to an unknown id must be 404 and must not create it: 1–2 requests' },
   { cells: 'body-type:*', kind: 'not-built', reason: 'the types check tries the first field of each type; this field: 1 request' },
   { cells: 'body-null:*', kind: 'not-built', reason: 'null in a field that does not take null: 1 request' },
   {
@@ -212,7 +272,6 @@ export const OPEN: OpenRule[] = [
     kind: 'not-built',
     reason: 'the body of every delivery signed with the run secret, tied to the run or not: no extra request',
   },
-  { cells: 'body-several-defects:*', kind: 'not-built', reason: 'a body with two wrong fields must name both in details (§7.2): 1 request' },
   { cells: 'body-valid-roundtrip:*', kind: 'not-built', reason: 'a valid body of this operation read back: 1–2 requests' },
   { cells: 'body-optional:*', kind: 'not-built', reason: 'an optional field sent alone, read back: 1–2 requests' },
   { cells: 'email:*', kind: 'not-built', reason: 'this email value on this operation: 1–2 requests' },
@@ -220,17 +279,12 @@ export const OPEN: OpenRule[] = [
   { cells: 'scope:*', kind: 'not-built', reason: 'a restricted key on this operation: 2 requests' },
   { cells: 'invalid-key*:*/me', kind: 'not-built', reason: 'GET /me with this key: 1 request' },
   { cells: 'ip-allowlist:*', kind: 'not-built', reason: 'the IP-blocked key on this method: 1 request' },
-  { cells: 'me:*', kind: 'not-built', reason: 'this part of /me in some form: no extra request (the discovery read)' },
   { cells: 'idempotency:*', kind: 'not-built', reason: 'a replay of this create: 2 creates and 1 list read' },
   {
     cells: 'idempotency-rule:replay-after-a-minute',
     kind: 'not-built',
     reason: 'a replay a minute later (a retention of seconds survives every replay of a run): 2 requests and a wait the run already makes',
   },
-  { cells: 'idempotency-rule:*', kind: 'not-built', reason: 'a reused key with another body, then a retry of the first: 3 requests' },
-  { cells: 'created-draft:*', kind: 'not-built', reason: 'a create that sends status: 1 request' },
-  { cells: 'draft-only:*', kind: 'needs-fixture', reason: 'a record in this state: the API names no transition into it' },
-  { cells: 'order-from:*', kind: 'needs-fixture', reason: 'a quotation in this state: the API names no transition into it' },
   { cells: 'per-key:*', kind: 'not-built', reason: "judged across keys: a second key's limit and allowance, a few requests per key" },
   { cells: 'event-retry:*', kind: 'not-built', reason: 'a non-2xx or a 201/202/204 answer to this event: one wait for a retry (up to 60 s)' },
   { cells: '*', kind: 'not-built', reason: 'no check judges this cell yet' },
