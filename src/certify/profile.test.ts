@@ -28,7 +28,7 @@ describe('certifying profile', () => {
       level: 'MUST',
       clause: '§5.5',
       message: 'no result: the check did not report (first harness error of the run: Test timed out)',
-      replay: 'crm-conformance run --only a.must-two --seed 7 --profile full',
+      replay: 'crm-conformance run --embedded --only a.must-two --seed 7 --profile full',
     })
   })
 
