@@ -178,7 +178,7 @@ function ruleCells(): Cell[] {
   const out: Cell[] = []
   for (const r of RESOURCE_LIST.filter((x) => x.ops.create))
     for (const aspect of ['replays', 'no-duplicate']) out.push(cell('§4.1/idempotency-replay', 'idempotency', { resource: r.name, aspect }))
-  for (const aspect of ['other-key-creates', 'other-api-key-isolated', 'after-update', 'different-body-then-retry', 'replay-after-a-minute'])
+  for (const aspect of ['other-key-creates', 'other-api-key-isolated', 'after-update', 'different-body-then-retry', 'replay-after-a-pause'])
     out.push(cell('§4.1/idempotency-replay', 'idempotency-rule', { aspect }))
 
   for (const body of ['no-status', 'status-in-body'])

@@ -616,6 +616,17 @@ export const FAULTS = [
     description:
       'DELETE on the collections §4.2 gives no delete reaches a catch-all handler that removes the record by id, then falls through to the router, which answers 404.',
   },
+  {
+    id: 'validation.scalar-body-as-empty',
+    area: 'validation',
+    description: 'A body that is JSON but not an object (42, "x", true, null) is read as {}: a create whose fields are all optional makes a record of it.',
+  },
+  {
+    id: 'idempotency.retention-seconds',
+    area: 'idempotency',
+    description:
+      'The Idempotency-Key store keeps entries 24 seconds, not 24 hours (a unit mistake in the TTL): a retry a minute later creates a second record.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

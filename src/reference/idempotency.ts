@@ -7,10 +7,16 @@ export const IDEMPOTENCY_FAULTS = [
   'idempotency.ignored',
   'idempotency.ignored-on-payments',
   'idempotency.replay-returns-current',
+  'idempotency.retention-seconds',
 ] as const satisfies readonly FaultId[]
 type Switches = SwitchesOf<typeof IDEMPOTENCY_FAULTS>
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000
+
+/** The retention the store keeps: 24 hours, or with the fault 24 seconds (the TTL written in the wrong unit). */
+export function retentionMs(faults: Switches): number {
+  return faults['idempotency.retention-seconds'] ? 24 * 1000 : IDEMPOTENCY_RETENTION_MS
+}
 /** Longest accepted Idempotency-Key (not shown in the spec). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
 

@@ -10,7 +10,7 @@ import { keyTable } from './auth.ts'
 import { Clock, inWholeSeconds, type NowFn } from './clock.ts'
 import { closeIdleConnections, delayed, startRelay, type Relay, type ServerConditions } from './conditions.ts'
 import { faultSwitches, switchedOn, type FaultId, type SwitchesOf } from './faults.ts'
-import { IdempotencyStore } from './idempotency.ts'
+import { IdempotencyStore, retentionMs } from './idempotency.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { MAIN_WORKSPACE, RESTRICTED_SCOPES, roleLimitedDenied, seedExtraUsers, seedStore } from './seed.ts'
 import { MemoryStore, withListLag, type Store } from './store.ts'
@@ -118,7 +118,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     keys: keyTable(seeded.keys, faults),
     workspaces: seeded.workspaces,
     limiter: new RateLimiter(options.conditions?.limiter),
-    idempotency: new IdempotencyStore(),
+    idempotency: new IdempotencyStore(retentionMs(faults)),
     webhooks,
     webhookWorkspace: MAIN_WORKSPACE,
   })

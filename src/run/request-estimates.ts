@@ -3,7 +3,7 @@ import type { RequestEstimates } from './estimate-table.ts'
 
 export const REQUEST_ESTIMATES: RequestEstimates = {
   source: "full profile, seed 1, reference server, 2026-11-26",
-  harness: {"main":310,"restricted":1},
+  harness: {"main":311,"restricted":1},
   checks: {
     "auth.basic-scheme.read": {"main":1},
     "auth.basic-scheme.write": {"main":1},
@@ -297,6 +297,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "idempotency.payment.replays": {"main":4},
     "idempotency.product.replays": {"main":4},
     "idempotency.quotation.replays": {"main":4},
+    "idempotency.replay.after-a-pause": {"main":2},
     "idempotency.replay.after-update": {"main":3},
     "idempotency.same-key.no-duplicate": {"main":4},
     "idempotency.same-key.replays": {"main":2},
@@ -554,6 +555,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "validation.activity.create.types": {"main":3},
     "validation.body.malformed-json": {"main":1},
     "validation.body.not-an-object": {"main":2},
+    "validation.body.scalar-on-all-optional": {"main":4},
     "validation.case.create.object-forms": {"main":6},
     "validation.case.create.required": {"main":1},
     "validation.case.create.several-defects": {"main":1},

@@ -483,6 +483,8 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
 
   // Users: no key holds users:write, so the catch-all's scope check refuses with 403 before removing anything.
   'read-only.delete-removes-then-404': byResource((r) => (r.ops.delete || r.name === 'user' ? [] : [`read-only.${r.name}.delete-refused`])),
+  'validation.scalar-body-as-empty': ['validation.body.scalar-on-all-optional'],
+  'idempotency.retention-seconds': ['idempotency.replay.after-a-pause'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

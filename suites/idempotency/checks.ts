@@ -75,7 +75,41 @@ function noteCapability(ctx: CheckContext, name: string, value: string): void {
   if (!seen.includes(value)) ctx.session.capabilities[name] = [...seen, value]
 }
 
+/**
+ * How long the retention check waits before its retry: longer than a retention written in the wrong unit (24 s for
+ * 24 h, the mistake this catches), short beside the run's other deliberate waits it runs next to.
+ */
+const RETENTION_PROBE_WAIT_MS = 25_000
+
 export const checks: CheckDefinition[] = [
+  // The mistake: the store's TTL in the wrong unit (24 s, 24 min), so a retry after a pause creates a duplicate.
+  defineCheck({
+    id: 'idempotency.replay.after-a-pause',
+    clauses: ['§4.1', '§8'],
+    level: 'MUST',
+    area,
+    title: `A create retried with the same Idempotency-Key and body ${RETENTION_PROBE_WAIT_MS / 1000} s later still returns the first response (retention is 24 hours)`,
+    writes: 'safe',
+    // Declared long so the scheduler starts it first: its wait runs beside the rest of the run.
+    timeoutMs: RETENTION_PROBE_WAIT_MS + 60_000,
+    async run(ctx: CheckContext) {
+      const key = idempotencyKey(ctx)
+      const body = accountBody(ctx, 'idempotency retention', false)
+      const { record, response: first } = await createRecord(ctx, 'account', body, { idempotencyKey: key, untagged: true })
+      await new Promise((resolve) => setTimeout(resolve, RETENTION_PROBE_WAIT_MS))
+      const again = await ctx.api.post(PATH, body, { idempotencyKey: key })
+      if (again.ok && typeof again.body?.id === 'string' && again.body.id !== record.id) trackCreated(ctx, 'account', again.body.id)
+      if (again.status !== first.status || again.body?.id !== record.id) {
+        ctx.fail(
+          `the retry ${RETENTION_PROBE_WAIT_MS / 1000} s after the first create answered ${again.status} with record ${JSON.stringify(again.body?.id ?? null)}; the first response was ${first.status} with ${record.id} (§4.1: retried within 24 hours, the first response and no duplicate)`,
+          {
+            expected: 'the first response, status and record, for 24 hours (§4.1, §8 "Idempotency retention: 24 hours")',
+            exchanges: [first.exchange, again.exchange],
+          },
+        )
+      }
+    },
+  }),
   // The mistakes: the key ignored (a second record), or the replay built anew (201 became 200, fields changed).
   defineCheck({
     id: 'idempotency.same-key.replays',

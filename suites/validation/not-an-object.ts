@@ -44,4 +44,19 @@ export const bodyChecks: CheckDefinition[] = [
       await expectRefusals(ctx, probes, { clause: '§7.3', created: 'account', judge: badRequest })
     },
   }),
+  // The accounts probe above is refused anyway for its missing name; a create whose fields are all optional
+  // (§4.4 contacts) shows a server that reads a JSON scalar as an empty object and makes a record of it.
+  defineCheck({
+    id: `${area}.body.scalar-on-all-optional`,
+    clauses: ['§4', '§7.3', '§7.1'],
+    level: 'MUST',
+    area,
+    title: `POST ${RESOURCES.contact.path} (every field optional) with a body that is a JSON number, string, true or null answers 400, and creates nothing`,
+    writes: 'safe',
+    async run(ctx) {
+      const scalars = ['42', JSON.stringify(runLabel(ctx, 'scalar body')), 'true', 'null']
+      const probes = scalars.map((raw) => ({ label: `the JSON ${raw}`, send: () => ctx.api.post(RESOURCES.contact.path, undefined, { rawBody: raw }) }))
+      await expectRefusals(ctx, probes, { clause: '§7.3', created: 'contact', judge: badRequest })
+    },
+  }),
 ]
