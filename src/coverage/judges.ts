@@ -178,6 +178,7 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'idempotency-rule:after-update', checks: ['idempotency.replay.after-update'] },
   { cells: 'idempotency-rule:different-body-then-retry', checks: ['idempotency.different-body.first-intact'] },
   { cells: 'idempotency-rule:replay-after-a-pause', checks: ['idempotency.replay.after-a-pause'] },
+  { cells: 'event-body-untied:*', checks: ['webhooks.delivery.body-shape'] },
   // §3 states
   { cells: 'created-draft:*/no-status', checks: ['state.{resource}.created-draft'] },
   { cells: 'created-draft:*/status-in-body', checks: ['state.{resource}.create-status-ignored'] },
@@ -268,11 +269,6 @@ export const OPEN: OpenRule[] = [
     cells: 'body-not-object:*',
     kind: 'not-built',
     reason: 'a JSON array or scalar body on this write (a scalar passes where no field is required): 1 request',
-  },
-  {
-    cells: 'event-body-untied:*',
-    kind: 'not-built',
-    reason: 'the body of every delivery signed with the run secret, tied to the run or not: no extra request',
   },
   { cells: 'body-valid-roundtrip:*', kind: 'not-built', reason: 'a valid body of this operation read back: 1–2 requests' },
   { cells: 'body-optional:*', kind: 'not-built', reason: 'an optional field sent alone, read back: 1–2 requests' },

@@ -627,6 +627,11 @@ export const FAULTS = [
     description:
       'The Idempotency-Key store keeps entries 24 seconds, not 24 hours (a unit mistake in the TTL): a retry a minute later creates a second record.',
   },
+  {
+    id: 'webhooks.body-without-data',
+    area: 'webhooks',
+    description: 'The event is serialised before its data is attached: every delivery is signed but its body is { type, timestamp }, naming no record.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -22,6 +22,7 @@ export const WEBHOOK_FAULTS = [
   'webhooks.kind-own-style',
   'webhooks.kind-table-name',
   'webhooks.ack-200-only',
+  'webhooks.body-without-data',
 ] as const satisfies readonly FaultId[]
 
 /** Named defaults (§6.7 retries "for about 3½ days" on the real service; short here so tests can watch them). */
@@ -89,9 +90,9 @@ export class WebhookDispatcher {
     const data = faults['webhooks.flat-body'] ? event.object : { id: event.object.id, entityType, object: event.object, changes: event.changes }
     const iso = new Date(this.options.now()).toISOString()
     const timestamp = this.options.dateTime ? this.options.dateTime(iso) : iso
-    const payload = JSON.stringify(
-      this.options.extraFields ? { id, type: this.kindOf(event.type), timestamp, data, apiVersion: 'v1' } : { type: this.kindOf(event.type), timestamp, data },
-    )
+    // The fault: the event is serialised before its data is attached, so every body is { type, timestamp }.
+    const body = faults['webhooks.body-without-data'] ? { type: this.kindOf(event.type), timestamp } : { type: this.kindOf(event.type), timestamp, data }
+    const payload = JSON.stringify(this.options.extraFields ? { id, ...body, apiVersion: 'v1' } : body)
     this.schedule(this.url, id, payload, 0, 0)
   }
 

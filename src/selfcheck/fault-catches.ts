@@ -485,6 +485,7 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'read-only.delete-removes-then-404': byResource((r) => (r.ops.delete || r.name === 'user' ? [] : [`read-only.${r.name}.delete-refused`])),
   'validation.scalar-body-as-empty': ['validation.body.scalar-on-all-optional'],
   'idempotency.retention-seconds': ['idempotency.replay.after-a-pause'],
+  'webhooks.body-without-data': ['webhooks.delivery.body-shape'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

@@ -66,6 +66,11 @@ export interface Attribution {
   noise: Record<string, number>
   /** Deliveries the sink dropped past its caps (SINK_DEFAULTS.maxDeliveries, maxUnverified). */
   dropped: number
+  /**
+   * Deliveries signed with the secret that name no record of the run (events of the workspace's other records, or
+   * a body too broken to name one): only the server holds the secret, so §6.3's shape is judged on them too.
+   */
+  signedElsewhere: Delivery[]
 }
 
 /**
@@ -81,12 +86,14 @@ export function attribute(sink: Sink): Attribution {
   const noise: Record<string, number> = { ...counts.noise }
   const signedBodies = new Set(sink.deliveries.filter((d) => d.authentic && d.bodySha256).map((d) => d.bodySha256))
   const counted: Delivery[] = []
+  const signedElsewhere: Delivery[] = []
   for (const d of sink.deliveries) {
     const reason = noiseReason(d, sink, signedBodies)
     if (reason === undefined) counted.push(d)
     else noise[reason] = (noise[reason] ?? 0) + 1
+    if (reason !== undefined && d.authentic) signedElsewhere.push(d)
   }
-  return { counted, noise, dropped: counts.dropped }
+  return { counted, noise, dropped: counts.dropped, signedElsewhere }
 }
 
 function noiseReason(d: Delivery, sink: Sink, signedBodies: Set<string | undefined>): string | undefined {
