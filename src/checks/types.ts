@@ -66,7 +66,7 @@ export interface CheckSession {
   /** A value derived from a secret is masked like the secret (`add`). */
   readonly redactor: Pick<Redactor, 'add'>
   /** Whether an optional key is configured, and the run's request counts. */
-  readonly transport: Pick<Transport, 'hasKey' | 'stats'>
+  readonly transport: Pick<Transport, 'hasKey' | 'stats' | 'inFlightFor'>
   /** A shared fixture, created once per run however many checks ask for it at once. */
   memo<T>(key: string, factory: () => Promise<T>): Promise<T>
   /** The webhook sink, started on first use. */

@@ -6,6 +6,11 @@ export class ConcurrencySlots {
 
   constructor(private readonly size: number) {}
 
+  /** Slots taken now: requests of this key on their way (queued for the pacer or on the wire). */
+  get active(): number {
+    return this.inUse
+  }
+
   /** Waits for a free slot; returns the function that frees it (calling it again does nothing). */
   async acquire(): Promise<() => void> {
     while (this.inUse >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve))

@@ -290,6 +290,11 @@ export class Transport {
     return this.sending
   }
 
+  /** Requests of one key that hold a slot now (on their way, not yet answered): at most CRM_CONCURRENCY. */
+  inFlightFor(role: string): number {
+    return this.slots.get(role)?.active ?? 0
+  }
+
   private refuseOverBudget(req: ApiRequest): void {
     if (req.budgeted !== false && this.stopped !== undefined) throw new CrmConfError('CRMCONF_RUN_STOPPED', this.stopped)
     if (req.budgeted !== false && this.stats.total >= this.options.requestBudget) {

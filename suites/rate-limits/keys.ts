@@ -52,12 +52,14 @@ export const checks: CheckDefinition[] = [
         )
       }
       // Across the rate-limited key's calls, the main key made one call of its own, and the run's other checks
-      // theirs: those answered, and up to the per-key cap still in flight (an exchange is recorded once answered).
+      // theirs: those answered, and those still in flight when mainAfter was answered (an exchange is recorded
+      // once answered), counted, not assumed to be the per-key cap, so a large CRM_CONCURRENCY cannot hide a spend.
       const others = mainCallsBetween(ctx, iso.mainBefore, iso.mainAfter)
       ctx.observe('mainCallsMeanwhile', others)
-      if (m2! < m1! - 1 - others - ctx.config.concurrency) {
+      ctx.observe('mainInFlight', iso.mainInFlight)
+      if (m2! < m1! - 1 - others - iso.mainInFlight) {
         ctx.fail(
-          `CRM_API_KEY's RateLimit-Remaining went from ${m1} to ${m2} while it made ${1 + others} call(s) (and at most ${ctx.config.concurrency} more still in flight) and CRM_API_KEY_RATE_LIMITED made ${iso.limitedSpent.length} (§5.8)`,
+          `CRM_API_KEY's RateLimit-Remaining went from ${m1} to ${m2} while it made ${1 + others} call(s) (and ${iso.mainInFlight} more were still in flight) and CRM_API_KEY_RATE_LIMITED made ${iso.limitedSpent.length} (§5.8)`,
           { expected, exchanges: [iso.mainBefore, ...iso.limitedSpent, iso.mainAfter].map((c) => c.response.exchange) },
         )
       }

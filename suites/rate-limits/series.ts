@@ -140,6 +140,8 @@ export interface Isolation {
   mainBefore: Call
   limitedSpent: Call[]
   mainAfter: Call
+  /** The main key's requests still unanswered once mainAfter was: the run's other checks', not yet recorded. */
+  mainInFlight: number
 }
 
 /**
@@ -158,6 +160,7 @@ export function isolation(ctx: CheckContext): Promise<Isolation> {
     const spend = Math.max(1, Math.min(MAX_LIMITED_SPEND, Math.floor(left / 2)))
     for (let i = 0; i < spend; i++) limitedSpent.push(await timed(limited, true))
     const mainAfter = await timed(ctx.api)
-    return { limitedBefore, mainSpent, limitedAfter: limitedSpent[0]!, mainBefore: mainSpent.at(-1)!, limitedSpent, mainAfter }
+    const mainInFlight = ctx.session.transport.inFlightFor('main')
+    return { limitedBefore, mainSpent, limitedAfter: limitedSpent[0]!, mainBefore: mainSpent.at(-1)!, limitedSpent, mainAfter, mainInFlight }
   })
 }
