@@ -150,7 +150,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
 
   let keyWarnings: KeyWarning[] = []
   let limitPerMinute: number | undefined
-  if (!embedded && config.webhookSecret) {
+  // Only a run with a webhook check in it listens: a busy port elsewhere never stops a run that does not.
+  if (!embedded && config.webhookSecret && select(catalogue, options.only, options.skip).some((c) => c.webhooks)) {
     const { sinkPortProblem } = await import('../webhooks/sink-port.ts')
     const busy = await sinkPortProblem(config.sinkHost, config.sinkPort)
     if (busy) {
