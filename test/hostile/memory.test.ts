@@ -1,5 +1,5 @@
-// Issue 29: a whole run against a server whose every answer is endless, or 100 MiB with its Content-Length,
-// peaks within 1.5× the memory of a clean run (a small CI runner must hold it). Each run is a child process
+// Issues 29 and 32: a whole run against a server whose every answer is endless, 100 MiB with its Content-Length,
+// or JSON nested 200,000 deep, peaks within 1.5× the memory of a clean run (a small CI runner must hold it). Each run is a child process
 // (test/hostile/rss-probe.ts) that reports its own peak resident memory.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -56,16 +56,19 @@ function runMeasured(mode: HostileMode): Promise<Probe> {
   })
 }
 
-describe('memory of a whole run against bodies that never end or are far too big', () => {
+describe('memory of a whole run against bodies that never end, are far too big or nest too deep', () => {
   it('peaks within 1.5× a clean run', async () => {
     // One after the other: three runs against one reference server at once would see each other's records.
     const clean = await runMeasured('pass')
     const endless = await runMeasured('endless')
     const huge = await runMeasured('huge')
+    const deep = await runMeasured('deep')
     const mb = (p: Probe) => Math.round(p.maxRssKb / 1024)
-    console.log(`peak memory of a whole run: clean ${mb(clean!)} MB, endless bodies ${mb(endless!)} MB, 100 MiB bodies ${mb(huge!)} MB`)
+    console.log(
+      `peak memory of a whole run: clean ${mb(clean!)} MB, endless bodies ${mb(endless!)} MB, 100 MiB bodies ${mb(huge!)} MB, nested 200,000 deep ${mb(deep!)} MB`,
+    )
     expect(clean!.code).toBe(0)
-    for (const hostileRun of [endless!, huge!]) {
+    for (const hostileRun of [endless!, huge!, deep!]) {
       // The run did meet the bodies: it ran every check and failed.
       expect(hostileRun.code).toBe(1)
       expect(hostileRun.report.requests.total).toBeGreaterThan(100)
