@@ -168,7 +168,15 @@ describe('verify-submission refuses a tampered submission with a clear reason', 
     const dir = await copyOfCompliant()
     const original = await readFile(join(dir, 'report.json'))
     // Bytes spread over the whole file: the first, the verdict, rows, evidence, the last.
-    const positions = [0, original.indexOf('"verdict"'), Math.floor(original.length / 3), Math.floor((2 * original.length) / 3), original.length - 1]
+    // And inside a key every row has: a renamed "clauses" must be a problem found, not a crash of the renderer.
+    const positions = [
+      0,
+      original.indexOf('"verdict"'),
+      original.indexOf('"clauses"') + 3,
+      Math.floor(original.length / 3),
+      Math.floor((2 * original.length) / 3),
+      original.length - 1,
+    ]
     for (const at of positions) {
       const edited = Buffer.from(original)
       edited[at] = edited[at] === 0x20 ? 0x09 : 0x20

@@ -253,9 +253,18 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
   }
 
   // 8. The files certify renders from report.json and PRODUCT.json are exactly that.
+  // A tampered report.json (a key renamed by one byte) may not render at all: that is a problem found, not a crash.
+  const rendered = <T>(render: () => T): T | undefined => {
+    try {
+      return render()
+    } catch (error) {
+      problems.push(`report.json cannot be rendered again as the run renders it (${(error as Error).message})`)
+      return undefined
+    }
+  }
   if (product && sameVersion) {
     const before = problems.length
-    for (const [name, text] of Object.entries(renderedFiles(report, product))) {
+    for (const [name, text] of Object.entries(rendered(() => renderedFiles(report, product)) ?? {})) {
       if (name === 'PRODUCT.json') continue
       if (texts.get(name) !== undefined && texts.get(name) !== text) problems.push(`${name} is not what certify renders from report.json and PRODUCT.json`)
     }
@@ -265,8 +274,9 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
   // 9. junit.xml and report.html describe the same run: junit.xml is what the run renders from report.json.
   const junit = texts.get('junit.xml')
   if (junit !== undefined) {
-    if (junit === renderJunit(report)) confirmed.push('junit.xml is what report.json renders')
-    else problems.push('junit.xml is not what the run renders from report.json')
+    const again = rendered(() => renderJunit(report))
+    if (junit === again) confirmed.push('junit.xml is what report.json renders')
+    else if (again !== undefined) problems.push('junit.xml is not what the run renders from report.json')
   }
   const html = texts.get('report.html')
   if (html !== undefined && typeof report.runId === 'string' && !html.includes(report.runId))
