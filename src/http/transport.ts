@@ -4,7 +4,7 @@
 // rate-limit pacing (the per-key concurrency cap, the pacer, the 429 policy) in the files pacer.ts names.
 // Past ~400 lines on purpose: one request's life (admit, send, read, record, retry) reads best in order here.
 import { request } from 'undici'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { decodeBody } from './content-coding.ts'
 import type { Dispatcher } from 'undici'
 import { CrmConfError } from '../errors.ts'
 import { DEFAULTS, KEY_VARIABLES, type KeyRole } from '../config/config.ts'
@@ -18,17 +18,14 @@ import { retryAfterMs, waitBefore429Retry } from './rate-limit-policy.ts'
 import { Redactor } from './redact.ts'
 import type { Stopwatch } from './stopwatch.ts'
 
-/** A gzip, deflate or br body inflated to at most `cap` bytes; undefined for another coding, a corrupt body or one past the cap. */
+/** The codings a response sent although we asked for identity is inflated from (any other is described, never decoded). */
+const INFLATED_UNASKED = new Set(['gzip', 'x-gzip', 'deflate', 'br'])
+
+/** A body compressed although identity was asked: inflated by the one bounded decoder, or undefined. */
 function inflateBounded(bytes: Buffer, coding: string, cap: number): Buffer | undefined {
-  const options = { maxOutputLength: cap }
-  try {
-    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(bytes, options)
-    if (coding === 'deflate') return inflateSync(bytes, options)
-    if (coding === 'br') return brotliDecompressSync(bytes, options)
-  } catch {
-    return undefined
-  }
-  return undefined
+  if (!INFLATED_UNASKED.has(coding)) return undefined
+  const decoded = decodeBody(bytes, coding, cap)
+  return decoded.ok ? decoded.bytes : undefined
 }
 
 export type Query = Record<string, string | number | boolean | undefined | null>

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream'
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
 import { DEFAULTS } from '../config/config.ts'
 import type { ProxySettings } from '../http/connections.ts'
-import { decodeBody } from './content-coding.ts'
+import { decodeBody } from '../http/content-coding.ts'
 import { bodyOfText } from './har.ts'
 import type { TrafficExchange } from './types.ts'
 
