@@ -16,9 +16,11 @@
 // Interim answers (1xx: a CDN's `103 Early Hints`) carry nothing the suite reads, and RFC 9110 §15.2 lets a
 // client ignore them; undici 7's retry interceptor takes the first one for the final answer and then fails on
 // the real one (UND_ERR_REQ_RETRY "Content-Range mismatch", or an assertion). So they are dropped below it.
+// A `100 Continue` never reaches undici's parser at all: it refuses one it did not ask for (interim-answers.ts).
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { Agent, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici'
+import { continueTolerantFactory } from './interim-answers.ts'
 
 export interface ProxySettings {
   httpProxy?: string
@@ -81,6 +83,8 @@ function baseDispatcher(options: ConnectionOptions): Dispatcher {
     bodyTimeout: options.timeoutMs,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
     connections: options.connections,
+    // An unasked `100 Continue` is read past below undici's parser (interim-answers.ts).
+    factory: continueTolerantFactory,
   }
   const proxy = options.proxy ?? {}
   if (!proxy.httpProxy && !proxy.httpsProxy) return new Agent(agentOptions)

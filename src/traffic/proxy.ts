@@ -8,6 +8,7 @@ import { Readable } from 'node:stream'
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
 import { DEFAULTS } from '../config/config.ts'
 import type { ProxySettings } from '../http/connections.ts'
+import { continueTolerantFactory } from '../http/interim-answers.ts'
 import { decodeBody } from '../http/content-coding.ts'
 import { bodyOfText } from './har.ts'
 import type { TrafficExchange } from './types.ts'
@@ -34,7 +35,8 @@ export interface ProxyOptions {
 
 /** Where forwarded requests go out: straight to the target, or through the forward proxy a suite run would use too. */
 function upstreamDispatcher(proxy: ProxySettings | undefined): Dispatcher {
-  const pool = { keepAliveTimeout: 10_000, connections: 256 }
+  // An unasked `100 Continue` from the target is read past, not answered to the client as a 502 (interim-answers.ts).
+  const pool = { keepAliveTimeout: 10_000, connections: 256, factory: continueTolerantFactory }
   if (!proxy?.httpProxy && !proxy?.httpsProxy) return new Agent(pool)
   // Empty strings, never undefined: undefined would let undici read the environment itself.
   return new EnvHttpProxyAgent({ ...pool, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' })

@@ -1,10 +1,12 @@
 // Interim (1xx) answers never break a request (issue 29): a CDN that sends `103 Early Hints` before every answer
 // is read like the server behind it by the suite's client (start-up probe and checks), the proxy and the sink.
-// An unasked `100 Continue` is refused by undici's HTTP/1.1 client itself: the request then ends with an error
-// that says so, never a retried request or a misleading "closed the connection".
+// An unasked `100 Continue` (one, or mixed with a 103, before every answer) is read past too: undici's HTTP/1.1
+// client refuses it, so the connections' bytes go through src/http/interim-answers.ts (its own test cuts the bytes
+// at every offset and covers keep-alive, TLS and proxy tunnels against a raw server).
 import { createHmac } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request } from 'undici'
@@ -148,16 +150,130 @@ describe('interim answers around the sink', () => {
   })
 })
 
-describe('an unasked 100 Continue', () => {
-  it("undici's HTTP/1.1 client cannot read past it: the request ends with an error naming it, sent once", async () => {
-    const client = transport('unasked-continue')
-    const before = (await hostile.stats()).received['unasked-continue'] ?? 0
+/** What a sink answers on one raw connection to `text` (sent at once, never waiting for a 100), until it closes or goes quiet. */
+function rawExchange(url: string, text: string, quietMs = 300): Promise<string> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    let got = ''
+    let quiet: NodeJS.Timeout | undefined
+    const socket = connect(Number(port), hostname, () => socket.write(text))
+    const settle = () => {
+      clearTimeout(quiet)
+      quiet = setTimeout(() => socket.destroy(), quietMs)
+    }
+    socket.on('data', (data: Buffer) => {
+      got += data.toString('latin1')
+      settle()
+    })
+    socket.on('error', () => {})
+    socket.on('close', () => {
+      clearTimeout(quiet)
+      resolve(got)
+    })
+    settle()
+  })
+}
+
+describe('Expect: 100-continue at the sink, from a sender that does not wait for it', () => {
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+
+  it('the 100 comes first, then the final answer on the same connection, and the delivery is accepted', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret })
     try {
-      const me = await client.send({ method: 'GET', path: '/accounts?limit=1' })
-      expect(me.error?.message).toMatch(/100 Continue/)
-      expect(((await hostile.stats()).received['unasked-continue'] ?? 0) - before).toBe(1)
+      const body = JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString(), data: { id: 'y', entityType: 'case', object: {}, changes: {} } })
+      const ts = Math.floor(Date.now() / 1000)
+      const key = Buffer.from(secret.slice('whsec_'.length), 'base64')
+      const signature = `v1,${createHmac('sha256', key).update(`msg_eager.${ts}.${body}`).digest('base64')}`
+      const answer = await rawExchange(
+        sink.url,
+        `POST / HTTP/1.1\r\nhost: sink\r\nexpect: 100-continue\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n` +
+          `webhook-id: msg_eager\r\nwebhook-timestamp: ${ts}\r\nwebhook-signature: ${signature}\r\n\r\n${body}`,
+      )
+      expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /)
+      expect(sink.deliveries.map((d) => d.verdict)).toEqual(['accepted'])
     } finally {
-      await client.close()
+      await sink.close()
+    }
+  })
+
+  it('a body declared over the limit gets its 413 without a 100 (so it is never sent), and the connection closes', async () => {
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret, maxBodyBytes: 1000 })
+    try {
+      const answer = await rawExchange(
+        sink.url,
+        'POST / HTTP/1.1\r\nhost: sink\r\nexpect: 100-continue\r\ncontent-type: application/json\r\ncontent-length: 5000\r\n\r\n',
+        5_000,
+      )
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /)
+      expect(answer).toMatch(/connection: close/i)
+      expect(sink.counts().noise).toEqual({ too_large: 1 })
+    } finally {
+      await sink.close()
+    }
+  })
+})
+
+describe('an unasked 100 Continue before every answer', () => {
+  for (const mode of ['unasked-continue', 'interim-mix'] as const) {
+    it(`${mode}: the suite's client reads every answer, each request sent once`, async () => {
+      const client = transport(mode)
+      const before = (await hostile.stats()).received[mode] ?? 0
+      try {
+        const list = await client.send({ method: 'GET', path: '/accounts?limit=1' })
+        expect(list.error).toBeUndefined()
+        expect(list.response?.status).toBe(200)
+        const created = await client.send({ method: 'POST', path: '/accounts', body: { name: 'unasked continue' } })
+        expect(created.response?.status).toBe(201)
+        const id = (created.response?.body as { id: string }).id
+        const read = await client.send({ method: 'GET', path: `/accounts/${id}` })
+        expect((read.response?.body as { id: string }).id).toBe(id)
+        const removed = await client.send({ method: 'DELETE', path: `/accounts/${id}` })
+        expect(removed.response?.status).toBeLessThan(300)
+        expect(((await hostile.stats()).received[mode] ?? 0) - before).toBe(4)
+      } finally {
+        await client.close()
+      }
+    })
+  }
+
+  it('a suite run (start-up probe and the discovery area) ends as it does without the 100s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crmconf-unasked-continue-'))
+    try {
+      const verdicts: Record<string, { code: number | null; report: RunReport; output: string }> = {}
+      for (const mode of ['pass', 'unasked-continue'] as const) {
+        const reportDir = join(dir, mode)
+        const env = baseEnv({ ...targetEnv(hostile.baseUrls[mode], hostile.reference), NO_COLOR: '1', CRM_SEED: '3' })
+        const run = await runCli(['run', '--only', 'discovery', '--report-dir', reportDir, '--quiet'], { cwd: dir, env, hardLimitMs: 150_000 })
+        verdicts[mode] = {
+          code: run.code,
+          report: JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport,
+          output: run.stdout + run.stderr,
+        }
+      }
+      const continued = verdicts['unasked-continue']!
+      expect(continued.code, continued.output.slice(-2000)).toBe(verdicts.pass!.code)
+      expect(continued.report.summary.errored, continued.output.slice(-2000)).toBe(0)
+      expect(continued.report.summary.passed).toBeGreaterThan(3)
+      const statuses = (report: RunReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.status]))
+      expect(statuses(continued.report)).toEqual(statuses(verdicts.pass!.report))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 200_000)
+
+  it('the validating proxy forwards the final answer and judges it', async () => {
+    const seen: TrafficExchange[] = []
+    const proxy = await startProxy({ target: hostile.baseUrls['interim-mix'], host: '127.0.0.1', port: 0, onExchange: (e) => seen.push(e) })
+    try {
+      for (let i = 0; i < 3; i++) {
+        const answer = await request(`${proxy.url}/accounts?limit=2`, { headers: { authorization: `Bearer ${hostile.reference.keys.main}` } })
+        expect(answer.statusCode).toBe(200)
+        expect((await answer.body.json()) as object).toHaveProperty('data')
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(seen.map((e) => e.response?.status)).toEqual([200, 200, 200])
+    } finally {
+      await proxy.close()
     }
   })
 })

@@ -65,6 +65,8 @@ export const HOSTILE_MODES = [
    * the id of every record created (less lone surrogates; so later requests miss it, checks fail quoting it, and it is left behind).
    */
   'poison',
+  /** Passed through, each answer preceded by `100 Continue`, `103 Early Hints` and `100 Continue` again, none asked for. */
+  'interim-mix',
 ] as const
 
 export type HostileMode = (typeof HOSTILE_MODES)[number]
@@ -376,6 +378,11 @@ export async function startHostileServer(options: HostileServerOptions): Promise
       case 'unasked-continue':
         res.writeContinue()
         return passThrough(req, res, path)
+      case 'interim-mix':
+        res.writeContinue()
+        res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' })
+        res.writeContinue()
+        return passThrough(req, res, path)
       case 'poison':
         return rewritten(req, res, path, (status, body) => poison(status, body, path, req.method ?? 'GET'))
       case 'length-lie':
@@ -406,6 +413,7 @@ export async function startHostileServer(options: HostileServerOptions): Promise
       mode === 'echo-encoded' ||
       mode === 'early-hints' ||
       mode === 'unasked-continue' ||
+      mode === 'interim-mix' ||
       mode === 'poison'
     )
       return sabotage(mode, req, res, match[2]!)
