@@ -153,6 +153,8 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     return delivery
   }
 
+  const continueAsked = (req: IncomingMessage): boolean => /100-continue/i.test(req.headers.expect ?? '')
+
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
     // An aborted upload errors the request; 'close' below records it. A write to a gone client must not throw.
     req.on('error', () => undefined)
@@ -218,8 +220,10 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
         )
     }, bodyTimeoutMs)
 
-    // Refused at once, before a byte of the body is read; what still comes is read and thrown away.
-    if (declared > maxBodyBytes) reject('too_large', `content-length ${declared} is over the limit of ${maxBodyBytes} bytes (the spec names no maximum, §8)`)
+    // Refused at once, before a byte of the body is read; what still comes is read and thrown away. A sender that
+    // asked `Expect: 100-continue` was sent no 100 (checkContinue below), so no body is coming: the connection closes.
+    if (declared > maxBodyBytes)
+      reject('too_large', `content-length ${declared} is over the limit of ${maxBodyBytes} bytes (the spec names no maximum, §8)`, {}, continueAsked(req))
 
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
@@ -348,6 +352,14 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
   const server = tls
     ? createHttpsServer({ ...httpOptions, cert: tls.cert, key: tls.key, handshakeTimeout: headerTimeoutMs }, onRequest)
     : createHttpServer(httpOptions, onRequest)
+
+  // RFC 9110 §10.1.1: a sender that sends `Expect: 100-continue` waits for the 100 before its body. It is sent
+  // one unless the body it declared is over the limit: then the 413 comes instead, and the body is never sent.
+  // (Node's default would send the 100 first and make the sender upload a body that is thrown away.)
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!(Number(req.headers['content-length']) > maxBodyBytes)) res.writeContinue()
+    onRequest(req, res)
+  })
 
   server.on('connection', (socket: Socket) => {
     sockets.add(socket)
