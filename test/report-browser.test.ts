@@ -6,7 +6,10 @@
 //
 // Chromium is not installed by this test: .ci/run installs it. Missing, the test fails in CI (CI set) and is
 // skipped elsewhere, saying so.
+import { once } from 'node:events'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -58,6 +61,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
+/** Opens a file path, or a URL (file:, http:). */
 async function open(file: string): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
   if (!context) throw new Error(`no Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium package (apt-get install -y chromium)`)
   const page = await context.newPage()
@@ -68,7 +72,7 @@ async function open(file: string): Promise<{ page: Page; dialogs: string[]; erro
     void dialog.dismiss()
   })
   page.on('pageerror', (error) => errors.push(error.message))
-  await page.goto(pathToFileURL(file).href)
+  await page.goto(/^(file|https?):\/\//.test(file) ? file : pathToFileURL(file).href)
   return { page, dialogs, errors }
 }
 
@@ -185,6 +189,80 @@ describe.skipIf(!available && !IN_CI)('report.html in headless Chromium', () => 
     expect(await page.locator('body').innerText()).toContain('<script>alert(1)</script>')
     expect(dialogs).toEqual([])
     expect(errors).toEqual([])
+  })
+
+  test('under its own Content-Security-Policy (meta tag, and the same policy as a header): no script runs, nothing is fetched, the page reads as usual', async () => {
+    const reportDir = join(dir, 'hostile-csp')
+    const report = makeReport()
+    const failed = report.checks.find((c) => c.status === 'failed')!
+    Object.assign(failed, { message: `${failed.message} ${HOSTILE_WELL_FORMED}`, expected: HOSTILE_WELL_FORMED })
+    await writeReportFiles(report, reportDir)
+    const html = readFileSync(join(reportDir, 'report.html'), 'utf8')
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]
+    expect(policy).toMatch(/default-src 'none'/)
+    // One loopback server: the page (served with the policy as a header too, as a CI artefact viewer might), and
+    // a canary that counts every other request: what a missed escape would make the browser fetch.
+    const canary: string[] = []
+    const server = createServer((req, res) => {
+      if (req.url === '/report.html')
+        return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy! }).end(html)
+      canary.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('window.__ran = true')
+    })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      for (const url of [pathToFileURL(join(reportDir, 'report.html')).href, `${origin}/report.html`]) {
+        const { page, dialogs, errors } = await open(url)
+        // Chromium reports a request the policy refused as started, then failed ("csp"): what counts is that none
+        // got an answer and the canary saw none.
+        const answered: string[] = []
+        const refused = new Set<string>()
+        page.on('response', (response) => void (response.url() !== url && answered.push(response.url())))
+        page.on('requestfailed', (request) => void refused.add(`${request.failure()?.errorText}: ${request.url()}`))
+        // The page reads as usual: its inline style applies, the verdict and the hostile text (as text) show.
+        expect(await page.getByTestId('verdict').isVisible()).toBe(true)
+        expect(await page.evaluate("getComputedStyle(document.querySelector('header')).borderBottomWidth")).toBe('6px')
+        expect(await page.locator('body').innerText()).toContain('<script>alert(1)</script>')
+        expect(await page.locator('body script, body img, body iframe, body object, body a[href^="javascript"]').count()).toBe(0)
+        // What a missed escape could put on the page, put there directly: the policy refuses every one of them.
+        await page.evaluate(`(() => {
+          window.__violations = []
+          document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.effectiveDirective))
+          const markup = [
+            '<img src="${origin}/img">',
+            '<img src="x" onerror="window.__ran = true; fetch(\\'${origin}/onerror\\')">',
+            '<iframe src="${origin}/frame"></iframe>',
+            '<link rel="stylesheet" href="${origin}/style.css">',
+            '<object data="${origin}/object"></object>',
+            '<base href="${origin}/base/">',
+            '<form action="${origin}/form" method="get"><input name="q" value="secret"></form>',
+          ]
+          document.body.insertAdjacentHTML('beforeend', markup.join(''))
+          const external = document.createElement('script')
+          external.src = '${origin}/script.js'
+          document.body.append(external)
+          const inline = document.createElement('script')
+          inline.textContent = 'window.__ran = true'
+          document.body.append(inline)
+          document.querySelector('form').submit()
+        })()`)
+        await expect.poll(() => page.evaluate('window.__violations.length')).toBeGreaterThanOrEqual(7)
+        await page.waitForTimeout(300)
+        expect(await page.evaluate('window.__ran === true')).toBe(false)
+        expect(await page.evaluate('document.baseURI')).toBe(url)
+        expect(canary).toEqual([])
+        expect(answered).toEqual([])
+        expect([...refused]).toEqual(expect.arrayContaining([`csp: ${origin}/img`, `csp: ${origin}/script.js`, `csp: ${origin}/style.css`]))
+        expect([...refused].filter((line) => !line.startsWith('csp: '))).toEqual([])
+        expect(dialogs).toEqual([])
+        expect(errors).toEqual([])
+        await page.close()
+      }
+    } finally {
+      server.close()
+    }
   })
 
   test('at 400 px (a phone, a narrow CI log pane): no horizontal page scroll; wide tables scroll inside their box', async () => {

@@ -9,8 +9,9 @@ describe('renderHtml', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true)
     expect(html).not.toMatch(/<script/i)
     expect(html).not.toMatch(/<link\b|\bsrc=["']?https?:|@import|url\(/i)
-    // Defence in depth: even a missed escape could not run a script or fetch anything.
-    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`)
+    // Defence in depth: even a missed escape could not run a script or fetch anything, nor (base-uri, form-action:
+    // directives default-src does not cover) re-point the page's links or send a form anywhere.
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"`)
   })
 
   it('escapes hostile response bodies, headers, messages and details', () => {

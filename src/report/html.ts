@@ -373,7 +373,7 @@ export function renderHtml(report: RunReport, options: RenderHtmlOptions = {}): 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
 <title>${esc(title)}</title>
 <style>${CSS}</style>
 </head>
