@@ -92,7 +92,8 @@ export function describeNetworkError(cause: unknown, url: string, timeoutMs: num
   if (codes.some((c) => c.startsWith('HPE_')))
     return network(`the answer is not valid HTTP/1.1 (${codes.find((c) => c.startsWith('HPE_'))}: ${errors[0]?.message ?? ''})`)
   // undici's HTTP/1.1 client refuses any `100 Continue` (it never sends Expect: 100-continue), though RFC 9110
-  // §15.2 lets a server send one unasked: said as what it is, not as a closed connection.
+  // §15.2 lets a server send one unasked: said as what it is, not as a closed connection. interim-answers.ts reads
+  // past ordinary ones; what still gets here is one over its bound, or an answer sent before any request.
   if (codes.includes('UND_ERR_SOCKET') && errors.some((e) => e.message === 'bad response'))
     return network(
       `${origin} answered with an interim status the HTTP client cannot read past, most likely a \`100 Continue\` nobody asked for (the suite never sends Expect: 100-continue); the final answer was not read (UND_ERR_SOCKET: bad response)`,
