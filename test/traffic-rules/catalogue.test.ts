@@ -1,6 +1,8 @@
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { TRAFFIC_RULES } from '../../src/traffic/rules/index.ts'
 import { BoundedMap } from '../../src/traffic/rules/kit.ts'
+import { PROJECT_ROOT } from '../../src/version.ts'
 
 it('names every rule traffic.<subject>.<property>, once, with clauses, a level, a side and a title', () => {
   const ids = TRAFFIC_RULES.map((r) => r.id)
@@ -26,4 +28,10 @@ it('forgets the least recently used entry past its bound', () => {
   map.get('a')
   map.set('c', 3)
   expect([map.peek('a'), map.peek('b'), map.peek('c'), map.size]).toEqual([1, undefined, 3, 2])
+})
+
+it('keeps its ids frozen: a rename or removal must update src/traffic/rules/rule-ids.txt on purpose', async () => {
+  // Like suites/check-ids.txt: reports, waivers and CI filters name rules by id (issue 31).
+  const listing = TRAFFIC_RULES.map((r) => `${r.id} ${r.side} ${r.level} ${r.clauses.join(',')}`).join('\n') + '\n'
+  await expect(listing).toMatchFileSnapshot(join(PROJECT_ROOT, 'src', 'traffic', 'rules', 'rule-ids.txt'))
 })
