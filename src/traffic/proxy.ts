@@ -42,6 +42,18 @@ function upstreamDispatcher(proxy: ProxySettings | undefined): Dispatcher {
   return new EnvHttpProxyAgent({ ...pool, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' })
 }
 
+/**
+ * A proxy MUST forward 1xx answers (RFC 9110 §15.2): the target's (or its CDN's) `103 Early Hints` reach the client
+ * before the final answer. A `100 Continue` answers this proxy's own upload and `102` is obsolete; neither is passed on.
+ */
+function forwardEarlyHints(res: ServerResponse, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  if (statusCode !== 103 || res.headersSent || res.destroyed) return
+  const hints = Object.fromEntries(Object.entries(headers).filter(([name, value]) => value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())))
+  // Node writes an Early Hints block only when it carries a `link`; one without it hints nothing.
+  if (hints.link === undefined) return
+  res.writeEarlyHints(hints as Record<string, string | string[]>)
+}
+
 export interface RunningProxy {
   /** `http://HOST:PORT<base path>`: what clients use as their base URL. */
   url: string
@@ -205,6 +217,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         headers: forwardable(req.headers),
         body: hasBody ? Readable.from(requestBody(), { objectMode: false }) : null,
         signal: abort.signal,
+        onInfo: ({ statusCode, headers }) => forwardEarlyHints(res, statusCode, headers),
       })
       .then((upstream) => {
         status = upstream.statusCode

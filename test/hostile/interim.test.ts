@@ -94,6 +94,26 @@ describe('103 Early Hints before every answer', () => {
     }
   }, 200_000)
 
+  it("the validating proxy forwards the target's 103 to its client before the final answer (RFC 9110 §15.2)", async () => {
+    const proxy = await startProxy({ target: hostile.baseUrls['early-hints'], host: '127.0.0.1', port: 0, onExchange: () => {} })
+    try {
+      const seen = await new Promise<{ interim: { status?: number; link?: unknown }[]; final: number | undefined }>((resolve, reject) => {
+        const interim: { status?: number; link?: unknown }[] = []
+        const req = httpRequest(`${proxy.url}/accounts?limit=2`, { headers: { authorization: `Bearer ${hostile.reference.keys.main}` } }, (res) => {
+          res.resume()
+          res.on('end', () => resolve({ interim, final: res.statusCode }))
+        })
+        req.on('information', (info) => interim.push({ status: info.statusCode, link: info.headers.link }))
+        req.on('error', reject)
+        req.end()
+      })
+      expect(seen.final).toBe(200)
+      expect(seen.interim).toEqual([{ status: 103, link: '</style.css>; rel=preload; as=style' }])
+    } finally {
+      await proxy.close()
+    }
+  })
+
   it('the validating proxy forwards the final answer and judges it', async () => {
     const seen: TrafficExchange[] = []
     const proxy = await startProxy({ target: hostile.baseUrls['early-hints'], host: '127.0.0.1', port: 0, onExchange: (e) => seen.push(e) })
