@@ -32,8 +32,7 @@ const limitDefault = defineCheck({
   clauses: ['§4.1', '§8'],
   level: 'MUST',
   area,
-  // Writes only when no collection holds more than a page and the profile allows it (checked below).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'A list without limit returns pages of 25 records when the collection holds more',
   async run(ctx) {
     const { large, probes } = await probeCollections(ctx)
@@ -199,8 +198,7 @@ const walkComplete = defineCheck({
   clauses: ['§4.1', '§9.2'],
   level: 'MUST',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'Following nextCursor with a small limit visits every record of a list exactly once',
   async run(ctx) {
     const src = await listSource(ctx)
@@ -254,8 +252,7 @@ const cursorOnEveryPage = defineCheck({
   clauses: ['§2', '§4.1'],
   level: 'MUST',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'Every page of a list carries nextCursor as a string, the last page too ("" or any other string)',
   async run(ctx) {
     const src = await listSource(ctx)
@@ -294,8 +291,7 @@ function sortOrder(key: SortKey, order: Order): CheckDefinition {
     clauses: ['§4.1'],
     level: 'MUST',
     area,
-    // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-    writes: 'none',
+    writes: 'if-allowed',
     title: `sort=${key}&order=${order} lists records ${order === 'asc' ? 'oldest' : 'newest'} ${key} first (ties in any order)`,
     async run(ctx) {
       const res = await orderedList(ctx, key, { sort: key, order })
@@ -315,8 +311,7 @@ const sortDefault = defineCheck({
   clauses: ['§4.1'],
   level: 'MUST',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'Without sort and order, lists are newest createdAt first (sort default createdAt, order default desc)',
   async run(ctx) {
     const res = await orderedList(ctx, 'createdAt', {})
@@ -349,8 +344,7 @@ const createdSince = defineCheck({
   clauses: ['§4.1'],
   level: 'MUST',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'createdSince returns every record created after the bound and none created before it',
   async run(ctx) {
     const { known, since, res, returned } = await createdSinceProbe(ctx)
@@ -412,8 +406,7 @@ const excludesBound = defineCheck({
   clauses: ['§4.1'],
   level: 'SHOULD',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'createdSince leaves out the record created at the bound itself, where the server shows timestamps in one fixed precision',
   async run(ctx) {
     const { known, since, res } = await createdSinceProbe(ctx)
