@@ -23,11 +23,6 @@ const RECOVERY_TIMEOUT_MS = 180_000
 
 const exchangesOf = (calls: Call[]): Exchange[] => calls.map((c) => c.response.exchange)
 
-function noteCapability(ctx: CheckContext, name: string, value: string): void {
-  const seen = (ctx.session.capabilities[name] as string[] | undefined) ?? []
-  if (!seen.includes(value)) ctx.session.capabilities[name] = [...seen, value]
-}
-
 /** The probe's 429, or a skip naming why there is none to judge (`rate-limits.429.reached` fails for it). */
 async function refusal(ctx: CheckContext): Promise<{ p: Probe; refused: Call }> {
   const p = await probe(ctx)
@@ -156,7 +151,7 @@ const seriesChecks: CheckDefinition[] = [
           })
         }
         ctx.observe('reset.form', form)
-        noteCapability(ctx, 'ratelimit.reset', form)
+        ctx.noteCapability('ratelimit.reset', form)
       }
     },
   }),
