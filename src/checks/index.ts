@@ -36,7 +36,7 @@ export { firstRepeated, firstUnmatched, pageSizeProblem, sameInstantAt, shortOfL
 export { distinctInstants, firstMisordered } from '../judge/order.ts'
 export type { Order, SortKey } from '../judge/order.ts'
 export { shownPrecision } from '../judge/precision.ts'
-export { headerInt, resetForm, retryAfterForm, retryAfterMs, retryAfterProblem, tooManyRequestsHeadersProblem } from '../judge/rate-headers.ts'
+export { headerInt, resetForm, retryAfterForm, wellFormedRetryAfterMs, retryAfterProblem, tooManyRequestsHeadersProblem } from '../judge/rate-header-forms.ts'
 export { writeOnlyShown } from '../judge/records.ts'
 export { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../judge/response.ts'
 export { differingFields, sameMeaning } from '../judge/same-response.ts'

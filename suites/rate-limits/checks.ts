@@ -6,7 +6,7 @@ import {
   headerInt,
   resetForm,
   retryAfterForm,
-  retryAfterMs,
+  wellFormedRetryAfterMs,
   retryAfterProblem,
   tooManyRequestsHeadersProblem,
 } from '../../src/checks/index.ts'
@@ -216,7 +216,7 @@ const probeChecks: CheckDefinition[] = [
     async run(ctx: CheckContext) {
       const { refused } = await refusal(ctx)
       const value = refused.response.header('retry-after')
-      const ms = retryAfterMs(value, refused.sentAt + refused.response.exchange.durationMs, refused.response.header('date'))
+      const ms = wellFormedRetryAfterMs(value, refused.sentAt + refused.response.exchange.durationMs, refused.response.header('date'))
       if (ms === undefined) ctx.skip(`Retry-After is ${JSON.stringify(value ?? null)} (see rate-limits.429.retry-after)`)
       if (ms > MINUTE_S * 1000) {
         ctx.fail(`Retry-After asks for ${Math.ceil(ms / 1000)} s, more than the minute a per-minute limit needs (§5.8)`, {
