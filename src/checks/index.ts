@@ -34,7 +34,18 @@ export { notCreatedAsDraft } from '../judge/draft.ts'
 export type { DraftResource } from '../judge/draft.ts'
 export { errorEnvelopeProblem, pathNames, refusalProblem } from '../judge/errors.ts'
 export { comparable, mayRefuseUnknownKey, queryValueFor, recordMatches, revealsCase, unmatchedValue } from '../judge/filter-match.ts'
-export { firstRepeated, firstUnmatched, pageSizeProblem, sameInstantAt, shortOfLimit, sinceViolation } from '../judge/lists.ts'
+export {
+  firstRepeated,
+  firstUnmatched,
+  pageSizeProblem,
+  sameInstantAt,
+  shortOfLimit,
+  sinceSides,
+  sinceViolation,
+  SINCE_FIELD,
+  timestampPrecision,
+} from '../judge/lists.ts'
+export type { SinceParam, SinceSides } from '../judge/lists.ts'
 export { distinctInstants, firstMisordered } from '../judge/order.ts'
 export type { Order, SortKey } from '../judge/order.ts'
 export { shownPrecision } from '../judge/precision.ts'
