@@ -6,7 +6,7 @@ import { redactedConfig, type ResolvedConfig } from '../config/config.ts'
 import { certificationBlock, completeCertifyingRows } from '../certify/profile.ts'
 import { applyWaivers, type Waiver, type WaiverOutcome } from '../certify/waivers.ts'
 import type { Leftover } from '../engine/ledger.ts'
-import { replayCommand, unrunResult, type ReplayInvocation, type ReplayTarget } from '../engine/replay.ts'
+import { declaredRow, replayCommand, replayTarget, type ReplayInvocation } from '../engine/replay.ts'
 import { select } from '../engine/selection.ts'
 import type { RunSession } from '../engine/session.ts'
 import type { PoolHealth } from '../engine/fixture-pools.ts'
@@ -91,13 +91,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   const { config } = options
   const startedAt = options.startedAt ?? new Date()
   const embedded = config.baseUrl === undefined
-  const target: ReplayTarget = {
-    seed: config.seed,
-    profile: config.profile,
-    baseUrl: config.baseUrl,
-    variant: options.embedded?.variant,
-    faults: options.embedded?.faults,
-  }
+  const target = replayTarget({ ...config, embedded: embedded ? (options.embedded ?? {}) : undefined })
   const rerunOf = options.rerunOf
   const selected = select(options.catalogue, options.only, options.skip).filter((c) => !rerunOf || c.id in rerunOf.statuses)
   const repeat = Math.max(1, options.repeat ?? 1)
@@ -144,7 +138,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     // A harness fault: every check not judged is an error row, so the report says the run proved nothing.
     harnessError = (error as Error)?.stack ?? String(error)
     const message = `harness error: ${(error as Error)?.message ?? String(error)}`
-    results = selected.map((check) => unrunResult(check, 'error', message, target))
+    results = selected.map((check) => declaredRow(check, 'error', message, target))
     leftovers =
       (session as RunSession | undefined)?.ledger
         .pending()
