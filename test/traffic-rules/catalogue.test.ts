@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { TRAFFIC_RULES } from '../../src/traffic/rules/index.ts'
 import { BoundedMap } from '../../src/traffic/rules/kit.ts'
@@ -13,6 +14,11 @@ it('names every rule traffic.<subject>.<property>, once, with clauses, a level, 
     expect(['server', 'client']).toContain(rule.side)
     expect(rule.title.length).toBeGreaterThan(10)
   }
+})
+
+it('keeps its ids frozen: a rename or removal must update src/traffic/rules/rule-ids.txt on purpose', async () => {
+  const listing = TRAFFIC_RULES.map((r) => `${r.id} ${r.level} ${r.side} ${r.clauses.join(',')}`).join('\n') + '\n'
+  await expect(listing).toMatchFileSnapshot(join(import.meta.dirname, '../../src/traffic/rules/rule-ids.txt'))
 })
 
 it('gives each verification fresh state', () => {
