@@ -44,7 +44,7 @@ export {
   SINCE_FIELD,
   timestampPrecision,
 } from '../judge/lists.ts'
-export type { SinceParam, SinceSides } from '../judge/lists.ts'
+export type { SinceParam } from '../judge/lists.ts'
 export { distinctInstants, firstMisordered } from '../judge/order.ts'
 export type { Order, SortKey } from '../judge/order.ts'
 export { shownPrecision } from '../judge/precision.ts'
