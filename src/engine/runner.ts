@@ -2,7 +2,7 @@
 // The one run path (src/run/run-suite.ts) and the vitest integration use both, so every route judges alike.
 import { DEFAULTS, keyUnset } from '../config/config.ts'
 import { CheckFailed, CheckSkipped } from '../checks/define.ts'
-import { noteCapabilityIn } from '../checks/capabilities.ts'
+import { noteCapabilityIn } from '../checks/note-capability.ts'
 import type { CheckContext, CheckDefinition, CheckResult, CheckSession, EvidenceItem } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { ApiClient } from '../http/api-client.ts'

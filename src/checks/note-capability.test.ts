@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { noteCapabilityIn } from './capabilities.ts'
+import { noteCapabilityIn } from './note-capability.ts'
 
 test('each value is noted once under its name, in the order met', () => {
   const capabilities: Record<string, unknown> = { other: 1 }
