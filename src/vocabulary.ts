@@ -14,8 +14,11 @@ export const STATUSES: readonly Status[] = ['passed', 'failed', 'skipped', 'erro
 export type Profile = 'full' | 'safe' | 'read-only'
 export const PROFILES: readonly Profile[] = ['full', 'safe', 'read-only']
 
-/** What a check writes: gates it by profile. */
-export type WriteNeed = 'none' | 'safe' | 'full'
+/**
+ * What a check writes: gates it by profile. `if-allowed` writes a fixture of its own (tagged, deletable) where the
+ * profile allows writes and reads what the server already holds where it is read-only: no profile leaves it out.
+ */
+export type WriteNeed = 'none' | 'if-allowed' | 'safe' | 'full'
 
 export type KeyRole = 'main' | 'restricted' | 'revoked' | 'foreign' | 'ipBlocked' | 'rateLimited' | 'roleLimited'
 

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { catalogue } from '../suites/index.ts'
 import { runInProcess } from '../src/run/in-process.ts'
+import { profileExclusion } from '../src/engine/scope.ts'
 import type { RunReport } from '../src/report/types.ts'
 import { baseEnv, runCli, targetEnv } from './hostile/cli.ts'
 import { startHostileProcess, type HostileProcess } from './hostile/process.ts'
@@ -37,7 +38,7 @@ test('in process: every exchange of a read-only run is a GET, and every check th
   expect(run.leftovers).toEqual([])
 
   const byId = new Map(run.results.map((r) => [r.id, r]))
-  const writers = catalogue.filter((c) => (c.writes ?? 'none') !== 'none')
+  const writers = catalogue.filter((c) => profileExclusion(c, 'read-only') !== undefined)
   expect(writers.length).toBeGreaterThan(0)
   for (const check of writers) {
     const result = byId.get(check.id)!
@@ -65,7 +66,7 @@ test('through the CLI: the server receives no request but GET', async () => {
 
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport
   expect(report.profile).toBe('read-only')
-  const writers = new Set(catalogue.filter((c) => (c.writes ?? 'none') !== 'none').map((c) => c.id))
+  const writers = new Set(catalogue.filter((c) => profileExclusion(c, 'read-only') !== undefined).map((c) => c.id))
   for (const check of report.checks.filter((c) => writers.has(c.id))) {
     expect(check.status, check.id).toBe('skipped')
     expect(check.message, check.id).toMatch(/profile/)

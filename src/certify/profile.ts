@@ -1,6 +1,6 @@
 // The certifying profile: which checks a certification needs, the rows a certify run must hold, and the
 // `certification` block frozen into its report.json. Pure: no I/O.
-import { unrunResult, type ReplayTarget } from '../engine/replay.ts'
+import { declaredRow, type ReplayTarget } from '../engine/replay.ts'
 import type { CheckDefinition, CheckResult, Level, Profile } from '../checks/types.ts'
 import { verdictOf } from '../report/build.ts'
 import type { RunReport, Verdict } from '../report/types.ts'
@@ -61,7 +61,7 @@ export function completeCertifyingRows(
   const missing = certifyingChecks(catalogue)
     .filter((c) => !seen.has(c.id))
     .map((c) =>
-      unrunResult(c, 'error', `no result: the check did not report${firstError ? ` (first harness error of the run: ${firstError})` : ''}`, run.target),
+      declaredRow(c, 'error', `no result: the check did not report${firstError ? ` (first harness error of the run: ${firstError})` : ''}`, run.target),
     )
   return [...results, ...missing]
 }

@@ -22,21 +22,33 @@ export {
   updateRecord,
   walkAllPages,
 } from '../engine/operations.ts'
-export { replayCommand } from '../engine/replay.ts'
-export { replayTarget } from '../engine/runner.ts'
+export { replayCommand, replayTarget } from '../engine/replay.ts'
 export { RUN_LABEL_FIELDS } from '../engine/sweep.ts'
 export { bodyFields, invalidBody, isKeyedField, validBody } from '../generators/index.ts'
 export type { BodyOptions, Defect } from '../generators/index.ts'
 export type { ApiClient, ApiResponse } from '../http/api-client.ts'
 export type { Exchange } from '../http/exchange.ts'
 export type { ApiRequest, Query } from '../http/transport.ts'
+export { notCreatedAsDraft } from '../judge/draft.ts'
+export type { DraftResource } from '../judge/draft.ts'
 export { errorEnvelopeProblem, pathNames, refusalProblem } from '../judge/errors.ts'
 export { comparable, mayRefuseUnknownKey, queryValueFor, recordMatches, revealsCase, unmatchedValue } from '../judge/filter-match.ts'
-export { firstRepeated, firstUnmatched, pageSizeProblem, sameInstantAt, shortOfLimit, sinceViolation } from '../judge/lists.ts'
+export {
+  firstRepeated,
+  firstUnmatched,
+  pageSizeProblem,
+  sameInstantAt,
+  shortOfLimit,
+  sinceSides,
+  sinceViolation,
+  SINCE_FIELD,
+  timestampPrecision,
+} from '../judge/lists.ts'
+export type { SinceParam } from '../judge/lists.ts'
 export { distinctInstants, firstMisordered } from '../judge/order.ts'
 export type { Order, SortKey } from '../judge/order.ts'
 export { shownPrecision } from '../judge/precision.ts'
-export { headerInt, resetForm, retryAfterForm, retryAfterMs, retryAfterProblem, tooManyRequestsHeadersProblem } from '../judge/rate-headers.ts'
+export { headerInt, resetForm, retryAfterForm, wellFormedRetryAfterMs, retryAfterProblem, tooManyRequestsHeadersProblem } from '../judge/rate-header-forms.ts'
 export { writeOnlyShown } from '../judge/records.ts'
 export { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../judge/response.ts'
 export { differingFields, sameMeaning } from '../judge/same-response.ts'

@@ -85,6 +85,8 @@ export interface CheckContext {
   runId: string
   /** Records what the server chose where the spec leaves the choice open (shown as information in the report). */
   observe(name: string, value: unknown): void
+  /** Notes a run-wide choice of the server (`delete.status`: `204`): each value once, in the report's capabilities. */
+  noteCapability(name: string, value: string): void
   /** Ends the check as skipped: an unmet precondition, never a pass. */
   skip(reason: string): never
   /** Ends the check as failed: the server broke the clause. */

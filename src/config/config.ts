@@ -3,6 +3,7 @@ import { parse as parseDotenv } from 'dotenv'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { CrmConfError } from '../errors.ts'
+import { parseBaseUrl } from './base-url.ts'
 import { detectCi } from './ci.ts'
 import { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES, PROFILES, type FixtureName, type KeyRole, type Profile } from '../vocabulary.ts'
 
@@ -173,20 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   const problems: string[] = []
 
   const baseUrl = overrides.baseUrl ?? get('CRM_BASE_URL')
-  if (baseUrl !== undefined) {
-    let url: URL | undefined
-    try {
-      url = new URL(baseUrl)
-    } catch {
-      problems.push(`CRM_BASE_URL is not a URL: ${baseUrl}`)
-    }
-    if (url && !/^https?:$/.test(url.protocol)) problems.push(`CRM_BASE_URL must be http(s): ${baseUrl}`)
-    // Credentials belong in CRM_API_KEY, where they are redacted; a URL is printed in every report.
-    if (url && (url.username || url.password)) problems.push('CRM_BASE_URL must not carry credentials (user:password@): put the key in CRM_API_KEY')
-    if (url && !/\/v1\/?$/.test(url.pathname)) {
-      problems.push(`CRM_BASE_URL must end with the version segment /v1 (e.g. https://crm.example.com/v1 or https://acme.example.com/api/v1), got ${baseUrl}`)
-    }
-  }
+  if (baseUrl !== undefined) problems.push(...parseBaseUrl(baseUrl, 'CRM_BASE_URL', 'CRM_API_KEY').problems)
 
   const keys: Partial<Record<KeyRole, string>> = {}
   for (const [role, variable] of Object.entries(KEY_VARIABLES) as [KeyRole, string][]) {

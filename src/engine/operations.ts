@@ -2,7 +2,7 @@
 // any 2xx on create (200 or 201, observed), update by PATCH and replace by PUT, each falling back to the other
 // method where the answer may mean it is not routed (observed), any 2xx on delete with or without a body
 // (observed), and list walks that accept every last-page convention.
-import type { CheckContext, CheckSession } from '../checks/types.ts'
+import type { CheckContext } from '../checks/types.ts'
 import type { KeyRole } from '../config/config.ts'
 import { CheckFailed } from '../checks/define.ts'
 import { expectSchema } from '../checks/assert.ts'
@@ -14,12 +14,6 @@ import { RUN_TAG_PREFIX } from '../vocabulary.ts'
 
 export type { AnyRecord } from '../judge/written.ts'
 import type { AnyRecord } from '../judge/written.ts'
-
-/** Run-wide observations of what the server chose; merged into the report's capabilities. */
-function noteCapability(session: CheckSession, name: string, value: string): void {
-  const seen = (session.capabilities[name] as string[] | undefined) ?? []
-  if (!seen.includes(value)) session.capabilities[name] = [...seen, value]
-}
 
 export function itemPath(resource: ResourceName, id: string): string {
   return `${RESOURCES[resource].path}/${encodeURIComponent(id)}`
@@ -64,7 +58,7 @@ export async function createRecord(
       data: response.body,
     })
   }
-  noteCapability(ctx.session, 'create.status', String(response.status))
+  ctx.noteCapability('create.status', String(response.status))
   const record = response.body as AnyRecord
   if (typeof record?.id !== 'string') {
     throw new CheckFailed(`create ${resource}: the response has no record id (§4.2: create returns the record)`, { exchanges: [response.exchange] })
@@ -112,7 +106,7 @@ async function withMethodFallback(
   const remember = (method: Method, response: ApiResponse): ApiResponse => {
     if (response.ok) {
       ctx.session.capabilities[key] = method
-      noteCapability(ctx.session, `${op}.method`, method)
+      ctx.noteCapability(`${op}.method`, method)
     }
     return response
   }
@@ -142,8 +136,8 @@ export async function deleteRecord(ctx: CheckContext, resource: ResourceName, id
   const response = await client.delete(itemPath(resource, id))
   if (response.ok) {
     ctx.session.ledger.forget(id)
-    noteCapability(ctx.session, 'delete.status', String(response.status))
-    noteCapability(ctx.session, 'delete.body', response.exchange.response?.body === undefined && !response.exchange.response?.rawText ? 'empty' : 'present')
+    ctx.noteCapability('delete.status', String(response.status))
+    ctx.noteCapability('delete.body', response.exchange.response?.body === undefined && !response.exchange.response?.rawText ? 'empty' : 'present')
   }
   return response
 }
@@ -201,7 +195,7 @@ export async function walkAllPages(client: ApiClient, path: string, query: Query
 
 /** Records the last-page convention a walk met. */
 export function observeWalkEnd(ctx: CheckContext, walk: Walk): void {
-  if (walk.end !== 'max-pages') noteCapability(ctx.session, 'list.lastPage', walk.end)
+  if (walk.end !== 'max-pages') ctx.noteCapability('list.lastPage', walk.end)
 }
 
 /** A unique, recognisable name for a record of this run. */

@@ -41,6 +41,26 @@ export function setReplayInvocation(value: ReplayInvocation | undefined): void {
   invocation = value ?? ON_PATH
 }
 
+/**
+ * What a replay of a run needs, the one source of every replay line: from the run's session, its configuration
+ * (`embedded` set when the run tests the embedded server) or its report. The embedded server is named by its
+ * variant and faults, never by the address it happened to listen on.
+ */
+export function replayTarget(run: {
+  seed: number
+  profile: Profile
+  baseUrl?: string
+  embedded?: { variant?: string; faults?: readonly string[] }
+}): ReplayTarget {
+  return {
+    seed: run.seed,
+    profile: run.profile,
+    baseUrl: run.embedded ? undefined : run.baseUrl,
+    variant: run.embedded?.variant,
+    faults: run.embedded?.faults ? [...run.embedded.faults] : undefined,
+  }
+}
+
 const quote = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
 
 /** `crm-conformance run --only <id> --seed …`; the profile always, as it changes what a check may write. */
@@ -57,8 +77,11 @@ export function replayCommand(target: ReplayTarget, selection: { only?: string[]
   return parts.join(' ')
 }
 
-/** The row of a check before (or without) a verdict of its own: the run was interrupted, its test died. */
-export function unrunResult(check: CheckDefinition, status: 'skipped' | 'error', message: string, target: ReplayTarget): CheckResult {
+/**
+ * A check's report row from its declaration alone: a status and a message, no evidence, observations or notes.
+ * The runner fills it in for a check that ran; a check never run, caught by a stop, or whose test died keeps it.
+ */
+export function declaredRow(check: CheckDefinition, status: 'skipped' | 'error', message: string, target: ReplayTarget): CheckResult {
   return {
     id: check.id,
     clause: check.clauses[0] ?? '',

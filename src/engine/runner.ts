@@ -2,13 +2,14 @@
 // The one run path (src/run/run-suite.ts) and the vitest integration use both, so every route judges alike.
 import { DEFAULTS, keyUnset } from '../config/config.ts'
 import { CheckFailed, CheckSkipped } from '../checks/define.ts'
+import { noteCapabilityIn } from '../checks/note-capability.ts'
 import type { CheckContext, CheckDefinition, CheckResult, CheckSession, EvidenceItem } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { ApiClient } from '../http/api-client.ts'
 import { curlFor } from '../http/curl.ts'
 import { deadlineOn, Stopwatch } from '../http/stopwatch.ts'
 import { CrmConfError } from '../errors.ts'
-import { unrunResult, type ReplayTarget } from './replay.ts'
+import { declaredRow, replayTarget } from './replay.ts'
 import { profileExclusion } from './scope.ts'
 import type { RunSession } from './session.ts'
 
@@ -27,17 +28,6 @@ export function precondition(check: CheckDefinition, session: RunSession): strin
   return undefined
 }
 
-/** What a replay of this session's run needs. */
-export function replayTarget(session: Pick<CheckSession, 'seed' | 'profile' | 'baseUrl' | 'embedded'>): ReplayTarget {
-  return {
-    seed: session.seed,
-    profile: session.profile,
-    baseUrl: session.embedded ? undefined : session.baseUrl,
-    variant: session.embedded?.variant,
-    faults: session.embedded?.faults,
-  }
-}
-
 export async function runCheck(check: CheckDefinition, session: RunSession): Promise<CheckResult> {
   const exchanges: Exchange[] = []
   const observations: Record<string, unknown> = {}
@@ -45,7 +35,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
   const started = performance.now()
   const target = replayTarget(session)
   const finish = (status: CheckResult['status'], message: string, extra: Partial<CheckResult> = {}): CheckResult => ({
-    ...unrunResult(check, 'skipped', message, target),
+    ...declaredRow(check, 'skipped', message, target),
     status,
     observations,
     notes,
@@ -93,6 +83,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
     observe: (name, value) => {
       observations[name] = value
     },
+    noteCapability: (name, value) => noteCapabilityIn(session.capabilities, name, value),
     skip: (reason) => {
       throw new CheckSkipped(reason)
     },
@@ -212,7 +203,7 @@ export function scheduleChecks(
       while (queue.length > 0) {
         if (signal?.aborted) {
           const why = typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted'
-          for (const check of queue.splice(0)) settle.get(check.id)!(unrunResult(check, 'skipped', `not run: ${why}`, replayTarget(session)))
+          for (const check of queue.splice(0)) settle.get(check.id)!(declaredRow(check, 'skipped', `not run: ${why}`, replayTarget(session)))
           break
         }
         const index = queue.findIndex((c) => waitingFor(c).length === 0)
@@ -225,7 +216,7 @@ export function scheduleChecks(
         onStart?.(check)
         // runCheck turns every ending of a check into a result; a throw here is the harness's own fault.
         const result = await runCheck(check, session).catch((error: unknown) =>
-          unrunResult(check, 'error', `harness error: ${String(error)}`, replayTarget(session)),
+          declaredRow(check, 'error', `harness error: ${String(error)}`, replayTarget(session)),
         )
         ended.add(check.id)
         settle.get(check.id)!(result)

@@ -27,6 +27,10 @@ describe('profileExclusion', () => {
     expect(profileExclusion({ writes: 'safe' }, 'read-only')).toMatch(/read-only profile sends no write/)
     expect(profileExclusion({}, 'read-only')).toBeUndefined()
   })
+
+  test('a check that writes only where the profile allows is left out by none', () => {
+    for (const profile of ['full', 'safe', 'read-only'] as const) expect(profileExclusion({ writes: 'if-allowed' }, profile)).toBeUndefined()
+  })
 })
 
 describe('describeScope', () => {

@@ -4,7 +4,7 @@ import type { CheckDefinition, Profile, WriteNeed } from '../checks/types.ts'
 import type { RunScope } from '../report/types.ts'
 import { select } from './selection.ts'
 
-const WRITE_RANK: Record<WriteNeed, number> = { none: 0, safe: 1, full: 2 }
+const WRITE_RANK: Record<WriteNeed, number> = { none: 0, 'if-allowed': 0, safe: 1, full: 2 }
 const PROFILE_ALLOWS: Record<Profile, number> = { 'read-only': 0, safe: 1, full: 2 }
 
 /** Why the profile leaves a check out by design (it writes what the profile does not send), or undefined. */

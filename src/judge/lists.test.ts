@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { firstRepeated, sameInstantAt, shortOfLimit } from './lists.ts'
+import { firstRepeated, sameInstantAt, shortOfLimit, sinceSides, sinceViolation, timestampPrecision } from './lists.ts'
 
 describe('sameInstantAt', () => {
   it('writes the same instant at another offset, the shown digits padded', () => {
@@ -39,5 +39,24 @@ describe('firstRepeated', () => {
     expect(firstRepeated([[a], [{ id: 'B' }], [a]])).toEqual({ id: 'A', first: 0, again: 2 })
     expect(firstRepeated([[a], [{ id: 'a', updatedAt: '2' }]], 'updatedAt')).toBeUndefined()
     expect(firstRepeated([[a], [{ id: 'B' }]])).toBeUndefined()
+  })
+})
+
+describe('the since bound (§4.1)', () => {
+  const at = (id: string, createdAt: string) => ({ id, createdAt, updatedAt: createdAt })
+  const page = [at('a', '2026-01-01T00:00:01.000Z'), at('b', '2026-01-01T00:00:00.000Z'), at('c', '2025-12-31T23:59:59.000Z')]
+
+  it('parts the records by the field the parameter names, in their order', () => {
+    const sides = sinceSides('createdSince', '2026-01-01T00:00:00Z', [...page, { id: 'x', createdAt: 'soon' }])!
+    expect([sides.before, sides.atBound, sides.after].map((side) => side.map((r) => r.id))).toEqual([['c'], ['b'], ['a']])
+    expect(sinceSides('updatedSince', 'yesterday', page)).toBeUndefined()
+  })
+
+  it('finds a record before the bound first, and one at it only where one precision is shown', () => {
+    expect(sinceViolation('createdSince', '2026-01-01T00:00:00Z', page)).toEqual({ kind: 'before', record: page[2] })
+    expect(sinceViolation('createdSince', '2026-01-01T00:00:00Z', page.slice(0, 2))).toEqual({ kind: 'at', record: page[1] })
+    const mixed = [page[1]!, at('d', '2026-01-01T00:00:02.123456Z')]
+    expect(timestampPrecision(mixed)).toEqual({ digits: [3, 6], uniform: false })
+    expect(sinceViolation('createdSince', '2026-01-01T00:00:00Z', mixed)).toBeUndefined()
   })
 })

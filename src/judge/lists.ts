@@ -68,24 +68,49 @@ export function sortAsked(query: Record<string, string>): { sort: SortKey; order
 export type SinceParam = 'createdSince' | 'updatedSince'
 export const SINCE_FIELD: Record<SinceParam, SortKey> = { createdSince: 'createdAt', updatedSince: 'updatedAt' }
 
+/** The records of a since-list on each side of its bound, by the field the parameter names; undefined when the bound is no date-time. */
+export interface SinceSides {
+  before: AnyRecord[]
+  atBound: AnyRecord[]
+  after: AnyRecord[]
+}
+
 /**
- * §4.1 "only records created (changed) after this time": the first record shown before the bound (`before`), or
- * else the first shown exactly at it when every timestamp of the page has the same fractional digits (`at`): a
- * server that shows fewer digits than it keeps may hold a later instant behind a value equal to the bound.
+ * §4.1 "only records created (changed) after this time": `records` parted by their `createdAt` (`updatedAt`)
+ * against the bound, in their order; a record whose time is no date-time is on no side.
  */
-export function sinceViolation(param: SinceParam, bound: string, records: AnyRecord[]): { kind: 'before' | 'at'; record: AnyRecord } | undefined {
+export function sinceSides(param: SinceParam, bound: string, records: readonly AnyRecord[]): SinceSides | undefined {
   const at = Date.parse(bound)
   if (Number.isNaN(at)) return undefined
   const field = SINCE_FIELD[param]
-  let onBound: AnyRecord | undefined
+  const sides: SinceSides = { before: [], atBound: [], after: [] }
   for (const record of records) {
     const t = Date.parse(record[field])
     if (Number.isNaN(t)) continue
-    if (t < at) return { kind: 'before', record }
-    if (t === at) onBound ??= record
+    ;(t < at ? sides.before : t === at ? sides.atBound : sides.after).push(record)
   }
-  if (onBound === undefined) return undefined
-  return shownPrecision(records.flatMap((r) => [r.createdAt, r.updatedAt])).uniform ? { kind: 'at', record: onBound } : undefined
+  return sides
+}
+
+/**
+ * The fractional digits the records' timestamps show. A record shown exactly at a since bound is proven not after
+ * it only where they are `uniform`: a server that shows fewer digits than it keeps may hold a later instant behind
+ * a value equal to the bound.
+ */
+export function timestampPrecision(records: readonly AnyRecord[]): { digits: number[]; uniform: boolean } {
+  return shownPrecision(records.flatMap((r) => [r.createdAt, r.updatedAt]))
+}
+
+/**
+ * §4.1 on one since-list page: the first record shown before the bound (`before`), or else the first shown exactly
+ * at it where the page's timestamps show one precision (`at`, see timestampPrecision); undefined when neither.
+ */
+export function sinceViolation(param: SinceParam, bound: string, records: AnyRecord[]): { kind: 'before' | 'at'; record: AnyRecord } | undefined {
+  const sides = sinceSides(param, bound, records)
+  if (sides === undefined) return undefined
+  if (sides.before.length > 0) return { kind: 'before', record: sides.before[0]! }
+  if (sides.atBound.length > 0 && timestampPrecision(records).uniform) return { kind: 'at', record: sides.atBound[0]! }
+  return undefined
 }
 
 export { firstMisordered }

@@ -8,6 +8,7 @@ import type { Outcome } from './build.ts'
 import { compareByLevelClauseId, compareClauses, compareLevels } from './clause-order.ts'
 import { renderCoverageSection } from './coverage-html.ts'
 import type { RunReport, Verdict } from './types.ts'
+import { rowReplay, type ReplayRun } from './replay-line.ts'
 
 /** Longest body, detail or value shown on the page; report.json keeps the whole text. */
 export const HTML_MAX_BODY_CHARS = 20_000
@@ -83,10 +84,6 @@ function clauseLabel(clause: string): string {
   return clause.trim() === '' ? '(no clause)' : clause
 }
 
-function replayOf(check: CheckResult, seed: number): string {
-  return check.replay?.trim() || `crm-conformance run --only ${check.id} --seed ${seed}`
-}
-
 function headersText(headers: Record<string, string> | undefined): string {
   return Object.entries(headers ?? {})
     .map(([name, value]) => `${name}: ${value}`)
@@ -120,7 +117,7 @@ function renderExchange(item: EvidenceItem, prefix: string): string {
 </div>`
 }
 
-function renderCheckArticle(check: CheckResult, seed: number, prefix: 'failure' | 'errored' | 'waived', options: RenderHtmlOptions): string {
+function renderCheckArticle(check: CheckResult, run: ReplayRun, prefix: 'failure' | 'errored' | 'waived', options: RenderHtmlOptions): string {
   const evidence = check.evidence ?? []
   const others = check.clauses?.filter((c) => c !== check.clause) ?? []
   const clauseTitle = options.clauseTitle?.(check.clause)
@@ -136,7 +133,7 @@ function renderCheckArticle(check: CheckResult, seed: number, prefix: 'failure' 
       `<p class="waiver"><strong>Waived:</strong> ${esc(check.waived.reason)}${check.waived.expires ? ` (until ${esc(check.waived.expires)})` : ''}</p>`,
     )
   if (check.notes?.length) parts.push(`<ul class="notes">${check.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`)
-  parts.push(`<p class="replay-line">Replay: <code class="copy" data-testid="${prefix}-replay">${esc(replayOf(check, seed))}</code></p>`)
+  parts.push(`<p class="replay-line">Replay: <code class="copy" data-testid="${prefix}-replay">${esc(rowReplay(check, run))}</code></p>`)
   if (check.declaredAt) parts.push(`<p class="declared">Declared at <code class="copy" data-testid="${prefix}-declared">${esc(check.declaredAt)}</code></p>`)
   parts.push(
     `<details class="evidence" data-testid="${prefix}-evidence"><summary>Evidence: ${evidence.length} exchange${evidence.length === 1 ? '' : 's'}, ${esc(formatDuration(check.durationMs))}</summary>`,
@@ -207,11 +204,11 @@ function renderArticleSection(
   heading: string,
   intro: string,
   checks: CheckResult[],
-  seed: number,
+  run: ReplayRun,
   prefix: 'failure' | 'errored' | 'waived',
   options: RenderHtmlOptions,
 ): string {
-  const body = checks.length ? checks.map((c) => renderCheckArticle(c, seed, prefix, options)).join('\n') : `<p class="muted">None.</p>`
+  const body = checks.length ? checks.map((c) => renderCheckArticle(c, run, prefix, options)).join('\n') : `<p class="muted">None.</p>`
   return `<section id="${id}" data-testid="${testid}"><h2>${esc(heading)} (${checks.length})</h2>${intro ? `<p class="muted">${esc(intro)}</p>` : ''}
 ${body}
 </section>`
@@ -345,9 +342,9 @@ nav.sections a{margin-right:14px}
 @media (max-width:700px){body{overflow-wrap:break-word}main,header{padding:12px 10px}.verdict{font-size:1.9em}.pair{grid-template-columns:minmax(0,1fr)}table{display:block;max-width:100%;overflow-x:auto}article.check{padding:4px 8px 8px}}
 `
 
-function renderRunSections(failures: CheckResult[], errored: CheckResult[], waived: CheckResult[], seed: number, options: RenderHtmlOptions): string {
+function renderRunSections(failures: CheckResult[], errored: CheckResult[], waived: CheckResult[], run: ReplayRun, options: RenderHtmlOptions): string {
   return `<nav class="sections"><a href="#failures">Failures (${failures.length})</a>${errored.length ? `<a href="#errors">Harness errors (${errored.length})</a>` : ''}${waived.length ? `<a href="#waived">Waived (${waived.length})</a>` : ''}<a href="#by-clause">By clause</a><a href="#capabilities">Capabilities</a><a href="#leftovers">Leftovers</a><a href="#requests">Requests</a><a href="#config">Configuration</a></nav>
-${renderArticleSection('failures', 'failures', 'Failures', 'The server broke these clauses. MUST first, then SHOULD, in clause order.', failures, seed, 'failure', options)}`
+${renderArticleSection('failures', 'failures', 'Failures', 'The server broke these clauses. MUST first, then SHOULD, in clause order.', failures, run, 'failure', options)}`
 }
 
 /** Observed traffic: what the server broke, and apart from it what the client broke; no suite-only sections. */
@@ -356,8 +353,8 @@ function renderTrafficSections(report: RunReport, failures: CheckResult[], optio
   const server = bySide('server')
   const client = bySide('client')
   return `<nav class="sections"><a href="#failures">Server violations (${server.length})</a><a href="#client-violations">Client violations (${client.length})</a><a href="#by-clause">By clause</a><a href="#requests">Requests</a><a href="#config">Configuration</a></nav>
-${renderArticleSection('failures', 'failures', 'Server violations', 'The server broke these clauses in the traffic observed. MUST first, then SHOULD, in clause order.', server, report.seed, 'failure', options)}
-${renderArticleSection('client-violations', 'client-violations', 'Client violations', 'The client broke these clauses: the server is not blamed for them.', client, report.seed, 'failure', options)}`
+${renderArticleSection('failures', 'failures', 'Server violations', 'The server broke these clauses in the traffic observed. MUST first, then SHOULD, in clause order.', server, report, 'failure', options)}
+${renderArticleSection('client-violations', 'client-violations', 'Client violations', 'The client broke these clauses: the server is not blamed for them.', client, report, 'failure', options)}`
 }
 
 /** The whole page. Failures come first, then harness errors and waived failures, then every check by clause. */
@@ -380,9 +377,9 @@ export function renderHtml(report: RunReport, options: RenderHtmlOptions = {}): 
 <body>
 ${renderHeader(report)}
 <main>
-${report.traffic ? renderTrafficSections(report, failures, options) : renderRunSections(failures, errored, waived, report.seed, options)}
-${errored.length ? renderArticleSection('errors', 'errors', 'Harness errors', 'These checks could not run to a verdict (network fault, timeout, a bug of the suite): the clause is unverified.', errored, report.seed, 'errored', options) : ''}
-${waived.length ? renderArticleSection('waived', 'waived', 'Waived failures', 'Failed, but covered by a waiver: not counted as failures.', waived, report.seed, 'waived', options) : ''}
+${report.traffic ? renderTrafficSections(report, failures, options) : renderRunSections(failures, errored, waived, report, options)}
+${errored.length ? renderArticleSection('errors', 'errors', 'Harness errors', 'These checks could not run to a verdict (network fault, timeout, a bug of the suite): the clause is unverified.', errored, report, 'errored', options) : ''}
+${waived.length ? renderArticleSection('waived', 'waived', 'Waived failures', 'Failed, but covered by a waiver: not counted as failures.', waived, report, 'waived', options) : ''}
 ${renderRerun(report)}
 ${renderHistory(report)}
 ${renderByClause(report, options)}

@@ -1,10 +1,10 @@
 // summary.md: the pull-request comment. Bounded: GitHub refuses comments over 65 536 characters, so rows
 // are capped and a byte budget stops any table before the whole would pass MAX_SUMMARY_BYTES.
-import type { CheckResult } from '../checks/types.ts'
 import { LEVELS, outcomeOf } from './build.ts'
 import { compareByLevelClauseId } from './clause-order.ts'
 import type { RunReport, Verdict } from './types.ts'
 import { printableLine, xmlPrintable } from '../text/printable.ts'
+import { rowReplay } from './replay-line.ts'
 
 export const MAX_SUMMARY_BYTES = 60_000
 /** Rows per table before "and N more". */
@@ -101,10 +101,6 @@ function cappedTable(out: string[], budget: Budget, header: string[], rows: stri
   if (shown < rows.length) out.push('', `_…and ${rows.length - shown} more ${more}; see report.html._`)
 }
 
-function replayOf(check: CheckResult, seed: number): string {
-  return check.replay?.trim() || `crm-conformance run --only ${check.id} --seed ${seed}`
-}
-
 const TRAFFIC_EMOJI = { conformant: '✅', violations: '❌', 'nothing-verified': '⚪' } as const
 
 function headline(report: RunReport): string {
@@ -194,7 +190,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
       out,
       budget,
       ['Level', 'Check', 'Clause', 'Title', 'Message', 'Replay'],
-      failed.map((c) => [c.level, mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.title, 160), mdCell(c.message), mdCode(replayOf(c, report.seed), 200)]),
+      failed.map((c) => [c.level, mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.title, 160), mdCell(c.message), mdCode(rowReplay(c, report), 200)]),
       'failed checks',
     )
     out.push('')
@@ -205,7 +201,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
       out,
       budget,
       ['Check', 'Clause', 'Error', 'Replay'],
-      erroredMust.map((c) => [mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.message), mdCode(replayOf(c, report.seed), 200)]),
+      erroredMust.map((c) => [mdCode(c.id, 120), mdCell(c.clause, 20), mdCell(c.message), mdCode(rowReplay(c, report), 200)]),
       'errored MUST checks',
     )
     out.push('')

@@ -7,8 +7,8 @@ import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { DEFAULTS, type ResolvedConfig } from '../config/config.ts'
 import { CLEANUP_TIMEOUT_MS, cleanUpWith } from '../engine/cleanup.ts'
 import type { Leftover } from '../engine/ledger.ts'
-import { unrunResult } from '../engine/replay.ts'
-import { checksInFlight, replayTarget, scheduleChecks } from '../engine/runner.ts'
+import { declaredRow, replayTarget } from '../engine/replay.ts'
+import { checksInFlight, scheduleChecks } from '../engine/runner.ts'
 import { RunSession } from '../engine/session.ts'
 import { sweep } from '../engine/sweep.ts'
 import { choosePoolFixtures, type PoolHealth } from '../engine/fixture-pools.ts'
@@ -81,9 +81,9 @@ export interface ExecutedRun {
 /** A check the stop caught: not started (skipped, not run) or running (interrupt: skipped; bound: error). */
 function stoppedResult(check: CheckDefinition, started: boolean, stop: RunStop, session: RunSession): CheckResult {
   const target = replayTarget(session)
-  if (!started) return unrunResult(check, 'skipped', `not run: ${stop.reason}`, target)
-  if (stop.kind === 'timeout') return unrunResult(check, 'error', `CRMCONF_RUN_TIMEOUT: ${stop.reason} before the check finished`, target)
-  return unrunResult(check, 'skipped', `${stop.reason} before the check finished`, target)
+  if (!started) return declaredRow(check, 'skipped', `not run: ${stop.reason}`, target)
+  if (stop.kind === 'timeout') return declaredRow(check, 'error', `CRMCONF_RUN_TIMEOUT: ${stop.reason} before the check finished`, target)
+  return declaredRow(check, 'skipped', `${stop.reason} before the check finished`, target)
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

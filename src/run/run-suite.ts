@@ -3,10 +3,10 @@
 // error, an exception mid-run, an interrupt, the run's bound. `run` and `certify` call this.
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { redactedConfig, type ResolvedConfig } from '../config/config.ts'
-import { certificationBlock, completeCertifyingRows } from '../certify/profile.ts'
-import { applyWaivers, type Waiver, type WaiverOutcome } from '../certify/waivers.ts'
+import { certificationBlock } from '../certify/profile.ts'
+import type { Waiver, WaiverOutcome } from '../certify/waivers.ts'
 import type { Leftover } from '../engine/ledger.ts'
-import { replayCommand, unrunResult, type ReplayInvocation, type ReplayTarget } from '../engine/replay.ts'
+import { declaredRow, replayCommand, replayTarget, type ReplayInvocation } from '../engine/replay.ts'
 import { select } from '../engine/selection.ts'
 import type { RunSession } from '../engine/session.ts'
 import type { PoolHealth } from '../engine/fixture-pools.ts'
@@ -19,7 +19,7 @@ import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
 import { buildRunReport, exitCodeFor } from '../report/build.ts'
 import { coverageOfRun } from '../coverage/of-run.ts'
-import { annotateResults, type KeyWarning } from '../engine/preflight.ts'
+import type { KeyWarning } from '../engine/preflight.ts'
 import { describeScope } from '../engine/scope.ts'
 import type { RunScope } from '../report/types.ts'
 import type { MaskedSecret } from '../report/secrets.ts'
@@ -28,6 +28,7 @@ import { copyToLatest, writeReportFiles } from '../report/write.ts'
 import { specDigest } from '../spec/spec-text.ts'
 import { TOOL_VERSION } from '../version.ts'
 import { executeRun, type ExecuteOptions, type RunStop } from './execute.ts'
+import { amendRows } from './row-pipeline.ts'
 
 /** The exit code of an interrupted run, as a shell expects after Ctrl-C (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130
@@ -91,13 +92,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   const { config } = options
   const startedAt = options.startedAt ?? new Date()
   const embedded = config.baseUrl === undefined
-  const target: ReplayTarget = {
-    seed: config.seed,
-    profile: config.profile,
-    baseUrl: config.baseUrl,
-    variant: options.embedded?.variant,
-    faults: options.embedded?.faults,
-  }
+  const target = replayTarget({ ...config, embedded: embedded ? (options.embedded ?? {}) : undefined })
   const rerunOf = options.rerunOf
   const selected = select(options.catalogue, options.only, options.skip).filter((c) => !rerunOf || c.id in rerunOf.statuses)
   const repeat = Math.max(1, options.repeat ?? 1)
@@ -144,7 +139,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     // A harness fault: every check not judged is an error row, so the report says the run proved nothing.
     harnessError = (error as Error)?.stack ?? String(error)
     const message = `harness error: ${(error as Error)?.message ?? String(error)}`
-    results = selected.map((check) => unrunResult(check, 'error', message, target))
+    results = selected.map((check) => declaredRow(check, 'error', message, target))
     leftovers =
       (session as RunSession | undefined)?.ledger
         .pending()
@@ -166,17 +161,10 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
   /** The report of these rows, and every file rendered from it, written (again, after an interrupt's first writing). */
   async function compose(results: CheckResult[], leftovers: Leftover[], stop: RunStop | undefined, harnessError: string | undefined) {
     const opened = session as RunSession | undefined
-    if (options.keyWarnings?.length) results = annotateResults(results, options.catalogue, options.keyWarnings)
-    if (options.certification) results = completeCertifyingRows(results, options.catalogue, { target, harnessErrors: harnessError ? [harnessError] : [] })
-    let waiverOutcome: WaiverOutcome | undefined
-    if (options.waivers)
-      ({ results, outcome: waiverOutcome } = applyWaivers(
-        results,
-        options.waivers,
-        new Set(options.catalogue.map((c) => c.id)),
-        startedAt,
-        options.waiversFile,
-      ))
+    const { catalogue, keyWarnings, certification, waivers, waiversFile } = options
+    const amended = amendRows(results, { catalogue, target, startedAt, keyWarnings, certification, waivers, waiversFile, harnessError })
+    const waiverOutcome = amended.waiverOutcome
+    results = amended.rows
 
     const stats = sessions.length > 1 ? mergedStats(sessions) : opened?.transport.stats
     let report: RunReport = buildRunReport({

@@ -2,6 +2,7 @@
 // `proxy listening on http://HOST:PORT<base path>` once it accepts, a tally every ~10 s and each MUST violation
 // as it is seen; on SIGINT or SIGTERM writes the report (and closes the --record file) and ends with 0, or 1
 // when a rule at the --fail-on level was broken (2 when the traffic exercised no rule: nothing was verified).
+import { parseBaseUrl } from '../config/base-url.ts'
 import { loadConfig } from '../config/config.ts'
 import { CrmConfError } from '../errors.ts'
 import { printable } from '../text/printable.ts'
@@ -27,19 +28,10 @@ export interface ProxyCommandOptions {
   until?: (proxy: RunningProxy) => Promise<string>
 }
 
-/** The target as the proxy needs it: an http(s) URL with no credentials, its path the API's base path. */
+/** The target as the proxy needs it: a base URL (src/config/base-url.ts), its path the API's base path. */
 export function parseTarget(raw: string): URL {
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new CrmConfError('CRMCONF_USAGE', `proxy: --target is not a URL: ${raw}`)
-  }
-  if (!/^https?:$/.test(url.protocol)) throw new CrmConfError('CRMCONF_USAGE', `proxy: --target must be http(s): ${raw}`)
-  if (url.username || url.password) throw new CrmConfError('CRMCONF_USAGE', 'proxy: --target must not carry credentials (user:password@)')
-  if (url.search || url.hash) throw new CrmConfError('CRMCONF_USAGE', `proxy: --target is a base URL, without query or fragment: ${raw}`)
-  if (!/\/v1\/?$/.test(url.pathname))
-    throw new CrmConfError('CRMCONF_USAGE', `proxy: --target must end with the version segment /v1 (e.g. https://crm.example.com/v1), got ${raw}`)
+  const { url, problems } = parseBaseUrl(raw, 'proxy: --target')
+  if (!url || problems.length > 0) throw new CrmConfError('CRMCONF_USAGE', problems[0]!)
   return url
 }
 

@@ -77,7 +77,7 @@ export interface ResolvedOperation {
 
 /** A rule as data, like a check: stable id, clauses, level, one-line title, and the side it judges. */
 export interface TrafficRule {
-  /** `traffic.<subject>.<property>`, frozen like check ids. */
+  /** `traffic.<subject>.<property>`, frozen like check ids (by src/traffic/rules/rule-ids.txt). */
   id: string
   clauses: string[]
   level: Level

@@ -117,10 +117,7 @@ const CREDENTIALS: Credential[] = [
 /** §7.8: codes other than invalid_request are not shown; the one a 401 carries is reported once for the run. */
 function expect401(ctx: CheckContext, res: ApiResponse): void {
   const code = res.body?.error?.code
-  if (res.status === 401 && typeof code === 'string') {
-    const seen = (ctx.session.capabilities['auth.unauthorized.code'] as string[] | undefined) ?? []
-    if (!seen.includes(code)) ctx.session.capabilities['auth.unauthorized.code'] = [...seen, code]
-  }
+  if (res.status === 401 && typeof code === 'string') ctx.noteCapability('auth.unauthorized.code', code)
   expectErrorEnvelope(res, '§5.5', { status: 401 })
 }
 

@@ -70,11 +70,6 @@ async function otherCaller(ctx: CheckContext): Promise<{ role: KeyRole; client: 
   return ctx.skip(`needs ${KEY_VARIABLES.foreign}, or ${KEY_VARIABLES.restricted} with accounts:write`)
 }
 
-function noteCapability(ctx: CheckContext, name: string, value: string): void {
-  const seen = (ctx.session.capabilities[name] as string[] | undefined) ?? []
-  if (!seen.includes(value)) ctx.session.capabilities[name] = [...seen, value]
-}
-
 /**
  * How long the retention check waits before its retry: longer than a retention written in the wrong unit (24 s for
  * 24 h, the mistake this catches), short beside the run's other deliberate waits it runs next to.
@@ -270,7 +265,7 @@ export const checks: CheckDefinition[] = [
         if (typeof res.body?.id === 'string') trackCreated(ctx, 'account', res.body.id)
       }
       ctx.observe('idempotency.differentBody', seen)
-      noteCapability(ctx, 'idempotency.differentBody', seen)
+      ctx.noteCapability('idempotency.differentBody', seen)
     },
   }),
   // The mistake: a request with a reused key and another body is stored in the first one's place, so the retry

@@ -15,9 +15,11 @@ import {
   pageSizeProblem,
   distinctInstants,
   firstMisordered,
-  shownPrecision,
+  sinceSides,
+  timestampPrecision,
+  SINCE_FIELD,
 } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SortKey } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SinceParam, SortKey } from '../../src/checks/index.ts'
 import { childSet, listSource, probeCollections } from './fixtures.ts'
 import { BAD_PARAMETERS, badParameterResponse, type BadParameter } from './params.ts'
 import { ids, listPage, moreAfter } from './pages.ts'
@@ -32,8 +34,7 @@ const limitDefault = defineCheck({
   clauses: ['§4.1', '§8'],
   level: 'MUST',
   area,
-  // Writes only when no collection holds more than a page and the profile allows it (checked below).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'A list without limit returns pages of 25 records when the collection holds more',
   async run(ctx) {
     const { large, probes } = await probeCollections(ctx)
@@ -199,8 +200,7 @@ const walkComplete = defineCheck({
   clauses: ['§4.1', '§9.2'],
   level: 'MUST',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'Following nextCursor with a small limit visits every record of a list exactly once',
   async run(ctx) {
     const src = await listSource(ctx)
@@ -254,8 +254,7 @@ const cursorOnEveryPage = defineCheck({
   clauses: ['§2', '§4.1'],
   level: 'MUST',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'Every page of a list carries nextCursor as a string, the last page too ("" or any other string)',
   async run(ctx) {
     const src = await listSource(ctx)
@@ -294,8 +293,7 @@ function sortOrder(key: SortKey, order: Order): CheckDefinition {
     clauses: ['§4.1'],
     level: 'MUST',
     area,
-    // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-    writes: 'none',
+    writes: 'if-allowed',
     title: `sort=${key}&order=${order} lists records ${order === 'asc' ? 'oldest' : 'newest'} ${key} first (ties in any order)`,
     async run(ctx) {
       const res = await orderedList(ctx, key, { sort: key, order })
@@ -315,8 +313,7 @@ const sortDefault = defineCheck({
   clauses: ['§4.1'],
   level: 'MUST',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'Without sort and order, lists are newest createdAt first (sort default createdAt, order default desc)',
   async run(ctx) {
     const res = await orderedList(ctx, 'createdAt', {})
@@ -349,30 +346,26 @@ const createdSince = defineCheck({
   clauses: ['§4.1'],
   level: 'MUST',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'createdSince returns every record created after the bound and none created before it',
   async run(ctx) {
     const { known, since, res, returned } = await createdSinceProbe(ctx)
-    const at = Date.parse(since)
-    // A record shown exactly at the bound may be after it in the precision the server keeps: never judged.
-    const judged = known.filter((r) => r.createdAt !== since && Date.parse(r.createdAt) !== at)
-    if (judged.length === 0) ctx.skip(`all ${known.length} records listed share the bound's createdAt ${since}: none is before or after it`)
-    for (const r of judged) {
-      const t = Date.parse(r.createdAt)
-      const listed = returned.has(r.id)
-      if (listed && t < at) {
-        ctx.fail(`createdSince=${since} returned ${r.id}, created before the bound (${r.createdAt}) (§4.1)`, {
-          expected: '§4.1 createdSince: "only records created after this time"',
-          exchanges: [res.exchange],
-        })
-      }
-      if (!listed && t > at) {
-        ctx.fail(`createdSince=${since} left out ${r.id}, created after the bound (${r.createdAt}) (§4.1)`, {
-          expected: '§4.1 createdSince: every record created after this time',
-          exchanges: [res.exchange],
-        })
-      }
+    // A record shown exactly at the bound may be after it in the precision the server keeps: never judged here.
+    const { before, after } = sinceSides('createdSince', since, known)!
+    if (before.length + after.length === 0) ctx.skip(`all ${known.length} records listed share the bound's createdAt ${since}: none is before or after it`)
+    const early = before.find((r) => returned.has(r.id))
+    if (early) {
+      ctx.fail(`createdSince=${since} returned ${early.id}, created before the bound (${early.createdAt}) (§4.1)`, {
+        expected: '§4.1 createdSince: "only records created after this time"',
+        exchanges: [res.exchange],
+      })
+    }
+    const missing = after.find((r) => !returned.has(r.id))
+    if (missing) {
+      ctx.fail(`createdSince=${since} left out ${missing.id}, created after the bound (${missing.createdAt}) (§4.1)`, {
+        expected: '§4.1 createdSince: every record created after this time',
+        exchanges: [res.exchange],
+      })
     }
   },
 })
@@ -382,20 +375,13 @@ const createdSince = defineCheck({
  * when the server shows timestamps in one fixed precision (taken as the one it stores); where the digits vary the
  * shown value may hide a later instant (microseconds shown as milliseconds), and the check skips, saying so.
  */
-function judgeBound(
-  ctx: CheckContext,
-  param: 'createdSince' | 'updatedSince',
-  field: SortKey,
-  since: string,
-  res: ApiResponse & { body: { data: AnyRecord[] } },
-  seen: AnyRecord[],
-): void {
-  const at = Date.parse(since)
+function judgeBound(ctx: CheckContext, param: SinceParam, since: string, res: ApiResponse & { body: { data: AnyRecord[] } }, seen: AnyRecord[]): void {
+  const field = SINCE_FIELD[param]
   const data: AnyRecord[] = res.body.data
-  const atBound = data.filter((r) => Date.parse(r[field]) === at)
+  const atBound = sinceSides(param, since, data)?.atBound ?? []
   ctx.observe('boundRecordIncluded', atBound.length > 0)
   if (atBound.length === 0) return
-  const precision = shownPrecision([...seen, ...data].flatMap((r) => [r.createdAt, r.updatedAt]))
+  const precision = timestampPrecision([...seen, ...data])
   ctx.observe('fractionDigitsShown', precision.digits)
   const which = `${param}=${since} returned ${atBound[0]!.id}, whose ${field} is the bound itself`
   if (!precision.uniform) {
@@ -412,12 +398,11 @@ const excludesBound = defineCheck({
   clauses: ['§4.1'],
   level: 'SHOULD',
   area,
-  // Writes the run's child set unless the profile is read-only (fixtures.ts listSource).
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'createdSince leaves out the record created at the bound itself, where the server shows timestamps in one fixed precision',
   async run(ctx) {
     const { known, since, res } = await createdSinceProbe(ctx)
-    judgeBound(ctx, 'createdSince', 'createdAt', since, res, known)
+    judgeBound(ctx, 'createdSince', since, res, known)
   },
 })
 
@@ -436,7 +421,7 @@ const updatedExcludesBound = defineCheck({
     const since = String(records[Math.floor(records.length / 2)]!.updatedAt)
     const res = await listPage(ctx, ACCOUNTS, { ...set.query, updatedSince: since, sort: 'updatedAt', limit: LIMITS.pageSizeMax })
     // A record changed by another check meanwhile comes back with a later updatedAt, and is not judged.
-    judgeBound(ctx, 'updatedSince', 'updatedAt', since, res, records)
+    judgeBound(ctx, 'updatedSince', since, res, records)
   },
 })
 
@@ -477,7 +462,7 @@ const updatedSince = defineCheck({
     const evidence = [before.exchange, changed!.exchange, sync.exchange]
     const synced: AnyRecord[] = sync.body.data
     // Strictly before only: a record shown exactly at the bound may carry more precision than it shows.
-    const stale = synced.filter((r) => Date.parse(r.updatedAt) < Date.parse(since))
+    const stale = sinceSides('updatedSince', since, synced)?.before ?? []
     if (stale.length > 0) {
       ctx.fail(
         `updatedSince=${since} returned ${stale.length} record(s) last changed at or before the bound: ${stale

@@ -140,7 +140,7 @@ export interface ListSource {
 /**
  * Where order and walk checks look: the run's own child set when the profile allows writing it; in the read-only
  * profile, the largest collection the probe listed (its first page of 100, when that was the whole collection).
- * Declared `writes: 'none'`, such checks write only through this, and never in the read-only profile.
+ * Declared `writes: 'if-allowed'`, such checks write only through this, and never in the read-only profile.
  */
 export async function listSource(ctx: CheckContext, minimum = 3): Promise<ListSource> {
   if (ctx.profile !== 'read-only') {

@@ -77,8 +77,7 @@ const hundredFull = defineCheck({
   clauses: ['§4.1', '§8'],
   level: 'MUST',
   area,
-  // Writes the run's child set (101 accounts) only when no collection already holds more than 100 records.
-  writes: 'none',
+  writes: 'if-allowed',
   title: 'limit=100 on a list of more than 100 records returns a page of exactly 100, and its nextCursor leads to the rest',
   async run(ctx) {
     const { probes, over100: over } = await probeCollections(ctx)

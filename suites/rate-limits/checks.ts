@@ -6,7 +6,7 @@ import {
   headerInt,
   resetForm,
   retryAfterForm,
-  retryAfterMs,
+  wellFormedRetryAfterMs,
   retryAfterProblem,
   tooManyRequestsHeadersProblem,
 } from '../../src/checks/index.ts'
@@ -22,11 +22,6 @@ const PROBE_TIMEOUT_MS = 60_000
 const RECOVERY_TIMEOUT_MS = 180_000
 
 const exchangesOf = (calls: Call[]): Exchange[] => calls.map((c) => c.response.exchange)
-
-function noteCapability(ctx: CheckContext, name: string, value: string): void {
-  const seen = (ctx.session.capabilities[name] as string[] | undefined) ?? []
-  if (!seen.includes(value)) ctx.session.capabilities[name] = [...seen, value]
-}
 
 /** The probe's 429, or a skip naming why there is none to judge (`rate-limits.429.reached` fails for it). */
 async function refusal(ctx: CheckContext): Promise<{ p: Probe; refused: Call }> {
@@ -156,7 +151,7 @@ const seriesChecks: CheckDefinition[] = [
           })
         }
         ctx.observe('reset.form', form)
-        noteCapability(ctx, 'ratelimit.reset', form)
+        ctx.noteCapability('ratelimit.reset', form)
       }
     },
   }),
@@ -221,7 +216,7 @@ const probeChecks: CheckDefinition[] = [
     async run(ctx: CheckContext) {
       const { refused } = await refusal(ctx)
       const value = refused.response.header('retry-after')
-      const ms = retryAfterMs(value, refused.sentAt + refused.response.exchange.durationMs, refused.response.header('date'))
+      const ms = wellFormedRetryAfterMs(value, refused.sentAt + refused.response.exchange.durationMs, refused.response.header('date'))
       if (ms === undefined) ctx.skip(`Retry-After is ${JSON.stringify(value ?? null)} (see rate-limits.429.retry-after)`)
       if (ms > MINUTE_S * 1000) {
         ctx.fail(`Retry-After asks for ${Math.ceil(ms / 1000)} s, more than the minute a per-minute limit needs (§5.8)`, {

@@ -1,4 +1,4 @@
-import { ME_PATH, headerInt, retryAfterForm, retryAfterMs } from '../../src/checks/index.ts'
+import { ME_PATH, headerInt, retryAfterForm, wellFormedRetryAfterMs } from '../../src/checks/index.ts'
 import type { CheckContext, ApiClient, ApiResponse } from '../../src/checks/index.ts'
 // The calls the rate-limit checks judge, each made once per run and shared (session memo): a few quick calls
 // on the main key, and the probe that drives the rate-limited key into its 429 and back out.
@@ -111,7 +111,7 @@ export function recovery(ctx: CheckContext): Promise<Recovery> {
     const header = refused.response.header('retry-after')
     const form = retryAfterForm(header)
     const receivedAt = refused.sentAt + refused.response.exchange.durationMs
-    const waitMs = retryAfterMs(header, receivedAt, refused.response.header('date'))
+    const waitMs = wellFormedRetryAfterMs(header, receivedAt, refused.response.header('date'))
     if (form === undefined || waitMs === undefined) return { probe: p, unmet: `the 429 has no usable Retry-After (${JSON.stringify(header ?? null)})` }
     if (waitMs > ctx.config.maxRetryAfterS * 1000) {
       return { probe: p, unmet: `Retry-After asks for ${Math.ceil(waitMs / 1000)} s, longer than the ${ctx.config.maxRetryAfterS} s a run waits` }

@@ -1,11 +1,11 @@
 // §3: quotations and invoices are "created as a draft" (§4.2 "create (draft)"), whatever the body says: `status`
 // is not a field of their §4.4 create bodies. A server may ignore it (the record is a draft) or refuse the body
 // (a 4xx); it must never make the record in the state the body names.
-import { itemPath, trackCreated, RESOURCES } from '../../src/checks/index.ts'
-import type { CheckContext, AnyRecord, ResourceName } from '../../src/checks/index.ts'
+import { itemPath, notCreatedAsDraft, trackCreated, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, AnyRecord, DraftResource } from '../../src/checks/index.ts'
 import { isStateRefusal, refusalOf } from '../shared/refusal.ts'
 
-export async function createdAsDraft(ctx: CheckContext, resource: ResourceName, statuses: string[], body: () => AnyRecord): Promise<void> {
+export async function createdAsDraft(ctx: CheckContext, resource: DraftResource, statuses: string[], body: () => AnyRecord): Promise<void> {
   const path = RESOURCES[resource].path
   for (const status of statuses) {
     const res = await ctx.api.post(path, { ...body(), status })
@@ -22,14 +22,12 @@ export async function createdAsDraft(ctx: CheckContext, resource: ResourceName, 
     trackCreated(ctx, resource, res.body.id)
     const read = await ctx.api.get(itemPath(resource, res.body.id))
     const states = [res.body.status, read.body?.status]
-    if (states.some((s) => s !== 'draft')) {
-      ctx.fail(
-        `the ${resource} created with status ${JSON.stringify(status)} in the body is ${JSON.stringify(states.find((s) => s !== 'draft'))}, not a draft (§3)`,
-        {
-          expected: `a new ${resource} is a draft whatever the body says (§3 "created as a draft", §4.2 "create (draft)")`,
-          exchanges: [res.exchange, read.exchange],
-        },
-      )
+    const notDraft = states.findIndex((s) => notCreatedAsDraft(resource, s))
+    if (notDraft >= 0) {
+      ctx.fail(`the ${resource} created with status ${JSON.stringify(status)} in the body is ${JSON.stringify(states[notDraft])}, not a draft (§3)`, {
+        expected: `a new ${resource} is a draft whatever the body says (§3 "created as a draft", §4.2 "create (draft)")`,
+        exchanges: [res.exchange, read.exchange],
+      })
     }
     ctx.observe(`accepted.${status}`, 'created as a draft')
   }

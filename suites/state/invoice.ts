@@ -1,6 +1,6 @@
 // §3: an invoice is created as a draft and can be replaced only while it is one (§3.1). Invoices cannot be
 // deleted (§4.2), so creating one needs the full profile.
-import { defineCheck, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
+import { defineCheck, notCreatedAsDraft, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
 import type { CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { invoiceReplaceBody, newInvoiceBody, sharedDraftInvoice } from '../shared/drafts.ts'
 import { oneOfEachState } from '../shared/states.ts'
@@ -26,11 +26,8 @@ export const invoiceChecks: CheckDefinition[] = [
     writes: 'full',
     async run(ctx) {
       const draft = await sharedDraftInvoice(ctx)
-      if (draft.status !== 'draft') {
-        ctx.fail(`created invoice has status ${JSON.stringify(draft.status)}, expected "draft" (§3)`, {
-          expected: 'status "draft": invoices are "created as a draft" (§3, §4.2 "create (draft)")',
-        })
-      }
+      const problem = notCreatedAsDraft('invoice', draft.status)
+      if (problem) ctx.fail(problem.message, { expected: problem.expected })
     },
   }),
   defineCheck({

@@ -1,5 +1,5 @@
 // §3: a quotation is created as a draft, and can be replaced or deleted only while it is one (§3.1).
-import { defineCheck, createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
+import { defineCheck, notCreatedAsDraft, createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/index.ts'
 import { draftQuotationOrSkip, newQuotationBody, quotationReplaceBody, sharedDraftQuotation } from '../shared/drafts.ts'
 import type { Found } from '../shared/fixtures.ts'
@@ -27,11 +27,8 @@ export const quotationChecks: CheckDefinition[] = [
     writes: 'safe',
     async run(ctx) {
       const draft = await sharedDraftQuotation(ctx)
-      if (draft.status !== 'draft') {
-        ctx.fail(`created quotation has status ${JSON.stringify(draft.status)}, expected "draft" (§3)`, {
-          expected: 'status "draft": quotations are "created as a draft" (§3, §4.2 "create (draft)")',
-        })
-      }
+      const problem = notCreatedAsDraft('quotation', draft.status)
+      if (problem) ctx.fail(problem.message, { expected: problem.expected })
     },
   }),
   defineCheck({

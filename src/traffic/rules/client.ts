@@ -2,7 +2,7 @@
 // Retry-After of a 429 honoured, and an Idempotency-Key never reused for another body.
 import { bodyDefects } from '../../judge/bodies.ts'
 import { requestedPageSize } from '../../judge/lists.ts'
-import { retryAfterMs } from '../../judge/rate-headers.ts'
+import { wellFormedRetryAfterMs } from '../../judge/rate-header-forms.ts'
 import { deepEqual } from '../../judge/written.ts'
 import type { WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
@@ -126,7 +126,7 @@ export const retryAfterHonoured: TrafficRule = acrossExchanges(
         const response = exchange.response
         if (response?.status !== 429) return
         const ended = timeOf(exchange.endedAt)
-        const ms = retryAfterMs(response.headers['retry-after'], ended, response.headers.date)
+        const ms = wellFormedRetryAfterMs(response.headers['retry-after'], ended, response.headers.date)
         if (ms === undefined || Number.isNaN(ended)) return
         waits.set(call, { until: ended + ms, refused: exchange })
       },

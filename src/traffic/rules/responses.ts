@@ -3,7 +3,7 @@
 import { showsScopes } from '../../engine/me.ts'
 import { bodyDefects } from '../../judge/bodies.ts'
 import { errorEnvelopeProblem, refusalProblem } from '../../judge/errors.ts'
-import { resetForm, retryAfterMs, tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-headers.ts'
+import { resetForm, wellFormedRetryAfterMs, tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-header-forms.ts'
 import { writeOnlyShown } from '../../judge/records.ts'
 import { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../judge/response.ts'
 import { schemaProblem } from '../../judge/schema.ts'
@@ -217,7 +217,7 @@ export const rateHeaderForms: TrafficRule = perExchange(
       })
       return
     }
-    const wait = retryAfter === undefined ? undefined : retryAfterMs(retryAfter, timeOf(exchange.endedAt), response.headers.date)
+    const wait = retryAfter === undefined ? undefined : wellFormedRetryAfterMs(retryAfter, timeOf(exchange.endedAt), response.headers.date)
     if (wait !== undefined && wait > MINUTE_MS)
       ctx.violation({
         message: `${exchange.request.method} ${ctx.operation.path}: the 429's Retry-After ${JSON.stringify(retryAfter)} asks for ${Math.ceil(wait / 1000)} s, more than the minute a per-minute limit needs (§5.8)`,

@@ -2,6 +2,7 @@
 // writes accepted on a quotation or invoice that is no longer a draft, an order from a draft quotation, and
 // RateLimit-Remaining rising within one window. Each keeps bounded state and judges only what the traffic proves.
 import { parseResetHeader, headerInt } from '../../http/rate-headers.ts'
+import { notCreatedAsDraft } from '../../judge/draft.ts'
 import { differingFields } from '../../judge/same-response.ts'
 import { deepEqual, describeMismatches, writtenMismatches } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
@@ -262,11 +263,8 @@ export const createdDraft: TrafficRule = perExchange(
     // A create answered without the record (success bodies are not shown for every write) says nothing here.
     if (!record || !('status' in record)) return
     ctx.exercised()
-    if (record.status !== 'draft')
-      ctx.violation({
-        message: `POST ${ctx.operation.path} answered ${exchange.response!.status} with a ${resource} of status ${JSON.stringify(record.status)} (§3)`,
-        expected: `status "draft": ${resource}s are "created as a draft" (§3, §4.2)`,
-      })
+    const problem = notCreatedAsDraft(resource, record.status)
+    if (problem) ctx.violation({ message: `POST ${ctx.operation.path} answered ${exchange.response!.status}: ${problem.message}`, expected: problem.expected })
   },
 )
 

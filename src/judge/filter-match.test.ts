@@ -1,7 +1,7 @@
 // The §4.3 match rules the filters area judges servers by: a wrong rule here fails a conformant server.
 import { expect, test } from 'vitest'
-import { RESOURCES, type FilterSpec, type ResourceName } from '../src/spec/resources.ts'
-import { comparable, mayRefuseUnknownKey, queryValueFor, recordMatches, revealsCase, toE164, unmatchedValue } from '../src/judge/filter-match.ts'
+import { RESOURCES, type FilterSpec, type ResourceName } from '../spec/resources.ts'
+import { comparable, mayRefuseUnknownKey, queryValueFor, recordMatches, revealsCase, toE164, unmatchedValue } from './filter-match.ts'
 
 const filter = (resource: ResourceName, param: string): FilterSpec => RESOURCES[resource].filters.find((f) => f.param === param)!
 

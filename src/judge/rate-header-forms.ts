@@ -1,4 +1,5 @@
-// Reading the §8 rate headers as a client must: leniently where the spec shows no format.
+// The §8 rate headers judged for their form (which RateLimit-Reset and Retry-After forms a server sends), on top of
+// the lenient reading the client spends its quota by (src/http/rate-headers.ts).
 
 import { headerInt, parseRetryAfter } from '../http/rate-headers.ts'
 
@@ -22,8 +23,11 @@ export function retryAfterForm(value: string | undefined): RetryAfterForm | unde
   return /GMT\s*$/.test(value) && !Number.isNaN(Date.parse(value)) ? 'http-date' : undefined
 }
 
-/** Milliseconds a Retry-After asks to wait (a date from the response's `Date`); undefined when it is neither form. */
-export function retryAfterMs(value: string | undefined, now: number, serverDate?: string): number | undefined {
+/**
+ * Milliseconds a Retry-After asks to wait (a date from the response's `Date`); undefined when it is neither form
+ * of RFC 9110. The client's own wait (src/http/rate-limit-policy.ts `retryAfterMs`) reads any number leniently.
+ */
+export function wellFormedRetryAfterMs(value: string | undefined, now: number, serverDate?: string): number | undefined {
   return retryAfterForm(value) === undefined ? undefined : parseRetryAfter(value, now, serverDate)
 }
 
