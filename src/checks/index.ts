@@ -6,7 +6,7 @@ export type { CheckContext, CheckDefinition, CheckSession, Level, WriteNeed } fr
 export { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES } from '../config/config.ts'
 export type { FixtureName, KeyRole } from '../config/config.ts'
 export { readUntil } from '../engine/eventually.ts'
-export { scopesFromMe, showsScopes, userIdInMe } from '../engine/me.ts'
+export { scopesFromMe, showsScopes, userIdInMe } from '../judge/me.ts'
 export {
   createRecord,
   deleteRecord,
