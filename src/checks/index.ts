@@ -5,7 +5,7 @@ export { CheckFailed, CheckSkipped, defineCheck } from './define.ts'
 export type { CheckContext, CheckDefinition, CheckSession, Level, WriteNeed } from './types.ts'
 export { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES } from '../config/config.ts'
 export type { FixtureName, KeyRole } from '../config/config.ts'
-export { readUntil } from '../engine/eventually.ts'
+export { readUntil } from './eventually.ts'
 export { scopesFromMe, showsScopes, userIdInMe } from '../judge/me.ts'
 export {
   createRecord,
