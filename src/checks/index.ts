@@ -22,7 +22,7 @@ export {
   updateRecord,
   walkAllPages,
 } from '../engine/operations.ts'
-export { replayCommand } from '../engine/replay.ts'
+export { replayCommand } from './replay.ts'
 export { replayTarget } from '../engine/runner.ts'
 export { RUN_LABEL_FIELDS } from '../engine/sweep.ts'
 export { bodyFields, invalidBody, isKeyedField, validBody } from '../generators/index.ts'

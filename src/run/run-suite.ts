@@ -6,7 +6,7 @@ import { redactedConfig, type ResolvedConfig } from '../config/config.ts'
 import { certificationBlock, completeCertifyingRows } from '../certify/profile.ts'
 import { applyWaivers, type Waiver, type WaiverOutcome } from '../certify/waivers.ts'
 import type { Leftover } from '../engine/ledger.ts'
-import { replayCommand, unrunResult, type ReplayInvocation, type ReplayTarget } from '../engine/replay.ts'
+import { replayCommand, unrunResult, type ReplayInvocation, type ReplayTarget } from '../checks/replay.ts'
 import { select } from '../engine/selection.ts'
 import type { RunSession } from '../engine/session.ts'
 import type { PoolHealth } from '../engine/fixture-pools.ts'
@@ -67,7 +67,7 @@ export interface RunSuiteOptions extends Pick<
   keyWarnings?: KeyWarning[]
   /** Told once the files of a stopped run were first written, before its clean-up. */
   onStoppedWritten?: (paths: string[]) => void
-  /** How the user invoked the command, for the replay line (src/engine/replay.ts). */
+  /** How the user invoked the command, for the replay line (src/checks/replay.ts). */
   invocation?: ReplayInvocation
 }
 
