@@ -22,8 +22,7 @@ export {
   updateRecord,
   walkAllPages,
 } from '../engine/operations.ts'
-export { replayCommand } from './replay.ts'
-export { replayTarget } from '../engine/runner.ts'
+export { replayCommand, replayTarget } from './replay.ts'
 export { RUN_LABEL_FIELDS } from '../engine/sweep.ts'
 export { bodyFields, invalidBody, isKeyedField, validBody } from '../generators/index.ts'
 export type { BodyOptions, Defect } from '../generators/index.ts'

@@ -1,5 +1,5 @@
 // The command that replays a run, or one check of it: the same target, seed, profile, variant and faults.
-import type { CheckDefinition, CheckResult, Profile } from './types.ts'
+import type { CheckDefinition, CheckResult, CheckSession, Profile } from './types.ts'
 
 export interface ReplayTarget {
   seed: number
@@ -8,6 +8,17 @@ export interface ReplayTarget {
   baseUrl?: string
   variant?: string
   faults?: string[]
+}
+
+/** What a replay of this session's run needs. */
+export function replayTarget(session: Pick<CheckSession, 'seed' | 'profile' | 'baseUrl' | 'embedded'>): ReplayTarget {
+  return {
+    seed: session.seed,
+    profile: session.profile,
+    baseUrl: session.embedded ? undefined : session.baseUrl,
+    variant: session.embedded?.variant,
+    faults: session.embedded?.faults,
+  }
 }
 
 /**

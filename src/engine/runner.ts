@@ -8,7 +8,7 @@ import { ApiClient } from '../http/api-client.ts'
 import { curlFor } from '../http/curl.ts'
 import { deadlineOn, Stopwatch } from '../http/stopwatch.ts'
 import { CrmConfError } from '../errors.ts'
-import { unrunResult, type ReplayTarget } from '../checks/replay.ts'
+import { replayTarget, unrunResult } from '../checks/replay.ts'
 import { profileExclusion } from './scope.ts'
 import type { RunSession } from './session.ts'
 
@@ -25,17 +25,6 @@ export function precondition(check: CheckDefinition, session: RunSession): strin
   }
   if (check.webhooks && !session.config.webhookSecret) return 'CRM_WEBHOOK_SECRET is not set'
   return undefined
-}
-
-/** What a replay of this session's run needs. */
-export function replayTarget(session: Pick<CheckSession, 'seed' | 'profile' | 'baseUrl' | 'embedded'>): ReplayTarget {
-  return {
-    seed: session.seed,
-    profile: session.profile,
-    baseUrl: session.embedded ? undefined : session.baseUrl,
-    variant: session.embedded?.variant,
-    faults: session.embedded?.faults,
-  }
 }
 
 export async function runCheck(check: CheckDefinition, session: RunSession): Promise<CheckResult> {
