@@ -21,7 +21,7 @@ export {
   trackCreated,
   updateRecord,
   walkAllPages,
-} from '../engine/operations.ts'
+} from './operations.ts'
 export { replayCommand, replayTarget } from './replay.ts'
 export { RUN_LABEL_FIELDS } from '../engine/sweep.ts'
 export { bodyFields, invalidBody, isKeyedField, validBody } from '../generators/index.ts'

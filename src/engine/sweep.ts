@@ -5,7 +5,7 @@ import { ApiClient } from '../http/api-client.ts'
 import type { Transport } from '../http/transport.ts'
 import { RESOURCE_LIST, type ResourceName } from '../spec/resources.ts'
 import { CheckFailed } from '../checks/define.ts'
-import { walkAllPages } from './operations.ts'
+import { walkAllPages } from '../checks/operations.ts'
 import { RUN_TAG_PREFIX } from '../vocabulary.ts'
 
 /** `20261122-053212-a1b2c3`: the run id made by newRunId. */
