@@ -14,6 +14,7 @@ export {
   observeWalkEnd,
   recordsNotInUse,
   replaceRecord,
+  RUN_LABEL_FIELDS,
   runLabel,
   safeEmail,
   safePhone,
@@ -23,7 +24,6 @@ export {
   walkAllPages,
 } from './operations.ts'
 export { replayCommand, replayTarget } from './replay.ts'
-export { RUN_LABEL_FIELDS } from '../engine/sweep.ts'
 export { bodyFields, invalidBody, isKeyedField, validBody } from '../generators/index.ts'
 export type { BodyOptions, Defect } from '../generators/index.ts'
 export type { ApiClient, ApiResponse } from '../http/api-client.ts'

@@ -204,6 +204,9 @@ export function observeWalkEnd(ctx: CheckContext, walk: Walk): void {
   if (walk.end !== 'max-pages') noteCapability(ctx.session, 'list.lastPage', walk.end)
 }
 
+/** Name fields that carry runLabel (`crmconf <what> <run id> …`) on resources without tags. */
+export const RUN_LABEL_FIELDS: Partial<Record<ResourceName, string>> = { lead: 'fullName', opportunity: 'name', quotation: 'title' }
+
 /** A unique, recognisable name for a record of this run. */
 export function runLabel(ctx: CheckContext, what: string): string {
   return `crmconf ${what} ${ctx.runId} ${Math.random().toString(36).slice(2, 8)}`
