@@ -10,7 +10,7 @@ import { DEFAULTS, describeMissingOptionals, environmentFacts, loadConfig, PUBLI
 import { lookalikeWarnings } from '../config/env-names.ts'
 import { invocationFromEnv, setReplayInvocation } from '../checks/replay.ts'
 import { select } from '../engine/selection.ts'
-import { gateRun } from '../engine/run-gate.ts'
+import { gateRun } from '../run/run-gate.ts'
 import type { RunSession } from '../engine/session.ts'
 import { sweep } from '../engine/sweep.ts'
 import { preflightTarget, type KeyWarning } from '../engine/preflight.ts'
