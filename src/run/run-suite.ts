@@ -19,7 +19,7 @@ import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
 import { buildRunReport, exitCodeFor } from '../report/build.ts'
 import { coverageOfRun } from '../report/coverage-of-run.ts'
-import { annotateResults, type KeyWarning } from '../engine/preflight.ts'
+import { annotateResults, type KeyWarning } from './preflight.ts'
 import { describeScope } from '../engine/scope.ts'
 import type { RunScope } from '../report/types.ts'
 import type { MaskedSecret } from '../report/secrets.ts'
@@ -63,7 +63,7 @@ export interface RunSuiteOptions extends Pick<
   repeat?: number
   /** `--rerun-failed`: exactly these checks run, each labelled `fixed` or `still failing` against its status there. */
   rerunOf?: { path: string; runId?: string; statuses: Record<string, Status> }
-  /** Optional keys that answered contrary to their role (src/engine/preflight.ts): noted on the checks that use them. */
+  /** Optional keys that answered contrary to their role (src/run/preflight.ts): noted on the checks that use them. */
   keyWarnings?: KeyWarning[]
   /** Told once the files of a stopped run were first written, before its clean-up. */
   onStoppedWritten?: (paths: string[]) => void
