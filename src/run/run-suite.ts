@@ -4,7 +4,7 @@
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { redactedConfig, type ResolvedConfig } from '../config/config.ts'
 import { certificationBlock, completeCertifyingRows } from '../certify/profile.ts'
-import { applyWaivers, type Waiver, type WaiverOutcome } from '../certify/waivers.ts'
+import { applyWaivers, type Waiver, type WaiverOutcome } from './waivers.ts'
 import type { Leftover } from '../engine/ledger.ts'
 import { replayCommand, unrunResult, type ReplayInvocation, type ReplayTarget } from '../checks/replay.ts'
 import { select } from '../engine/selection.ts'
