@@ -116,7 +116,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         )
         return setExit(2)
       }
-      const { certifyCommand } = await import('../certify/certify-command.ts')
+      const { certifyCommand } = await import('./certify-command.ts')
       const outcome = await certifyCommand({
         out: opts.out,
         product: {
