@@ -145,7 +145,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .argument('<dir>', 'the submission folder')
     .option('--json', 'print the result as JSON')
     .action(async (dir: string, opts) => {
-      const { verifyCommand } = await import('../certify/verify-command.ts')
+      const { verifyCommand } = await import('./verify-submission-command.ts')
       const outcome = await verifyCommand(dir, { json: opts.json })
       setExit(outcome.exitCode)
     })
