@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util'
 import { runInProcess } from '../src/run/in-process.ts'
 import type { Exchange } from '../src/http/exchange.ts'
+import type { LimiterShape } from '../src/reference/rate-limit.ts'
 import { resolveOperation } from '../src/traffic/operation.ts'
 import { TRAFFIC_RULES } from '../src/traffic/rules/index.ts'
 import type { TrafficExchange } from '../src/traffic/types.ts'
@@ -50,10 +51,10 @@ const run = await runInProcess({
   checks: catalogue,
   only: values.only,
   embedded: {
-    faults: values.fault as never,
+    faults: values.fault,
     ...(values.variant ? { variant: values.variant } : {}),
     ...(values.rate ? { rateLimitPerMinute: Number(values.rate) } : {}),
-    ...(values.limiter ? { conditions: { limiter: values.limiter as never } } : {}),
+    ...(values.limiter ? { conditions: { limiter: values.limiter as LimiterShape } } : {}),
   },
 })
 const basePath = new URL(run.session.baseUrl).pathname

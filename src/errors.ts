@@ -10,6 +10,10 @@ export type CrmConfErrorCode =
   | 'CRMCONF_SCHEMA_INVALID'
   | 'CRMCONF_USAGE'
   | 'CRMCONF_RUN_STOPPED'
+  | 'CRMCONF_SECRET_LEAKED'
+  | 'CRMCONF_PRODUCT_INVALID'
+  | 'CRMCONF_TRAFFIC_FILE_INVALID'
+  | 'CRMCONF_WAIVERS_INVALID'
 
 export class CrmConfError extends Error {
   constructor(

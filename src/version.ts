@@ -1,3 +1,4 @@
+// The package root and the tool version, found from this module: the same in src/ (TypeScript) and dist/src/.
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -16,7 +16,7 @@ export interface CapabilityTopic {
 }
 
 // Each topic names the observations that answer one open question, by the runner's own keys
-// (src/engine/operations.ts: `update.method`, `create.status`, `delete.status`, `list.lastPage`…) and the
+// (src/checks/operations.ts: `update.method`, `create.status`, `delete.status`, `list.lastPage`…) and the
 // checks' observation names (`<check id>.<name>`). First match wins. Observations outside every topic (ids
 // queried, counts, timings) differ from run to run; they stay in report.json and report.html only, so that
 // this page diffs cleanly.

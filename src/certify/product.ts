@@ -1,6 +1,7 @@
 // PRODUCT.json: who claims compatibility, for which product and version. From flags, from a file the vendor
 // filled in (--product-file), or prompted for on a terminal; flags win over the file.
 import { readFileSync } from 'node:fs'
+import { CrmConfError } from '../errors.ts'
 
 export interface ProductInfo {
   /** The product's name, as customers know it. */
@@ -48,9 +49,9 @@ export function embeddedProduct(toolVersion: string): ProductInfo {
   }
 }
 
-export class ProductInfoError extends Error {
+export class ProductInfoError extends CrmConfError {
   constructor(readonly problems: string[]) {
-    super(`PRODUCT.json cannot be written:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    super('CRMCONF_PRODUCT_INVALID', `PRODUCT.json cannot be written:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
     this.name = 'ProductInfoError'
   }
 }

@@ -1,6 +1,6 @@
 // The certifying profile: which checks a certification needs, the rows a certify run must hold, and the
 // `certification` block frozen into its report.json. Pure: no I/O.
-import { declaredRow, type ReplayTarget } from '../engine/replay.ts'
+import { declaredRow, type ReplayTarget } from '../checks/replay.ts'
 import type { CheckDefinition, CheckResult, Level, Profile } from '../checks/types.ts'
 import { verdictOf } from '../report/build.ts'
 import type { RunReport, Verdict } from '../report/types.ts'

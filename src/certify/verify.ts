@@ -76,23 +76,45 @@ function listDiff(label: string, actual: readonly string[], expected: readonly s
   return out
 }
 
-export async function verifySubmission(dir: string, installed: InstalledSuite): Promise<VerifyResult> {
-  const problems: string[] = []
-  const confirmed: string[] = []
-  const result: VerifyResult = { accepted: false, problems, confirmed, verdictReasons: [] }
+/** What the steps share: the folder's files as read, the result they add to, and what earlier steps found. */
+interface Verification {
+  dir: string
+  installed: InstalledSuite
+  result: VerifyResult
+  problems: string[]
+  confirmed: string[]
+  /** Every plain file of the folder by name, as text. */
+  texts: Map<string, string>
+  present: Set<string>
+  product?: ProductInfo
+  report?: CertifiedReport
+  /** The submission was made by the installed suite version: its catalogue judges the rows. */
+  sameVersion?: boolean
+}
 
+/** One step of the verification; `stop` when what follows cannot be judged (no folder, no report, no certification). */
+type Step = (v: Verification) => Promise<'stop' | void> | 'stop' | void
+
+/** A report.json that a step reached (the steps after `certificationOfInstalledSuite` run only with one). */
+const reportOf = (v: Verification) => v.report!
+const certificationOf = (v: Verification) => v.report!.certification
+
+async function readFolder(v: Verification): Promise<'stop' | void> {
+  const { dir, problems } = v
   const info = await stat(dir).catch(() => undefined)
   if (!info?.isDirectory()) {
     problems.push(`${dir} is not a folder`)
-    return result
+    return 'stop'
   }
-
-  // 1. The files are those the manifest lists, unmodified, and nothing else is in the folder.
   const entries = await readdir(dir, { withFileTypes: true })
-  const present = new Set(entries.filter((e) => e.isFile()).map((e) => e.name))
+  v.present = new Set(entries.filter((e) => e.isFile()).map((e) => e.name))
   for (const e of entries) if (!e.isFile()) problems.push(`${e.name} is not a plain file: a submission holds only the files its manifest lists`)
-  const texts = new Map<string, string>()
-  for (const name of present) texts.set(name, await readFile(join(dir, name), 'utf8'))
+  for (const name of v.present) v.texts.set(name, await readFile(join(dir, name), 'utf8'))
+}
+
+/** 1. The files are those the manifest lists, unmodified, and nothing else is in the folder. */
+async function manifestHolds(v: Verification): Promise<void> {
+  const { dir, problems, confirmed, result, texts, present } = v
   const manifestText = texts.get(MANIFEST_FILE)
   if (manifestText === undefined) {
     problems.push(`${MANIFEST_FILE} is missing: nothing proves the files are those of the run`)
@@ -128,15 +150,20 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
     }
     if (intact) confirmed.push(`${MANIFEST_FILE}: ${manifest.entries.length} files, every digest matches, no other file`)
   }
+}
 
-  // 2. Nothing in the folder holds a secret (by shape: the values are not known here).
+/** 2. Nothing in the folder holds a secret (by shape: the values are not known here). */
+function noSecretShapes(v: Verification): void {
+  const { problems, confirmed, texts } = v
   const findings = [...texts.entries()].flatMap(([name, text]) => findSecretShapes(text, name))
   for (const f of findings) problems.push(`possible secret: ${describeFinding(f)}`)
   if (findings.length === 0) confirmed.push(`no file holds a bearer token, whsec_ secret, §5.2-shaped key or private key`)
+}
 
-  // 3. PRODUCT.json.
+/** 3. PRODUCT.json. */
+function productIsValid(v: Verification): void {
+  const { problems, result, texts } = v
   const productText = texts.get('PRODUCT.json')
-  let product: ProductInfo | undefined
   if (productText === undefined) problems.push('PRODUCT.json is missing')
   else {
     let doc: unknown
@@ -148,33 +175,37 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
     if (doc !== undefined) {
       const checked = validateProduct(doc)
       problems.push(...checked.problems)
-      product = checked.product
-      result.product = product
+      v.product = checked.product
+      result.product = v.product
     }
   }
+}
 
-  // 4. report.json: a certification of the installed suite version.
+/** 4. report.json: a certification of the installed suite version. */
+function certificationOfInstalledSuite(v: Verification): 'stop' | void {
+  const { problems, confirmed, result, texts, installed } = v
   const reportText = texts.get('report.json')
   if (reportText === undefined) {
     problems.push('report.json is missing')
-    return finish(result)
+    return 'stop'
   }
   let report: CertifiedReport
   try {
     report = JSON.parse(reportText) as CertifiedReport
   } catch (error) {
     problems.push(`report.json is not JSON: ${(error as Error).message}`)
-    return finish(result)
+    return 'stop'
   }
   if (report?.tool?.name !== 'crm-conformance' || !Array.isArray(report.checks) || typeof report.summary !== 'object') {
     problems.push('report.json is not a crm-conformance report')
-    return finish(result)
+    return 'stop'
   }
   const cert = report.certification
   if (!cert || typeof cert !== 'object') {
     problems.push('report.json has no certification block: it was written by `run`, not `certify` (a selection, a profile or waivers may have been used)')
-    return finish(result)
+    return 'stop'
   }
+  v.report = report
   result.suiteVersion = cert.suiteVersion
   result.specDigest = cert.specDigest
   if (cert.suiteVersion !== report.tool.version)
@@ -182,6 +213,7 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
   if (cert.specDigest !== report.spec?.digest)
     problems.push(`the certification names spec digest ${cert.specDigest} but the report names ${report.spec?.digest}`)
   const sameVersion = report.tool.version === installed.toolVersion
+  v.sameVersion = sameVersion
   if (!sameVersion) {
     problems.push(
       `the submission was made with crm-conformance ${report.tool.version}; this is ${installed.toolVersion}. Its certifying checks are those of ${report.tool.version}: verify it with \`npx crm-conformance@${report.tool.version} verify-submission\``,
@@ -191,8 +223,13 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
       `report.json names spec digest ${report.spec?.digest}, but crm-conformance ${installed.toolVersion} ships the spec with digest ${installed.specDigest}: the run used a modified suite`,
     )
   } else confirmed.push(`suite crm-conformance ${installed.toolVersion}, spec sha256 ${installed.specDigest}`)
+}
 
-  // 5. The certifying profile: full, no selection, no waiver.
+/** 5. The certifying profile: full, no selection, no waiver. */
+function certifyingProfile(v: Verification): void {
+  const { problems, confirmed } = v
+  const report = reportOf(v)
+  const cert = certificationOf(v)
   const before = problems.length
   if (report.profile !== CERTIFYING_PROFILE || cert.profile !== CERTIFYING_PROFILE)
     problems.push(`the run used the ${report.profile} profile; certification needs ${CERTIFYING_PROFILE}`)
@@ -206,10 +243,14 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
     problems.push(`the run used waivers${waived.length ? ` (${waived.map((c) => c.id).join(', ')})` : ''}; certification admits none`)
   }
   if (problems.length === before) confirmed.push(`profile ${CERTIFYING_PROFILE}, no selection, no waiver`)
+}
 
-  // 6. Every certifying check of this suite version has one row with a verdict, at the catalogue's level.
-  const rows = report.checks as CheckResult[]
-  if (sameVersion) {
+/** 6. Every certifying check of this suite version has one row with a verdict, at the catalogue's level. */
+function everyCertifyingCheckHasARow(v: Verification): void {
+  const { problems, confirmed, installed } = v
+  const cert = certificationOf(v)
+  const rows = reportOf(v).checks as CheckResult[]
+  if (v.sameVersion) {
     const before = problems.length
     const certifying = certifyingChecks(installed.catalogue)
     const expectedIds = certifying.map((c) => c.id)
@@ -235,53 +276,87 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
     }
     if (problems.length === before) confirmed.push(`all ${certifying.length} certifying checks (MUST and SHOULD) have one row with a verdict`)
   }
+}
 
-  // 7. The verdicts and counts follow from the rows (the report builder's own rules).
-  {
-    const before = problems.length
-    const derived = verdictOf(rows)
-    if (report.verdict !== derived.verdict || !same(report.verdictReasons, derived.reasons))
-      problems.push(`report.json says ${report.verdict}, but its rows give ${derived.verdict}`)
-    const certified = certificationVerdictOf(rows)
-    if (cert.verdict !== certified.verdict || !same(cert.verdictReasons, certified.reasons))
-      problems.push(`the certification says ${cert.verdict}, but the rows give ${certified.verdict}`)
-    if (!same(cert.notRun, notRunOf(rows))) problems.push("the certification's list of checks that did not run does not match the rows")
-    if (!same(report.summary, summarize(rows))) problems.push("report.json's counts (summary) do not match its rows")
-    result.verdict = certified.verdict
-    result.verdictReasons = certified.reasons
-    if (problems.length === before) confirmed.push(`the verdict ${certified.verdict} and the counts follow from the ${rows.length} rows`)
-  }
+/** 7. The verdicts and counts follow from the rows (the report builder's own rules). */
+function verdictsFollowFromRows(v: Verification): void {
+  const { problems, confirmed, result } = v
+  const report = reportOf(v)
+  const cert = certificationOf(v)
+  const rows = report.checks as CheckResult[]
+  const before = problems.length
+  const derived = verdictOf(rows)
+  if (report.verdict !== derived.verdict || !same(report.verdictReasons, derived.reasons))
+    problems.push(`report.json says ${report.verdict}, but its rows give ${derived.verdict}`)
+  const certified = certificationVerdictOf(rows)
+  if (cert.verdict !== certified.verdict || !same(cert.verdictReasons, certified.reasons))
+    problems.push(`the certification says ${cert.verdict}, but the rows give ${certified.verdict}`)
+  if (!same(cert.notRun, notRunOf(rows))) problems.push("the certification's list of checks that did not run does not match the rows")
+  if (!same(report.summary, summarize(rows))) problems.push("report.json's counts (summary) do not match its rows")
+  result.verdict = certified.verdict
+  result.verdictReasons = certified.reasons
+  if (problems.length === before) confirmed.push(`the verdict ${certified.verdict} and the counts follow from the ${rows.length} rows`)
+}
 
-  // 8. The files certify renders from report.json and PRODUCT.json are exactly that.
-  // A tampered report.json (a key renamed by one byte) may not render at all: that is a problem found, not a crash.
-  const rendered = <T>(render: () => T): T | undefined => {
-    try {
-      return render()
-    } catch (error) {
-      problems.push(`report.json cannot be rendered again as the run renders it (${(error as Error).message})`)
-      return undefined
-    }
+/** A file rendered again from report.json, or a problem: a tampered report.json (a key renamed by one byte) may not render at all. */
+function renderedAgain<T>(v: Verification, render: () => T): T | undefined {
+  try {
+    return render()
+  } catch (error) {
+    v.problems.push(`report.json cannot be rendered again as the run renders it (${(error as Error).message})`)
+    return undefined
   }
-  if (product && sameVersion) {
+}
+
+/** 8. The files certify renders from report.json and PRODUCT.json are exactly that. */
+function renderedFilesMatch(v: Verification): void {
+  const { problems, confirmed, texts, product } = v
+  const report = reportOf(v)
+  if (product && v.sameVersion) {
     const before = problems.length
-    for (const [name, text] of Object.entries(rendered(() => renderedFiles(report, product)) ?? {})) {
+    for (const [name, text] of Object.entries(renderedAgain(v, () => renderedFiles(report, product)) ?? {})) {
       if (name === 'PRODUCT.json') continue
       if (texts.get(name) !== undefined && texts.get(name) !== text) problems.push(`${name} is not what certify renders from report.json and PRODUCT.json`)
     }
     if (problems.length === before) confirmed.push('README.md, CAPABILITIES.md and badge.json match report.json and PRODUCT.json')
   }
+}
 
-  // 9. junit.xml and report.html describe the same run: junit.xml is what the run renders from report.json.
+/** 9. junit.xml and report.html describe the same run: junit.xml is what the run renders from report.json. */
+function junitAndHtmlOfTheRun(v: Verification): void {
+  const { problems, confirmed, texts } = v
+  const report = reportOf(v)
   const junit = texts.get('junit.xml')
   if (junit !== undefined) {
-    const again = rendered(() => renderJunit(report))
+    const again = renderedAgain(v, () => renderJunit(report))
     if (junit === again) confirmed.push('junit.xml is what report.json renders')
     else if (again !== undefined) problems.push('junit.xml is not what the run renders from report.json')
   }
   const html = texts.get('report.html')
   if (html !== undefined && typeof report.runId === 'string' && !html.includes(report.runId))
     problems.push(`report.html is not the report of run ${report.runId}`)
+}
 
+/** The verification, in order: every problem is collected; a step that finds nothing left to judge stops the rest. */
+const STEPS: readonly Step[] = [
+  readFolder,
+  manifestHolds,
+  noSecretShapes,
+  productIsValid,
+  certificationOfInstalledSuite,
+  certifyingProfile,
+  everyCertifyingCheckHasARow,
+  verdictsFollowFromRows,
+  renderedFilesMatch,
+  junitAndHtmlOfTheRun,
+]
+
+export async function verifySubmission(dir: string, installed: InstalledSuite): Promise<VerifyResult> {
+  const problems: string[] = []
+  const confirmed: string[] = []
+  const result: VerifyResult = { accepted: false, problems, confirmed, verdictReasons: [] }
+  const v: Verification = { dir, installed, result, problems, confirmed, texts: new Map(), present: new Set() }
+  for (const step of STEPS) if ((await step(v)) === 'stop') break
   return finish(result)
 }
 

@@ -5,8 +5,8 @@ export { CheckFailed, CheckSkipped, defineCheck } from './define.ts'
 export type { CheckContext, CheckDefinition, CheckSession, Level, WriteNeed } from './types.ts'
 export { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES } from '../config/config.ts'
 export type { FixtureName, KeyRole } from '../config/config.ts'
-export { readUntil } from '../engine/eventually.ts'
-export { scopesFromMe, showsScopes, userIdInMe } from '../engine/me.ts'
+export { readUntil } from './eventually.ts'
+export { scopesFromMe, showsScopes, userIdInMe } from '../judge/me.ts'
 export {
   createRecord,
   deleteRecord,
@@ -14,6 +14,7 @@ export {
   observeWalkEnd,
   recordsNotInUse,
   replaceRecord,
+  RUN_LABEL_FIELDS,
   runLabel,
   safeEmail,
   safePhone,
@@ -21,9 +22,8 @@ export {
   trackCreated,
   updateRecord,
   walkAllPages,
-} from '../engine/operations.ts'
-export { replayCommand, replayTarget } from '../engine/replay.ts'
-export { RUN_LABEL_FIELDS } from '../engine/sweep.ts'
+} from './operations.ts'
+export { replayCommand, replayTarget } from './replay.ts'
 export { bodyFields, invalidBody, isKeyedField, validBody } from '../generators/index.ts'
 export type { BodyOptions, Defect } from '../generators/index.ts'
 export type { ApiClient, ApiResponse } from '../http/api-client.ts'

@@ -4,7 +4,6 @@ import type { ApiClient } from '../http/api-client.ts'
 import type { Redactor } from '../http/redact.ts'
 import type { Transport } from '../http/transport.ts'
 import type { ResolvedConfig } from '../config/config.ts'
-import type { Ledger } from '../engine/ledger.ts'
 import type { Sink } from '../webhooks/sink.ts'
 import type { KeyRole, Level, Profile, Status, WriteNeed } from '../vocabulary.ts'
 
@@ -43,6 +42,32 @@ export interface CheckDefinition {
   run(ctx: CheckContext): Promise<void>
 }
 
+/** A record the run made, to be removed at its end. */
+export interface LedgerEntry {
+  resource: string
+  id: string
+  /** Path to DELETE it; absent when the API has no delete for it. */
+  deletePath?: string
+  /** Why it cannot be deleted, when deletePath is absent. */
+  reason?: string
+  checkId?: string
+  /** The key that created it (default main): a foreign workspace's record is removed with the foreign key. */
+  keyRole?: string
+}
+
+/** The run's record ledger as a check uses it; the engine's `Ledger` (src/engine/ledger.ts) journals it to disk. */
+export interface LedgerView {
+  track(entry: LedgerEntry): void
+  /** The record is gone (deleted by a check or by cleanup). */
+  forget(id: string): void
+  /** Notes a create on its way (its record may be listed before it is tracked); returns it. */
+  creating<T>(create: Promise<T>): Promise<T>
+  /** Resolves once every create on its way now has ended. */
+  settled(): Promise<void>
+  /** Whether this run created the record, whether or not it is gone since. */
+  created(id: string): boolean
+}
+
 /**
  * The run as a check sees it: its shared fixtures, the records it made, what the server chose, the run's
  * exchanges and the webhook sink. Nothing that starts, schedules, stops or ends the run.
@@ -62,7 +87,7 @@ export interface CheckSession {
   /** Every exchange of the run so far, in order (redacted). */
   readonly exchanges: readonly Exchange[]
   /** The records the run made, removed at its end; one object per run, whichever view of the session a check holds. */
-  readonly ledger: Pick<Ledger, 'track' | 'forget' | 'creating' | 'settled' | 'created'>
+  readonly ledger: LedgerView
   /** A value derived from a secret is masked like the secret (`add`). */
   readonly redactor: Pick<Redactor, 'add'>
   /** Whether an optional key is configured, and the run's request counts. */

@@ -8,7 +8,7 @@ export async function embeddedOptionProblem(variant: string | undefined, faults:
   if (variant === undefined && !faults?.length) return undefined
   const { VARIANT_NAMES } = await import('../reference/variants.ts')
   const { FAULTS } = await import('../reference/faults.ts')
-  const { nearestTerms } = await import('../engine/selection.ts')
+  const { nearestTerms } = await import('../config/nearest-terms.ts')
   const unknown = (flag: string, value: string, known: readonly string[], what: string) => {
     const near = nearestTerms(value, known)
     const hint =

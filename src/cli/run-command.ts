@@ -8,16 +8,16 @@ import { randomBytes } from 'node:crypto'
 import type { Profile } from '../checks/types.ts'
 import { DEFAULTS, describeMissingOptionals, environmentFacts, loadConfig, PUBLIC_VARIABLES, type ResolvedConfig } from '../config/config.ts'
 import { lookalikeWarnings } from '../config/env-names.ts'
-import { invocationFromEnv, setReplayInvocation } from '../engine/replay.ts'
+import { invocationFromEnv, setReplayInvocation } from '../checks/replay.ts'
 import { select } from '../engine/selection.ts'
-import { gateRun } from '../engine/run-gate.ts'
+import { gateRun } from '../run/run-gate.ts'
 import type { RunSession } from '../engine/session.ts'
 import { sweep } from '../engine/sweep.ts'
-import { preflightTarget, type KeyWarning } from '../engine/preflight.ts'
+import { preflightTarget, type KeyWarning } from '../run/preflight.ts'
 import { transportFor } from '../http/for-config.ts'
 import { nothingTestedReason } from '../report/scope.ts'
 import type { RunReport } from '../report/types.ts'
-import { describeWaiverOutcome, loadWaivers, type Waiver } from '../certify/waivers.ts'
+import { describeWaiverOutcome, loadWaivers, type Waiver } from '../run/waivers.ts'
 import { describeEstimate, estimateRequests, formatDuration } from '../run/estimate.ts'
 import { EXIT_INTERRUPTED, runSuite, type SuiteOutcome } from '../run/run-suite.ts'
 import { TOOL_VERSION } from '../version.ts'
@@ -47,7 +47,7 @@ export interface RunCommandOptions {
   write?: (text: string) => void
   /** Where a run that cannot start says why (default: stderr; with `write` given and this not, `write`). */
   writeError?: (text: string) => void
-  /** `--waivers FILE`: known failures of everyday runs (src/certify/waivers.ts); a stale waiver fails the run. */
+  /** `--waivers FILE`: known failures of everyday runs (src/run/waivers.ts); a stale waiver fails the run. */
   waiversFile?: string
   /** `--embedded`: test the embedded reference server on purpose (src/config/target-choice.ts). */
   embedded?: boolean

@@ -147,7 +147,7 @@ export interface ResolvedConfig {
   maxRetryAfterS: number
   /** CRM_PBT_RUNS: generated cases per property-based check. */
   pbtRuns: number
-  /** CRM_CONSISTENCY_WINDOW_MS: the bounded wait for a list to show a write (src/engine/eventually.ts). */
+  /** CRM_CONSISTENCY_WINDOW_MS: the bounded wait for a list to show a write (src/checks/eventually.ts). */
   consistencyWindowMs: number
   /** CRM_RUN_TIMEOUT_S: the whole run's bound, in seconds. */
   runTimeoutS: number

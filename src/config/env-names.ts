@@ -1,7 +1,7 @@
 // Variables that look like ours but are not (CRM_APIKEY, CRM_BASEURL, CRM_API_KEY_RESTRICED): a typo
 // that would otherwise silently drop a key, or test the embedded server instead of the user's. Pure.
 import { distance } from 'fastest-levenshtein'
-import { nearestTerms } from '../engine/selection.ts'
+import { nearestTerms } from './nearest-terms.ts'
 
 /** Names of the CI examples' own variables (examples/*.yml), never read by the suite and never a typo. */
 const FOREIGN_PREFIXES = ['CRM_CONFORMANCE_']

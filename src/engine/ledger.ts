@@ -2,22 +2,13 @@
 // interrupt, because each change is journalled to disk as it happens (§ "leave nothing behind").
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import type { LedgerEntry, LedgerView } from '../checks/types.ts'
 
-export interface LedgerEntry {
-  resource: string
-  id: string
-  /** Path to DELETE it; absent when the API has no delete for it. */
-  deletePath?: string
-  /** Why it cannot be deleted, when deletePath is absent. */
-  reason?: string
-  checkId?: string
-  /** The key that created it (default main): a foreign workspace's record is removed with the foreign key. */
-  keyRole?: string
-}
+export type { LedgerEntry }
 
 type JournalLine = ({ op: 'add' } & LedgerEntry) | { op: 'remove'; id: string }
 
-export class Ledger {
+export class Ledger implements LedgerView {
   private readonly entries = new Map<string, LedgerEntry>()
   private readonly everTracked = new Set<string>()
   private readonly inFlight = new Set<Promise<unknown>>()

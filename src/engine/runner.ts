@@ -9,7 +9,7 @@ import { ApiClient } from '../http/api-client.ts'
 import { curlFor } from '../http/curl.ts'
 import { deadlineOn, Stopwatch } from '../http/stopwatch.ts'
 import { CrmConfError } from '../errors.ts'
-import { declaredRow, replayTarget } from './replay.ts'
+import { declaredRow, replayTarget } from '../checks/replay.ts'
 import { profileExclusion } from './scope.ts'
 import type { RunSession } from './session.ts'
 

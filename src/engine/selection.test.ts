@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { CheckDefinition } from '../checks/types.ts'
-import { nearestTerms, select, selectionProblem, selectionTerms } from './selection.ts'
+import { select, selectionProblem, selectionTerms } from './selection.ts'
 
 const check = (id: string, clauses: string[]): CheckDefinition => ({ id, clauses, level: 'MUST', area: id.split('.')[0]!, title: id, run: async () => {} })
 const CHECKS = [
@@ -59,10 +59,5 @@ describe('terms and distance', () => {
     const { names, clauses } = selectionTerms(CHECKS)
     expect(names).toEqual(expect.arrayContaining(['pagination', 'pagination.cursor', 'pagination.cursor.opaque']))
     expect(clauses).toEqual(expect.arrayContaining(['§4', '§4.1', '§8']))
-  })
-
-  test('a short value finds nothing far from it', () => {
-    expect(nearestTerms('xyz', ['auth', 'records'])).toEqual([])
-    expect(nearestTerms('reocrds', ['auth', 'records'])).toEqual(['records'])
   })
 })

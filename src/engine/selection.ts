@@ -1,6 +1,6 @@
 // --only / --skip: a value selects a check by id, id prefix (`records.account`), area or clause (`§4.1`).
-import { distance } from 'fastest-levenshtein'
 import type { CheckDefinition } from '../checks/types.ts'
+import { nearestTerms } from '../config/nearest-terms.ts'
 
 export function selects(value: string, check: CheckDefinition): boolean {
   if (value.startsWith('§')) return check.clauses.some((c) => c === value || c.startsWith(`${value}.`))
@@ -10,9 +10,6 @@ export function selects(value: string, check: CheckDefinition): boolean {
 export function select(checks: CheckDefinition[], only: string[] = [], skip: string[] = []): CheckDefinition[] {
   return checks.filter((c) => (only.length === 0 || only.some((v) => selects(v, c))) && !skip.some((v) => selects(v, c)))
 }
-
-/** Suggestions offered for a value that selects nothing. */
-const MAX_SUGGESTIONS = 3
 
 /** Every value that selects something: areas, ids and their dotted prefixes, clauses and their parents (`§4` of `§4.1`). */
 export function selectionTerms(checks: readonly CheckDefinition[]): { names: string[]; clauses: string[] } {
@@ -28,24 +25,6 @@ export function selectionTerms(checks: readonly CheckDefinition[]): { names: str
     }
   }
   return { names: [...names].sort(), clauses: [...clauses].sort() }
-}
-
-/**
- * The terms nearest to a value by edit distance (case-insensitive; ties all kept, up to `max`), within a bound
- * that grows with the value's length so that `pagnation` finds `pagination` but `xyz` does not find `auth`.
- */
-export function nearestTerms(value: string, terms: readonly string[], max = MAX_SUGGESTIONS): string[] {
-  const wanted = value.toLowerCase()
-  const bound = Math.max(2, Math.floor(wanted.length / 3))
-  const scored = terms
-    .map((term) => ({ term, d: distance(wanted, term.toLowerCase()) }))
-    .filter(({ d }) => d <= bound)
-    .sort((a, b) => a.d - b.d || a.term.length - b.term.length || a.term.localeCompare(b.term))
-  const best = scored[0]?.d
-  return scored
-    .filter(({ d }) => d === best)
-    .slice(0, max)
-    .map(({ term }) => term)
 }
 
 /**

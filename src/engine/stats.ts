@@ -1,3 +1,4 @@
+// Requests per suite area, for the run summary and report.json.
 import type { Exchange } from '../http/exchange.ts'
 
 /** Requests per suite area, from the check id that sent each exchange (`cleanup` when none did). */

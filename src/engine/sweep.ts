@@ -5,13 +5,11 @@ import { ApiClient } from '../http/api-client.ts'
 import type { Transport } from '../http/transport.ts'
 import { RESOURCE_LIST, type ResourceName } from '../spec/resources.ts'
 import { CheckFailed } from '../checks/define.ts'
-import { walkAllPages } from './operations.ts'
+import { RUN_LABEL_FIELDS, walkAllPages } from '../checks/operations.ts'
 import { RUN_TAG_PREFIX } from '../vocabulary.ts'
 
 /** `20261122-053212-a1b2c3`: the run id made by newRunId. */
 const RUN_ID = /(\d{8})-(\d{6})-[0-9a-f]{6}/
-/** Name fields that carry runLabel (`crmconf <what> <run id> …`) on resources without tags. */
-export const RUN_LABEL_FIELDS: Partial<Record<ResourceName, string>> = { lead: 'fullName', opportunity: 'name', quotation: 'title' }
 
 export interface SweepOptions {
   olderThanMs: number

@@ -2,7 +2,7 @@
 // report.json written before rows did, rendered again), the report's target, seed and profile make it through the
 // run's one replay-target source (src/engine/replay.ts), so it names the profile and the target as the run's do.
 import type { CheckResult } from '../checks/types.ts'
-import { replayCommand, replayTarget } from '../engine/replay.ts'
+import { replayCommand, replayTarget } from '../checks/replay.ts'
 import type { RunReport } from './types.ts'
 
 /** What a row's replay line is made from when the row has none. */

@@ -1,9 +1,10 @@
 // The redaction guard: proves a rendered report holds no secret, in any of the encodings a report uses.
+import { CrmConfError } from '../errors.ts'
 
 /** Secrets by the name to report when one leaks (the variable that holds it: `CRM_API_KEY`), or a bare list. */
 export type SecretList = Record<string, string | undefined> | readonly (string | undefined)[]
 
-export class SecretLeakError extends Error {
+export class SecretLeakError extends CrmConfError {
   constructor(
     /** The name of the secret (its variable, or `secret #n` for a bare list); never its value. */
     readonly secretName: string,
@@ -13,7 +14,7 @@ export class SecretLeakError extends Error {
     readonly line: number,
     where: string | undefined,
   ) {
-    super(`secret ${secretName} leaked${where ? ` in ${where}` : ''} (${encoding}, line ${line})`)
+    super('CRMCONF_SECRET_LEAKED', `secret ${secretName} leaked${where ? ` in ${where}` : ''} (${encoding}, line ${line})`)
     this.name = 'SecretLeakError'
   }
 }

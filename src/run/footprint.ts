@@ -14,7 +14,7 @@ export const FOOTPRINT_PAGE = 100
 /** The collections whose records no run can delete (§4.2). */
 export const UNDELETABLE: ResourceName[] = (Object.keys(RESOURCES) as ResourceName[]).filter((r) => RESOURCES[r].ops.create && !RESOURCES[r].ops.delete)
 
-/** The label every run's records carry (src/engine/operations.ts runLabel, suites/shared/bodies.ts runSku). */
+/** The label every run's records carry (src/checks/operations.ts runLabel, suites/shared/bodies.ts runSku). */
 const RUN_LABEL = /crmconf[ -]/i
 
 /** The fields of a product its replace sends (§4.4 POST /products and replace /products/{id}: every field). */

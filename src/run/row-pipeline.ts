@@ -4,9 +4,9 @@
 // waivers last, so that they excuse a failure as finally written and see every row a waiver could name.
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { completeCertifyingRows } from '../certify/profile.ts'
-import { applyWaivers, type Waiver, type WaiverOutcome } from '../certify/waivers.ts'
-import { annotateResults, type KeyWarning } from '../engine/preflight.ts'
-import type { ReplayTarget } from '../engine/replay.ts'
+import { applyWaivers, type Waiver, type WaiverOutcome } from './waivers.ts'
+import { annotateResults, type KeyWarning } from './preflight.ts'
+import type { ReplayTarget } from '../checks/replay.ts'
 
 /** What the amendments read besides the rows: the run's request and how it ended. */
 export interface RowContext {

@@ -4,9 +4,9 @@
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import { redactedConfig, type ResolvedConfig } from '../config/config.ts'
 import { certificationBlock } from '../certify/profile.ts'
-import type { Waiver, WaiverOutcome } from '../certify/waivers.ts'
+import type { Waiver, WaiverOutcome } from './waivers.ts'
 import type { Leftover } from '../engine/ledger.ts'
-import { declaredRow, replayCommand, replayTarget, type ReplayInvocation } from '../engine/replay.ts'
+import { declaredRow, replayCommand, replayTarget, type ReplayInvocation } from '../checks/replay.ts'
 import { select } from '../engine/selection.ts'
 import type { RunSession } from '../engine/session.ts'
 import type { PoolHealth } from '../engine/fixture-pools.ts'
@@ -18,8 +18,8 @@ import type { EmbeddedOptions } from './target.ts'
 import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
 import { buildRunReport, exitCodeFor } from '../report/build.ts'
-import { coverageOfRun } from '../coverage/of-run.ts'
-import type { KeyWarning } from '../engine/preflight.ts'
+import { coverageOfRun } from '../report/coverage-of-run.ts'
+import type { KeyWarning } from './preflight.ts'
 import { describeScope } from '../engine/scope.ts'
 import type { RunScope } from '../report/types.ts'
 import type { MaskedSecret } from '../report/secrets.ts'
@@ -64,11 +64,11 @@ export interface RunSuiteOptions extends Pick<
   repeat?: number
   /** `--rerun-failed`: exactly these checks run, each labelled `fixed` or `still failing` against its status there. */
   rerunOf?: { path: string; runId?: string; statuses: Record<string, Status> }
-  /** Optional keys that answered contrary to their role (src/engine/preflight.ts): noted on the checks that use them. */
+  /** Optional keys that answered contrary to their role (src/run/preflight.ts): noted on the checks that use them. */
   keyWarnings?: KeyWarning[]
   /** Told once the files of a stopped run were first written, before its clean-up. */
   onStoppedWritten?: (paths: string[]) => void
-  /** How the user invoked the command, for the replay line (src/engine/replay.ts). */
+  /** How the user invoked the command, for the replay line (src/checks/replay.ts). */
   invocation?: ReplayInvocation
 }
 

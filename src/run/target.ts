@@ -5,6 +5,7 @@
 import type { ResolvedConfig } from '../config/config.ts'
 import type { RunTarget } from '../engine/session.ts'
 import type { ServerConditions } from '../reference/conditions.ts'
+import type { VariantName } from '../reference/variants.ts'
 
 export interface EmbeddedOptions {
   variant?: string
@@ -25,7 +26,8 @@ export async function resolveTarget(config: ResolvedConfig, embedded?: EmbeddedO
   if (config.baseUrl !== undefined) return { config: { ...config, baseUrl: config.baseUrl } }
   const { startReferenceServer } = await import('../reference/index.ts')
   const server = await startReferenceServer({
-    variant: embedded?.variant as never,
+    // The name was checked against VARIANT_NAMES with the other options (src/cli/embedded-options.ts); variantOf refuses any other.
+    variant: embedded?.variant as VariantName | undefined,
     faults: embedded?.faults,
     rateLimitPerMinute: embedded?.rateLimitPerMinute,
     basePath: embedded?.basePath,

@@ -1,7 +1,7 @@
 // The clause registry: every statement of the spec a server must honour, with its level and either the
 // checks that cover it or the reason it cannot be tested from outside. A test fails when a MUST statement
 // has neither, or names a check that does not exist.
-import type { Level } from '../checks/types.ts'
+import type { Level } from '../vocabulary.ts'
 
 export interface Statement {
   /** Stable: `<clause>/<slug>`. */

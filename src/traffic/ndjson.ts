@@ -22,6 +22,7 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { DEFAULTS } from '../config/config.ts'
+import { CrmConfError } from '../errors.ts'
 import { jsonDepth, MAX_JSON_DEPTH } from '../http/bounded-json.ts'
 import type { Readable } from 'node:stream'
 import type { TrafficExchange } from './types.ts'
@@ -29,12 +30,12 @@ import type { TrafficExchange } from './types.ts'
 /** One line of an NDJSON file: a TrafficExchange without the fields a reader assigns. */
 export type NdjsonExchange = Omit<TrafficExchange, 'seq' | 'source'>
 
-export class TrafficFileError extends Error {
+export class TrafficFileError extends CrmConfError {
   constructor(
     readonly file: string,
     message: string,
   ) {
-    super(`${file}: ${message}`)
+    super('CRMCONF_TRAFFIC_FILE_INVALID', `${file}: ${message}`)
     this.name = 'TrafficFileError'
   }
 }

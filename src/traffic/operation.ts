@@ -1,6 +1,6 @@
 // Which operation of §4.2 an observed request names: the base path stripped from the URL's pathname, then the
 // collection, the item or `/me`, and the method. The methods of update, replace and delete are not shown (§4.1):
-// like src/engine/operations.ts, an item takes PATCH or PUT for whichever of update and replace it has.
+// like src/checks/operations.ts, an item takes PATCH or PUT for whichever of update and replace it has.
 import type { TrafficExchange, ResolvedOperation } from './types.ts'
 import { ME_PATH, RESOURCE_LIST, type ResourceSpec } from '../spec/resources.ts'
 

@@ -3,35 +3,32 @@
 // signature made with the secret and no record named, a byte-identical replay, a body past the limit, a slow or
 // broken client) is counted as noise and not kept, so no flood of it grows memory or pushes out a real delivery.
 // Bad input of any kind ends in a 4xx; the sink keeps serving.
-// Beside it: sink-types.ts (defaults, Delivery, options), sink-request.ts (reading and answering a request),
+// Beside it: sink-types.ts (defaults, Delivery, options), sink-delivery.ts (one request), sink-request.ts (reading and answering a request),
 // sink-history.ts (attempts per webhook-id), sink-log.ts (printed lines, the JSON-lines log), sink-tls.ts
-// (certificate, handshake failures). Past ~400 lines on purpose: startSink is one closure whose request handler,
-// bounds and waiters share the counts and the kept deliveries; cut further, they would pass them all around.
-import { createHash, X509Certificate } from 'node:crypto'
+// (certificate, handshake failures). Here: `WebhookSink` keeps the counts, the kept deliveries and the waiters, and
+// answers the server's events; `IncomingDelivery` (sink-delivery.ts) reads, bounds and judges one request for it.
+import { X509Certificate } from 'node:crypto'
 import { createServer as createHttpServer, STATUS_CODES } from 'node:http'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
+import type { Server as HttpsServer } from 'node:https'
 import { isIP } from 'node:net'
 import type { AddressInfo, Socket } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { CrmConfError } from '../errors.ts'
 import { AttemptHistory } from './sink-history.ts'
-import { describeDelivery, printable, sinkLog } from './sink-log.ts'
+import { describeDelivery, printable, sinkLog, type SinkLog } from './sink-log.ts'
 import { printable as printableText } from '../text/printable.ts'
-import { claimsOf, readBody, recordedHeaders, send } from './sink-request.ts'
+import { send } from './sink-request.ts'
 import { selfSignedCertificate, tlsFailureOf } from './sink-tls.ts'
-import { REJECTION_STATUS, SINK_DEFAULTS } from './sink-types.ts'
+import { SINK_DEFAULTS } from './sink-types.ts'
 import type { Delivery, NoiseReason, RespondRule, Sink, SinkCounts, SinkOptions, SinkRejection, TlsFailure } from './sink-types.ts'
-import { examineSignature, verifyDelivery } from './verify.ts'
-import type { WebhookEvent } from './verify.ts'
+import { IncomingDelivery, type SinkCore, type SinkSettings } from './sink-delivery.ts'
 
 export { REJECTION_STATUS, SINK_DEFAULTS } from './sink-types.ts'
 export type { AttemptKind, Delivery, NoiseReason, RespondRule, Sink, SinkCounts, SinkOptions, SinkRejection, TlsFailure, Verdict } from './sink-types.ts'
 export { describeDelivery } from './sink-log.ts'
 
-const DIAGNOSED = new Set<SinkRejection>(['bad_signature', 'timestamp_not_seconds', 'malformed_header', 'missing_header'])
-/** Refusals for how a request came (its size, its pace, its HTTP), never for what it says: noise in every case. */
-const TRANSPORT_REFUSALS = new Set<SinkRejection>(['too_large', 'slow_client', 'bad_http', 'incomplete_body', 'sink_error'])
 const WHSEC = /^whsec_[A-Za-z0-9+/]+=*$/
 
 interface Waiter {
@@ -41,14 +38,9 @@ interface Waiter {
   timer: NodeJS.Timeout
 }
 
-export async function startSink(options: SinkOptions): Promise<Sink> {
-  const host = options.host ?? SINK_DEFAULTS.host
-  const port = options.port ?? SINK_DEFAULTS.port
-  const maxBodyBytes = options.maxBodyBytes ?? SINK_DEFAULTS.maxBodyBytes
-  const headerTimeoutMs = options.headerTimeoutMs ?? SINK_DEFAULTS.headerTimeoutMs
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? SINK_DEFAULTS.bodyTimeoutMs
-  const maxDeliveries = options.maxDeliveries ?? SINK_DEFAULTS.maxDeliveries
-  const maxUnverified = options.maxUnverified ?? SINK_DEFAULTS.maxUnverified
+type TlsPair = { cert: string | Buffer; key: string | Buffer }
+
+function settingsOf(options: SinkOptions): SinkSettings {
   const { secret, runRecords } = options
   try {
     if (typeof secret !== 'string' || !WHSEC.test(secret)) throw new Error('expected whsec_ followed by base64')
@@ -58,26 +50,86 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
       cause: error,
     })
   }
-  const print = options.print === true ? (line: string) => void process.stdout.write(`${printableText(line)}\n`) : options.print || undefined
-  const tls = options.tls === 'self-signed' ? await selfSignedCertificate(host) : options.tls
+  return {
+    host: options.host ?? SINK_DEFAULTS.host,
+    port: options.port ?? SINK_DEFAULTS.port,
+    maxBodyBytes: options.maxBodyBytes ?? SINK_DEFAULTS.maxBodyBytes,
+    headerTimeoutMs: options.headerTimeoutMs ?? SINK_DEFAULTS.headerTimeoutMs,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? SINK_DEFAULTS.bodyTimeoutMs,
+    maxDeliveries: options.maxDeliveries ?? SINK_DEFAULTS.maxDeliveries,
+    maxUnverified: options.maxUnverified ?? SINK_DEFAULTS.maxUnverified,
+    secret,
+    runRecords,
+    print: options.print === true ? (line: string) => void process.stdout.write(`${printableText(line)}\n`) : options.print || undefined,
+  }
+}
 
-  const deliveries: Delivery[] = []
-  const noiseSamples: Delivery[] = []
-  const tlsFailures: TlsFailure[] = []
-  const counts: SinkCounts = { received: 0, accepted: 0, duplicate: 0, rejected: 0, reasons: {}, noise: {}, dropped: 0, tlsFailures: 0, logLinesDropped: 0 }
-  let authenticKept = 0
-  let unverifiedKept = 0
-  const tied = new WeakSet<Delivery>()
-  const history = new AttemptHistory(maxDeliveries)
-  const waiters = new Set<Waiter>()
-  const sockets = new Set<Socket>()
+export async function startSink(options: SinkOptions): Promise<Sink> {
+  const settings = settingsOf(options)
+  const tls = options.tls === 'self-signed' ? await selfSignedCertificate(settings.host) : options.tls
+  const sink = new WebhookSink(settings, tls, options.logFile)
+  await sink.listen()
+  return sink
+}
+
+class WebhookSink implements Sink, SinkCore {
+  url = ''
+  port = 0
+  certificate?: { pem: string; fingerprint256: string }
+  readonly deliveries: Delivery[] = []
+  readonly noiseSamples: Delivery[] = []
+  readonly tlsFailures: TlsFailure[] = []
+  readonly tally: SinkCounts = { received: 0, accepted: 0, duplicate: 0, rejected: 0, reasons: {}, noise: {}, dropped: 0, tlsFailures: 0, logLinesDropped: 0 }
+  readonly history: AttemptHistory
   /** Sockets whose request handler is running: its own timers answer, not the clientError handler. */
-  const busy = new WeakSet<object>()
-  let rule: RespondRule | undefined
-  let closing: Promise<void> | undefined
-  const log = sinkLog(options.logFile, counts, print)
+  readonly busy = new WeakSet<object>()
+  rule: RespondRule | undefined
+  private authenticKept = 0
+  private unverifiedKept = 0
+  private readonly tied = new WeakSet<Delivery>()
+  private readonly waiters = new Set<Waiter>()
+  private readonly sockets = new Set<Socket>()
+  private closing: Promise<void> | undefined
+  private readonly log: SinkLog
+  private readonly server: HttpServer | HttpsServer
 
-  function tiedToRun(d: Delivery): boolean {
+  constructor(
+    readonly settings: SinkSettings,
+    private readonly tls: TlsPair | undefined,
+    logFile: string | undefined,
+  ) {
+    this.history = new AttemptHistory(settings.maxDeliveries)
+    this.log = sinkLog(logFile, this.tally, settings.print)
+    const { headerTimeoutMs, bodyTimeoutMs } = settings
+    const httpOptions = {
+      headersTimeout: headerTimeoutMs,
+      // A backstop only: the body timer answers first.
+      requestTimeout: headerTimeoutMs + bodyTimeoutMs + 1000,
+      // Node checks the two timeouts above on this period; a short one makes headerTimeoutMs precise.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headerTimeoutMs / 4))),
+    }
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res)
+    this.server = tls
+      ? createHttpsServer({ ...httpOptions, cert: tls.cert, key: tls.key, handshakeTimeout: headerTimeoutMs }, onRequest)
+      : createHttpServer(httpOptions, onRequest)
+    this.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => this.onCheckContinue(req, res))
+    this.server.on('connection', (socket: Socket) => this.onConnection(socket))
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => this.onClientError(error, socket))
+    this.server.on('tlsClientError', (error: NodeJS.ErrnoException, socket: Socket) => this.onTlsClientError(error, socket))
+  }
+
+  counts(): SinkCounts {
+    const counts = this.tally
+    return { ...counts, reasons: { ...counts.reasons }, noise: { ...counts.noise } }
+  }
+
+  copiesOf(webhookId: string): number {
+    return this.history.copies(webhookId)
+  }
+
+  tiedToRun(d: Delivery): boolean {
+    const { tied } = this
+    const { runRecords } = this.settings
     if (tied.has(d)) return true
     if (runRecords === undefined || !d.claims?.length) return false
     const at = Date.parse(d.receivedAt)
@@ -91,7 +143,79 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     return yes
   }
 
-  function countNoise(d: Delivery, reason: NoiseReason): void {
+  waitFor(predicate: (delivery: Delivery) => boolean, timeoutMs: number): Promise<Delivery | undefined> {
+    const { deliveries, waiters, closing } = this
+    let found: Delivery | undefined
+    try {
+      found = deliveries.find(predicate)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    if (found !== undefined || closing) return Promise.resolve(found)
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        predicate,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          waiters.delete(waiter)
+          resolve(undefined)
+        }, timeoutMs),
+      }
+      waiters.add(waiter)
+    })
+  }
+
+  respondWith(next: RespondRule | undefined): void {
+    this.rule = next
+  }
+
+  close(): Promise<void> {
+    const { waiters, server, sockets, log } = this
+    this.closing ??= (async () => {
+      for (const waiter of waiters) {
+        clearTimeout(waiter.timer)
+        waiter.resolve(undefined)
+      }
+      waiters.clear()
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      for (const socket of sockets) socket.destroy()
+      await closed
+      await log.close()
+    })()
+    return this.closing
+  }
+
+  async listen(): Promise<void> {
+    const { server, log, tls } = this
+    const { host, port, print } = this.settings
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(port, host, () => {
+          server.off('error', reject)
+          resolve()
+        })
+      })
+    } catch (error) {
+      log.destroy()
+      throw new CrmConfError(
+        'CRMCONF_CONFIG_INVALID',
+        `The webhook sink cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        { cause: error },
+      )
+    }
+    server.on('error', (error) => print?.(`! webhook sink: ${error.message}`))
+
+    const address = server.address() as AddressInfo
+    const urlHost = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : isIP(host) === 6 ? `[${host}]` : host
+    this.url = `${tls ? 'https' : 'http'}://${urlHost}:${address.port}/`
+    this.port = address.port
+    this.certificate = tls ? { pem: tls.cert.toString(), fingerprint256: new X509Certificate(tls.cert).fingerprint256 } : undefined
+  }
+
+  private countNoise(d: Delivery, reason: NoiseReason): void {
+    const { tally: counts, noiseSamples } = this
     d.noise = reason
     counts.noise[reason] = (counts.noise[reason] ?? 0) + 1
     noiseSamples.push(d)
@@ -99,30 +223,34 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
   }
 
   /** Keeps a delivery that may be the server's, within the two bounds; what falls out is counted. */
-  function keep(d: Delivery): void {
+  private keep(d: Delivery): void {
+    const { deliveries, tally: counts } = this
+    const { maxDeliveries, maxUnverified } = this.settings
     deliveries.push(d)
     if (d.authentic) {
-      if (++authenticKept <= maxDeliveries) return
+      if (++this.authenticKept <= maxDeliveries) return
       deliveries.splice(
         deliveries.findIndex((x) => x.authentic),
         1,
       )
-      authenticKept--
+      this.authenticKept--
       counts.dropped++
       return
     }
-    if (++unverifiedKept <= maxUnverified) return
+    if (++this.unverifiedKept <= maxUnverified) return
     // The oldest that names no record of the run is a stranger's; only when every one does, the oldest goes.
-    const stranger = deliveries.findIndex((x) => !x.authentic && !tiedToRun(x))
+    const stranger = deliveries.findIndex((x) => !x.authentic && !this.tiedToRun(x))
     const index = stranger >= 0 ? stranger : deliveries.findIndex((x) => !x.authentic)
     const [gone] = deliveries.splice(index, 1)
-    unverifiedKept--
-    if (stranger >= 0) countNoise(gone!, gone!.reason ?? 'unrelated')
+    this.unverifiedKept--
+    if (stranger >= 0) this.countNoise(gone!, gone!.reason ?? 'unrelated')
     else counts.dropped++
   }
 
-  function record(fields: Omit<Delivery, 'seq'>): Delivery {
-    if (closing) return { seq: counts.received, ...fields }
+  record(fields: Omit<Delivery, 'seq'>): Delivery {
+    const { tally: counts, log, waiters } = this
+    const { print } = this.settings
+    if (this.closing) return { seq: counts.received, ...fields }
     counts.received++
     counts[fields.verdict]++
     if (fields.reason) counts.reasons[fields.reason] = (counts.reasons[fields.reason] ?? 0) + 1
@@ -130,10 +258,10 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     log.write({ kind: 'delivery', ...delivery })
     print?.(describeDelivery(delivery))
     if (delivery.noise) {
-      countNoise(delivery, delivery.noise)
+      this.countNoise(delivery, delivery.noise)
       return delivery
     }
-    keep(delivery)
+    this.keep(delivery)
     for (const waiter of waiters) {
       let matches: boolean
       try {
@@ -153,220 +281,37 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
     return delivery
   }
 
-  const continueAsked = (req: IncomingMessage): boolean => /100-continue/i.test(req.headers.expect ?? '')
+  /**
+   * RFC 9110 §10.1.1: a sender that sends `Expect: 100-continue` waits for the 100 before its body. It is sent one
+   * unless the body it declared is over the limit: then the 413 comes instead, and the body is never sent.
+   * (Node's default would send the 100 first and make the sender upload a body that is thrown away.)
+   */
+  private onCheckContinue(req: IncomingMessage, res: ServerResponse): void {
+    if (!(Number(req.headers['content-length']) > this.settings.maxBodyBytes)) res.writeContinue()
+    this.onRequest(req, res)
+  }
 
-  function onRequest(req: IncomingMessage, res: ServerResponse): void {
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
     // An aborted upload errors the request; 'close' below records it. A write to a gone client must not throw.
     req.on('error', () => undefined)
     res.on('error', () => undefined)
-    const base = {
-      receivedAt: new Date().toISOString(),
-      method: req.method ?? '',
-      path: req.url ?? '',
-      headers: recordedHeaders(req.rawHeaders),
-      remoteAddress: req.socket.remoteAddress,
-    }
     if (req.method === 'GET' || req.method === 'HEAD') {
       req.resume()
-      send(res, 200, { sink: 'crm-conformance', deliveries: counts.received })
+      send(res, 200, { sink: 'crm-conformance', deliveries: this.tally.received })
       return
     }
-    const socket = req.socket
-    // Busy until both the answer and the request are done: a body cut off after an early 413 is not a new request.
-    busy.add(socket)
-    let open = 2
-    const done = (): void => void (--open === 0 && busy.delete(socket))
-    res.once('close', done)
-    req.once('close', done)
-
-    const chunks: Buffer[] = []
-    let preview = Buffer.alloc(0)
-    let size = 0
-    const declared = Number(req.headers['content-length'])
-    let answered = false
-    let ended = false
-    const idHeader = req.headersDistinct['webhook-id']?.[0]
-
-    const reject = (reason: SinkRejection, detail: string, extra: Partial<Delivery> = {}, close = false): void => {
-      answered = true
-      const status = REJECTION_STATUS[reason]
-      record({
-        ...base,
-        webhookId: idHeader,
-        verdict: 'rejected',
-        reason,
-        detail,
-        bodyBytes: size,
-        bodyPreview: preview.toString('utf8'),
-        status,
-        authentic: false,
-        ...(TRANSPORT_REFUSALS.has(reason) ? { noise: reason } : {}),
-        ...extra,
-      })
-      send(res, status, { error: { code: reason, message: detail } }, close)
-      if (close) res.on('finish', () => socket.destroy())
-    }
-
-    // Past its time, a body still arriving is cut off: unanswered, 408; refused already (413), the connection closes.
-    const timer = setTimeout(() => {
-      if (ended) return
-      if (answered) socket.destroy()
-      else
-        reject(
-          'slow_client',
-          `body not complete ${bodyTimeoutMs} ms after the headers (${size} of ${Number.isFinite(declared) ? declared : 'unknown'} bytes)`,
-          {},
-          true,
-        )
-    }, bodyTimeoutMs)
-
-    // Refused at once, before a byte of the body is read; what still comes is read and thrown away. A sender that
-    // asked `Expect: 100-continue` was sent no 100 (checkContinue below), so no body is coming: the connection closes.
-    if (declared > maxBodyBytes)
-      reject('too_large', `content-length ${declared} is over the limit of ${maxBodyBytes} bytes (the spec names no maximum, §8)`, {}, continueAsked(req))
-
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (answered) return
-      if (preview.length < SINK_DEFAULTS.bodyPreviewBytes) preview = Buffer.concat([preview, chunk]).subarray(0, SINK_DEFAULTS.bodyPreviewBytes)
-      if (size > maxBodyBytes) {
-        chunks.length = 0
-        reject('too_large', `body over the limit of ${maxBodyBytes} bytes (the spec names no maximum, §8); the rest is thrown away`)
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('close', () => {
-      clearTimeout(timer)
-      if (!answered && !ended) reject('incomplete_body', `the sender closed the connection after ${size} body bytes; no answer could be sent`)
-    })
-    req.on('end', () => {
-      ended = true
-      clearTimeout(timer)
-      if (answered) return
-      answered = true
-      const rawBody = Buffer.concat(chunks)
-      chunks.length = 0
-      try {
-        judge(rawBody)
-      } catch (error) {
-        reject('sink_error', `the sink failed to verify: ${(error as Error).message}`)
-      }
-    })
-
-    function judge(rawBody: Buffer): void {
-      const input = { secret, headers: req.headersDistinct, rawBody, maxBodyBytes }
-      const result = verifyDelivery(input)
-      const bodySha256 = createHash('sha256').update(rawBody).digest('hex')
-      if (result.ok) {
-        acknowledge(result.event, result.webhookId, `${result.timestamp}.${bodySha256}`, bodySha256)
-        return
-      }
-      const examined = examineSignature(input)
-      const { type, claims } = readBody(rawBody)
-      const status = REJECTION_STATUS[result.reason]
-      const mistakes = DIAGNOSED.has(result.reason) ? examined.mistakes : []
-      const fields = {
-        ...base,
-        webhookId: result.webhookId ?? idHeader,
-        timestamp: result.timestamp,
-        type,
-        verdict: 'rejected' as const,
-        reason: result.reason,
-        detail: result.detail,
-        ...(mistakes.length > 0 ? { mistakes } : {}),
-        bodyBytes: size,
-        bodyPreview: preview.toString('utf8'),
-        status,
-        authentic: examined.authentic,
-        claims,
-        bodySha256,
-      }
-      if (examined.authentic && examined.webhookId !== undefined) {
-        // Signed with the secret: the server's, unless it is a copy of an attempt already answered 2xx.
-        const fingerprint = `${examined.timestampText}.${bodySha256}`
-        const kind = history.kind(examined.webhookId, fingerprint)
-        if (kind === 'replay') {
-          history.copied(examined.webhookId)
-          record({ ...fields, attemptKind: kind, attempt: history.attempts(examined.webhookId), noise: 'replayed_id' })
-        } else {
-          record({ ...fields, attemptKind: kind, attempt: history.remember(examined.webhookId, fingerprint, status) })
-        }
-      } else {
-        // Not signed with the secret: it may still be the server's, signed wrongly, if it names a record.
-        record({ ...fields, ...(claims.length === 0 ? { noise: result.reason } : {}) })
-      }
-      send(res, status, { error: { code: result.reason, message: result.detail } })
-    }
-
-    function acknowledge(event: WebhookEvent, webhookId: string, fingerprint: string, bodySha256: string): void {
-      const kind = history.kind(webhookId, fingerprint)
-      const common = {
-        ...base,
-        webhookId,
-        timestamp: Number(fingerprint.split('.')[0]),
-        type: event.type,
-        event,
-        bodyBytes: size,
-        authentic: true,
-        attemptKind: kind,
-        claims: claimsOf(event),
-        bodySha256,
-      }
-      if (kind === 'replay') {
-        history.copied(webhookId)
-        const detail = 'byte for byte an earlier attempt: acknowledged and ignored (§6.6), set aside as a replay (anyone who saw it can post it again)'
-        record({ ...common, verdict: 'duplicate', attempt: history.attempts(webhookId), status: 200, detail, noise: 'replayed_id' })
-        send(res, 200, { received: true, verdict: 'duplicate' })
-        return
-      }
-      // §6.6: a repeated webhook-id is acknowledged but counted once; a retry after a chosen non-2xx is a repeat too.
-      const verdict = kind === 'first' ? 'accepted' : 'duplicate'
-      const attempt = history.attempts(webhookId) + 1
-      let status = 200
-      let detail = verdict === 'duplicate' ? 'webhook-id seen before; acknowledged and ignored (§6.6)' : undefined
-      try {
-        const chosen = rule?.(event, { webhookId, attempt, verdict })
-        if (chosen !== undefined) {
-          if (!Number.isInteger(chosen) || chosen < 200 || chosen > 599) throw new Error(`it returned ${String(chosen)}, not a status from 200 to 599`)
-          status = chosen
-          if (status >= 300) detail = `answered ${status} as told by respondWith`
-        }
-      } catch (error) {
-        status = 500
-        detail = `the respondWith rule failed: ${(error as Error).message}`
-      }
-      history.remember(webhookId, fingerprint, status)
-      record({ ...common, verdict, attempt, status, ...(detail ? { detail } : {}) })
-      send(res, status, status < 300 ? { received: true, verdict } : { error: { code: 'sink_configured_failure', message: detail } })
-    }
+    new IncomingDelivery(this, req, res).read()
   }
 
-  const httpOptions = {
-    headersTimeout: headerTimeoutMs,
-    // A backstop only: the body timer answers first.
-    requestTimeout: headerTimeoutMs + bodyTimeoutMs + 1000,
-    // Node checks the two timeouts above on this period; a short one makes headerTimeoutMs precise.
-    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headerTimeoutMs / 4))),
-  }
-  const server = tls
-    ? createHttpsServer({ ...httpOptions, cert: tls.cert, key: tls.key, handshakeTimeout: headerTimeoutMs }, onRequest)
-    : createHttpServer(httpOptions, onRequest)
-
-  // RFC 9110 §10.1.1: a sender that sends `Expect: 100-continue` waits for the 100 before its body. It is sent
-  // one unless the body it declared is over the limit: then the 413 comes instead, and the body is never sent.
-  // (Node's default would send the 100 first and make the sender upload a body that is thrown away.)
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (!(Number(req.headers['content-length']) > maxBodyBytes)) res.writeContinue()
-    onRequest(req, res)
-  })
-
-  server.on('connection', (socket: Socket) => {
+  private onConnection(socket: Socket): void {
+    const { sockets } = this
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
-  })
+  }
 
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+  private onClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+    const { busy } = this
+    const { headerTimeoutMs } = this.settings
     if (busy.has(socket) || error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy()
       return
@@ -386,7 +331,7 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
       : spokeTls
         ? 'the sender speaks TLS to this plain-HTTP sink: start it with --tls self-signed or --cert/--key'
         : `not a valid HTTP request (${error.code ?? 'parse error'}): ${error.message}`
-    record({
+    this.record({
       receivedAt: new Date().toISOString(),
       method: '',
       path: '',
@@ -405,88 +350,17 @@ export async function startSink(options: SinkOptions): Promise<Sink> {
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
       () => socket.destroy(),
     )
-  })
+  }
 
-  server.on('tlsClientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    const failure = tlsFailureOf(error, socket, closing !== undefined)
+  private onTlsClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+    const { tally: counts, tlsFailures, log } = this
+    const { print } = this.settings
+    const failure = tlsFailureOf(error, socket, this.closing !== undefined)
     if (failure === undefined) return
     counts.tlsFailures++
     tlsFailures.push(failure)
     if (tlsFailures.length > SINK_DEFAULTS.tlsFailureSamples) tlsFailures.shift()
     log.write({ kind: 'tls_failure', ...failure })
     print?.(`✗ TLS handshake failed: ${printable(failure.message, 200)}${failure.hint ? `\n    hint: ${failure.hint}` : ''}`)
-  })
-
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(port, host, () => {
-        server.off('error', reject)
-        resolve()
-      })
-    })
-  } catch (error) {
-    log.destroy()
-    throw new CrmConfError(
-      'CRMCONF_CONFIG_INVALID',
-      `The webhook sink cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      { cause: error },
-    )
-  }
-  server.on('error', (error) => print?.(`! webhook sink: ${error.message}`))
-
-  const address = server.address() as AddressInfo
-  const urlHost = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : isIP(host) === 6 ? `[${host}]` : host
-  const url = `${tls ? 'https' : 'http'}://${urlHost}:${address.port}/`
-  const certificate = tls ? { pem: tls.cert.toString(), fingerprint256: new X509Certificate(tls.cert).fingerprint256 } : undefined
-
-  return {
-    url,
-    port: address.port,
-    certificate,
-    deliveries,
-    noiseSamples,
-    tlsFailures,
-    counts: () => ({ ...counts, reasons: { ...counts.reasons }, noise: { ...counts.noise } }),
-    tiedToRun,
-    copiesOf: (webhookId) => history.copies(webhookId),
-    waitFor(predicate, timeoutMs) {
-      let found: Delivery | undefined
-      try {
-        found = deliveries.find(predicate)
-      } catch (error) {
-        return Promise.reject(error)
-      }
-      if (found !== undefined || closing) return Promise.resolve(found)
-      return new Promise((resolve, reject) => {
-        const waiter: Waiter = {
-          predicate,
-          resolve,
-          reject,
-          timer: setTimeout(() => {
-            waiters.delete(waiter)
-            resolve(undefined)
-          }, timeoutMs),
-        }
-        waiters.add(waiter)
-      })
-    },
-    respondWith(next) {
-      rule = next
-    },
-    close() {
-      closing ??= (async () => {
-        for (const waiter of waiters) {
-          clearTimeout(waiter.timer)
-          waiter.resolve(undefined)
-        }
-        waiters.clear()
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-        for (const socket of sockets) socket.destroy()
-        await closed
-        await log.close()
-      })()
-      return closing
-    },
   }
 }

@@ -1,6 +1,7 @@
+// §5.3(c), §5.6, §7.5: a key used from an address outside its IP allowlist is refused with 403.
 import { expectErrorEnvelope, defineCheck, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckDefinition } from '../../src/checks/index.ts'
-// §5.3(c), §5.6, §7.5: a key used from an address outside its IP allowlist is refused with 403.
+
 export const checks: CheckDefinition[] = [
   // The mistake: an allowlist stored with the key but never compared with the caller's address.
   defineCheck({

@@ -1,8 +1,9 @@
-import { bodyFields, isKeyedField, RESOURCES, parseFieldType, deepEqual, holdsWritten } from '../../src/checks/index.ts'
-import type { ResourceName, WriteOp, Mismatch } from '../../src/checks/index.ts'
 // Compares what was written with the record read back, by the records area's rule (src/judge/written.ts):
 // by meaning, not bytes (§4.1 leaves normalisation open). Fields not in the record (§2 "writable but not in the
 // record") and nulls where the record may not hold null (a derived fullName) are not compared.
+import { bodyFields, isKeyedField, RESOURCES, parseFieldType, deepEqual, holdsWritten } from '../../src/checks/index.ts'
+import type { ResourceName, WriteOp, Mismatch } from '../../src/checks/index.ts'
+
 /** The fields whose read-back value does not mean what the `op` body sent. */
 export function differences(resource: ResourceName, op: WriteOp, sent: Record<string, unknown>, record: Record<string, unknown>): Mismatch[] {
   const out: Mismatch[] = []

@@ -1,6 +1,7 @@
+// Which bodies the bodies area exercises, and how each resource's generated bodies stay recognisable and safe.
 import { runLabel, RESOURCE_LIST, RUN_LABEL_FIELDS } from '../../src/checks/index.ts'
 import type { CheckContext, BodyOptions, ResourceName, WriteOp } from '../../src/checks/index.ts'
-// Which bodies the bodies area exercises, and how each resource's generated bodies stay recognisable and safe.
+
 /** The safe profile's resources: created here and deleted at the end (§4.2 lists a delete for each). */
 export const CREATABLE: ResourceName[] = RESOURCE_LIST.filter((r) => r.create && r.ops.delete).map((r) => r.name)
 

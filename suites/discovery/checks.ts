@@ -1,8 +1,9 @@
-import { expectSchema, expectStatus, defineCheck, scopesFromMe, showsScopes } from '../../src/checks/index.ts'
-import { meParts } from './me-parts.ts'
 // GET /me: the one call every key can make (§4.2 "check a key"). Its field names are not shown (§2), so only
 // "answers with a JSON object" that shows the key's scopes in some reasonable form is required; the shape is
 // reported as information.
+import { expectSchema, expectStatus, defineCheck, scopesFromMe, showsScopes } from '../../src/checks/index.ts'
+import { meParts } from './me-parts.ts'
+
 const area = 'discovery'
 
 export const checks = [

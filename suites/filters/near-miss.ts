@@ -2,7 +2,7 @@
 // (it is their prefix or suffix), or is contained in it, or holds it in the other case where §4.3 fixes one
 // (email lower case, SKU upper case). A server that matches by substring, prefix or case-folding returns them;
 // an exact filter never does. The queried record itself is written last: it is the positive control that shows
-// the list has caught up before the near misses' absence is judged (src/engine/eventually.ts).
+// the list has caught up before the near misses' absence is judged (src/checks/eventually.ts).
 import { CheckFailed, createRecord, runLabel, safePhone, readUntil, recordMatches } from '../../src/checks/index.ts'
 import type { CheckContext, WriteNeed, AnyRecord, ApiResponse, FilterSpec, ResourceName } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'

@@ -1,7 +1,7 @@
 // §4.3 a uuid filter names one field: "cases of that account" is the case's accountId, not its contactId or any
 // other id it holds. The run's own record of a collection (made.ts) is queried by each uuid filter with the value
 // of ANOTHER id field of that same record: it must not come back. A positive control first (the record listed by
-// its own value) shows the list has caught up before the absence is judged (src/engine/eventually.ts).
+// its own value) shows the list has caught up before the absence is judged (src/checks/eventually.ts).
 import { readUntil, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckContext, AnyRecord, ApiResponse, FilterSpec, ResourceName } from '../../src/checks/index.ts'
 import { MAKERS } from './made.ts'

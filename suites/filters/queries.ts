@@ -1,7 +1,8 @@
-import { itemPath, walkAllPages, readUntil, RESOURCES, recordMatches } from '../../src/checks/index.ts'
-import type { CheckContext, ApiResponse, AnyRecord, FilterSpec, ResourceName } from '../../src/checks/index.ts'
 // Filtered list queries and the judgements on them: every returned record matches (soundness), a record known to
 // match is returned (completeness). Queries ask for limit=100 and walks are bounded (frugal, rule 5).
+import { itemPath, walkAllPages, readUntil, RESOURCES, recordMatches } from '../../src/checks/index.ts'
+import type { CheckContext, ApiResponse, AnyRecord, FilterSpec, ResourceName } from '../../src/checks/index.ts'
+
 export const PAGE = 100
 /** Pages a completeness walk may follow before giving up as "could not verify". */
 const MAX_PAGES = 5

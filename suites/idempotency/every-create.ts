@@ -104,7 +104,7 @@ async function replayCreate(ctx: CheckContext, resource: ResourceName): Promise<
 /**
  * A replay may send the first response and still store a second record. Counted in the collection's newest page
  * (narrowed to the same parent where the body names one) once a control record, created after the retry, is
- * listed: a duplicate the retry made is older than the control, so it is listed too (src/engine/eventually.ts).
+ * listed: a duplicate the retry made is older than the control, so it is listed too (src/checks/eventually.ts).
  */
 async function expectOneListed(ctx: CheckContext, resource: ResourceName, valid: ValidBody, first: ApiResponse, again: ApiResponse): Promise<void> {
   const label = valid.label!

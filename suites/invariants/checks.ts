@@ -1,7 +1,8 @@
-import { defineCheck, errorEnvelopeProblem, isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, Level, Exchange } from '../../src/checks/index.ts'
 // Rules that hold for every exchange of the run, whichever check sent it. They run last and judge the
 // whole run's log; the first offending exchanges are the evidence.
+import { defineCheck, errorEnvelopeProblem, isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, Level, Exchange } from '../../src/checks/index.ts'
+
 const area = 'invariants'
 const SHOWN = 3
 

@@ -1,30 +1,27 @@
 // §4.1 list parameters, §8 page size, §9.2 cursor pagination and incremental sync: the default and bounds of
-// limit, a complete walk by nextCursor, sort and order, createdSince and updatedSince strictly after their bound,
-// and 400 for parameters outside their types. The last page's nextCursor must be a string (§2); its value is
-// observed, never judged (§4.1).
+// limit, createdSince and updatedSince strictly after their bound, and 400 for parameters outside their types; a
+// complete walk by nextCursor and sort and order are in walk-checks.ts, the walks of the child set in walks.ts.
+// The last page's nextCursor must be a string (§2); its value is observed, never judged (§4.1).
 import {
   expectErrorEnvelope,
   defineCheck,
-  observeWalkEnd,
   runLabel,
   updateRecord,
-  walkAllPages,
   readUntil,
   LIMITS,
   RESOURCES,
   pageSizeProblem,
-  distinctInstants,
-  firstMisordered,
   sinceSides,
   timestampPrecision,
   SINCE_FIELD,
 } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SinceParam, SortKey } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, SinceParam } from '../../src/checks/index.ts'
 import { childSet, listSource, probeCollections } from './fixtures.ts'
 import { BAD_PARAMETERS, badParameterResponse, type BadParameter } from './params.ts'
 import { ids, listPage, moreAfter } from './pages.ts'
 import { sinceFormChecks } from './since-forms.ts'
-import { childWalk, childWalkLimit, walkChecks } from './walks.ts'
+import { cursorOnEveryPage, sortDefault, sortOrder, walkComplete } from './walk-checks.ts'
+import { walkChecks } from './walks.ts'
 
 const area = 'pagination'
 const ACCOUNTS = RESOURCES.account.path
@@ -186,144 +183,6 @@ const invalidRequestCode = defineCheck({
         {
           expected: '§7.3: invalid or missing fields give 400 with code invalid_request',
           exchanges: other.slice(0, 3).map(({ res }) => res.exchange),
-        },
-      )
-    }
-  },
-})
-
-/** Pages walked at most when the collection is larger than a page of 100 (no complete list to compare with). */
-const OPEN_WALK_PAGES = 4
-
-const walkComplete = defineCheck({
-  id: 'pagination.cursor.walk-complete',
-  clauses: ['§4.1', '§9.2'],
-  level: 'MUST',
-  area,
-  writes: 'if-allowed',
-  title: 'Following nextCursor with a small limit visits every record of a list exactly once',
-  async run(ctx) {
-    const src = await listSource(ctx)
-    const known = src.records
-    const size = known?.length ?? LIMITS.pageSizeMax
-    const limit = childWalkLimit(size)
-    const maxPages = known ? Math.ceil(size / limit) + 2 : OPEN_WALK_PAGES
-    // The run's own set is walked once for this check and pagination.cursor.filter-every-page.
-    const walk = src.own ? await childWalk(ctx, await childSet(ctx), limit, maxPages) : await walkAllPages(ctx.api, src.path, { ...src.query, limit }, maxPages)
-    observeWalkEnd(ctx, walk)
-    ctx.observe('lastPage', walk.end)
-    ctx.observe('pages', walk.pages.length)
-    const evidence = walk.pages.slice(0, 4).map((p) => p.exchange)
-    if (walk.end === 'max-pages' && known)
-      ctx.fail(`the walk of ${size} records with limit=${limit} did not end after ${walk.pages.length} pages (§9.2)`, { exchanges: evidence })
-    const big = walk.pages.findIndex((p) => p.body.data.length > limit)
-    if (big >= 0)
-      ctx.fail(`page ${big + 1} holds ${walk.pages[big]!.body.data.length} records with limit=${limit} (§4.1)`, { exchanges: [walk.pages[big]!.exchange] })
-    const seen = new Map<string, number>()
-    walk.pages.forEach((page, i) => {
-      for (const id of ids(page.body.data)) {
-        if (seen.has(id)) {
-          ctx.fail(`record ${id} appears on page ${seen.get(id)! + 1} and again on page ${i + 1} (§9.2)`, {
-            expected: 'each record exactly once across the pages of a walk',
-            exchanges: [walk.pages[seen.get(id)!]!.exchange, page.exchange],
-          })
-        }
-        seen.set(id, i)
-      }
-    })
-    if (!known) return
-    let missing = ids(known).filter((id) => !seen.has(id))
-    // A collection of the server's own may lose a record meanwhile: one that is gone is no gap.
-    if (!src.own) {
-      const gone = new Set<string>()
-      for (const id of missing.slice(0, 3)) if ((await ctx.api.get(`${src.path}/${encodeURIComponent(id)}`)).status === 404) gone.add(id)
-      missing = missing.filter((id) => !gone.has(id))
-    }
-    if (missing.length > 0) {
-      ctx.fail(`${missing.length} of ${size} records never appear in the walk: ${missing.slice(0, 3).join(', ')} (§9.2)`, {
-        expected: 'each record exactly once across the pages of a walk',
-        exchanges: evidence,
-        data: { missing },
-      })
-    }
-  },
-})
-
-const cursorOnEveryPage = defineCheck({
-  id: 'pagination.cursor.string-on-every-page',
-  clauses: ['§2', '§4.1'],
-  level: 'MUST',
-  area,
-  writes: 'if-allowed',
-  title: 'Every page of a list carries nextCursor as a string, the last page too ("" or any other string)',
-  async run(ctx) {
-    const src = await listSource(ctx)
-    const size = src.records?.length ?? LIMITS.pageSizeMax
-    const limit = Math.max(2, Math.ceil(size / 3))
-    const walk = await walkAllPages(ctx.api, src.path, { ...src.query, limit }, src.records ? Math.ceil(size / limit) + 2 : OPEN_WALK_PAGES)
-    ctx.observe('pages', walk.pages.length)
-    ctx.observe('lastPage', walk.end)
-    // §4.1 leaves the last page's value open, not its type: §2 and §4.1 give the envelope as { data, nextCursor: string }.
-    const bad = walk.pages.findIndex((p) => typeof p.body?.nextCursor !== 'string')
-    if (bad >= 0) {
-      const page = walk.pages[bad]!
-      const shown = 'nextCursor' in page.body ? JSON.stringify(page.body.nextCursor) : 'absent'
-      ctx.fail(
-        `page ${bad + 1} of ${walk.pages.length}${bad === walk.pages.length - 1 ? ' (the last)' : ''} of ${src.path} with limit=${limit}: nextCursor is ${shown}, expected a string (§2, §4.1)`,
-        {
-          expected: '{ data: record[], nextCursor: string } on every page; only the value on the last page is not shown, e.g. ""',
-          exchanges: [page.exchange],
-        },
-      )
-    }
-  },
-})
-
-/** The source listed in one order; skips when its timestamps cannot show an order. */
-async function orderedList(ctx: CheckContext, key: SortKey, query: Record<string, string>): Promise<ApiResponse & { body: { data: AnyRecord[] } }> {
-  const src = await listSource(ctx, 2)
-  const res = await listPage(ctx, src.path, { ...src.query, limit: LIMITS.pageSizeMax, ...query })
-  if (distinctInstants(res.body.data, key) < 2) ctx.skip(`the ${res.body.data.length} records listed share one ${key}: no order can be seen`)
-  return res
-}
-
-function sortOrder(key: SortKey, order: Order): CheckDefinition {
-  return defineCheck({
-    id: `pagination.sort.${key}-${order}`,
-    clauses: ['§4.1'],
-    level: 'MUST',
-    area,
-    writes: 'if-allowed',
-    title: `sort=${key}&order=${order} lists records ${order === 'asc' ? 'oldest' : 'newest'} ${key} first (ties in any order)`,
-    async run(ctx) {
-      const res = await orderedList(ctx, key, { sort: key, order })
-      const wrong = firstMisordered(res.body.data, key, order)
-      if (wrong) {
-        ctx.fail(`with sort=${key}&order=${order}, ${wrong.later.id} (${key} ${wrong.later[key]}) follows ${wrong.earlier.id} (${wrong.earlier[key]}) (§4.1)`, {
-          expected: `${key} ${order === 'asc' ? 'non-decreasing' : 'non-increasing'} down the page`,
-          exchanges: [res.exchange],
-        })
-      }
-    },
-  })
-}
-
-const sortDefault = defineCheck({
-  id: 'pagination.sort.default',
-  clauses: ['§4.1'],
-  level: 'MUST',
-  area,
-  writes: 'if-allowed',
-  title: 'Without sort and order, lists are newest createdAt first (sort default createdAt, order default desc)',
-  async run(ctx) {
-    const res = await orderedList(ctx, 'createdAt', {})
-    const wrong = firstMisordered(res.body.data, 'createdAt', 'desc')
-    if (wrong) {
-      ctx.fail(
-        `without sort and order, ${wrong.later.id} (createdAt ${wrong.later.createdAt}) follows ${wrong.earlier.id} (createdAt ${wrong.earlier.createdAt}) (§4.1)`,
-        {
-          expected: 'sort default createdAt, order default desc (§4.1)',
-          exchanges: [res.exchange],
         },
       )
     }

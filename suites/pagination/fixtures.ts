@@ -1,9 +1,10 @@
-import { createRecord, runLabel, updateRecord, readUntil, walkAllPages, LIMITS, RESOURCES } from '../../src/checks/index.ts'
-import { randomUUID } from 'node:crypto'
-import type { CheckContext, ApiResponse, AnyRecord, ResourceName } from '../../src/checks/index.ts'
 // Shared data of the pagination area, made once per run: a collection known to hold more than one default page
 // (found by listing), and a set of the run's own accounts isolated by the §4.3 parentId filter (children of one
 // parent account), so that walks, orders and time bounds can be judged record by record.
+import { createRecord, runLabel, updateRecord, readUntil, walkAllPages, LIMITS, RESOURCES } from '../../src/checks/index.ts'
+import { randomUUID } from 'node:crypto'
+import type { CheckContext, ApiResponse, AnyRecord, ResourceName } from '../../src/checks/index.ts'
+
 /** Collections probed for one holding more than a default page, most likely first (§4.2: users always exist). */
 const PROBED: ResourceName[] = ['user', 'contact', 'account', 'case', 'activity']
 

@@ -1,7 +1,8 @@
-import { RESOURCES } from '../../src/checks/index.ts'
-import type { CheckContext, Level, ApiResponse } from '../../src/checks/index.ts'
 // The list parameters a server should refuse (§4.1 types, §8 page size 1–100, §7.3 400 for invalid input), each
 // sent once per run on GET /accounts and shared by the checks that judge the answer.
+import { RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, Level, ApiResponse } from '../../src/checks/index.ts'
+
 export interface BadParameter {
   /** The id's `<subject>.<property>`. */
   id: string

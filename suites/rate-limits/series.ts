@@ -1,8 +1,9 @@
-import { ME_PATH, headerInt, retryAfterForm, wellFormedRetryAfterMs } from '../../src/checks/index.ts'
-import type { CheckContext, ApiClient, ApiResponse } from '../../src/checks/index.ts'
 // The calls the rate-limit checks judge, each made once per run and shared (session memo): a few quick calls
 // on the main key, and the probe that drives the rate-limited key into its 429 and back out.
 // The factories return what they saw and never end a check, so that a verdict is never cached for another.
+import { ME_PATH, headerInt, retryAfterForm, wellFormedRetryAfterMs } from '../../src/checks/index.ts'
+import type { CheckContext, ApiClient, ApiResponse } from '../../src/checks/index.ts'
+
 /** Consecutive calls on the main key: enough to see RateLimit-Remaining move, few enough to be cheap. */
 export const MAIN_SERIES_LENGTH = 3
 /** The probe needs a key whose limit is low: above this many calls a minute it is skipped (rule: frugal). */

@@ -1,7 +1,8 @@
-import { defineCheck, itemPath, recordsNotInUse, extraProperties, listKey, recordKey, validate, RESOURCE_LIST } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, SchemaIssue, ResourceSpec } from '../../src/checks/index.ts'
 // Read-only: for every collection of §4.2, one page of the list (limit 5) and a GET of its first record, each
 // judged against the §2 record schema; and, as information, the fields a server returns beyond §2.
+import { defineCheck, itemPath, recordsNotInUse, extraProperties, listKey, recordKey, validate, RESOURCE_LIST } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, SchemaIssue, ResourceSpec } from '../../src/checks/index.ts'
+
 const area = 'records'
 const PAGE_SIZE = 5
 

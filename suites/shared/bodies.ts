@@ -1,10 +1,11 @@
-import { FIXTURE_VARIABLES, recordsNotInUse, runLabel, safeEmail, safePhone, RESOURCES } from '../../src/checks/index.ts'
-import type { CheckContext, FixtureName, AnyRecord, Query, ResourceName } from '../../src/checks/index.ts'
 // One body builder per resource (§4.4): the minimal create (the required fields, a label in free text), the
 // full create (every field a round trip can read back), and the complete replace body of a record.
 // `validCreateBody` completes the minimal create with the record it must name and a way to find the record
 // again, so that a refusal can only be about the key, never the body: each carries a unique label by which the
 // record can be found if a server created it although it refused the call.
+import { FIXTURE_VARIABLES, recordsNotInUse, runLabel, safeEmail, safePhone, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, FixtureName, AnyRecord, Query, ResourceName } from '../../src/checks/index.ts'
+
 export interface ValidBody {
   body: AnyRecord
   /** Unique text inside the body, to find the record again; absent when the body has no free text. */

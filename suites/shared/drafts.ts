@@ -1,7 +1,8 @@
-import { createRecord, runLabel, validate, ENUMS } from '../../src/checks/index.ts'
-import type { CheckContext, AnyRecord } from '../../src/checks/index.ts'
 // Quotations and invoices of this run, and the §4.4 replace bodies. A replace sends every field and all line
 // items (§4.2); the inner shape of items is not shown (§2), so the only item list every server must take is [].
+import { createRecord, runLabel, validate, ENUMS } from '../../src/checks/index.ts'
+import type { CheckContext, AnyRecord } from '../../src/checks/index.ts'
+
 const DAY_MS = 86_400_000
 
 export function dateIn(days: number): string {

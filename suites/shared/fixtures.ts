@@ -1,7 +1,8 @@
-import { FIXTURE_VARIABLES, recordsNotInUse, RESOURCES } from '../../src/checks/index.ts'
-import type { CheckContext, FixtureName, AnyRecord, ApiResponse, Query, ResourceName } from '../../src/checks/index.ts'
 // Seeded records the API cannot bring into being (§3: transitions are not shown): the configured fixture, or
 // else the first fitting record of one listed page. Skips, naming the variable, when there is none.
+import { FIXTURE_VARIABLES, recordsNotInUse, RESOURCES } from '../../src/checks/index.ts'
+import type { CheckContext, FixtureName, AnyRecord, ApiResponse, Query, ResourceName } from '../../src/checks/index.ts'
+
 export interface Found {
   id: string
   source: 'fixture' | 'listed'

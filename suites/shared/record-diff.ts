@@ -1,7 +1,8 @@
-import { sameMeaning } from '../../src/checks/index.ts'
 // Which top-level fields differ between two versions of a record, by meaning, not bytes: a server may write the
 // same instant in another ISO 8601 form. The comparison itself is the idempotency area's sameMeaning (one for two
 // versions of a record).
+import { sameMeaning } from '../../src/checks/index.ts'
+
 /** The top-level fields whose meaning differs between two versions of a record, minus those ignored. */
 export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>, ignore: readonly string[] = []): string[] {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])

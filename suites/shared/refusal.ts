@@ -1,9 +1,10 @@
-import { pathNames } from '../../src/checks/index.ts'
-import type { ApiResponse } from '../../src/checks/index.ts'
 // What counts as a state refusal (§3 rules 1–2): the status and code are not shown (§7.8), so any 4xx will do
 // except those §5 and §7 give another meaning (401 key, 429 rate limit). A 403 counts: the probes use the main
 // key, which has just written the same kind of record, so it is the application forbidding this write (§1.1),
 // not a scope. Callers probing with a key that may lack the scope rule 403 out themselves.
+import { pathNames } from '../../src/checks/index.ts'
+import type { ApiResponse } from '../../src/checks/index.ts'
+
 const OTHER_MEANING = new Set([401, 429])
 
 export function isStateRefusal(status: number): boolean {

@@ -1,7 +1,8 @@
-import { scopesFromMe, ME_PATH } from '../../src/checks/index.ts'
-import type { CheckContext } from '../../src/checks/index.ts'
 // The restricted key's scopes (§5.3, §5.4), known once per run: the auth area's scope checks and the
 // idempotency area's per-key checks both need them.
+import { scopesFromMe, ME_PATH } from '../../src/checks/index.ts'
+import type { CheckContext } from '../../src/checks/index.ts'
+
 export interface KnownScopes {
   scopes: string[]
   source: string

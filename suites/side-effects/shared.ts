@@ -1,6 +1,7 @@
+// Records several side-effect checks hang things on, created once per run (deleted at clean-up).
 import { createRecord, runLabel, safeEmail } from '../../src/checks/index.ts'
 import type { CheckContext, AnyRecord } from '../../src/checks/index.ts'
-// Records several side-effect checks hang things on, created once per run (deleted at clean-up).
+
 export function sharedAccount(ctx: CheckContext): Promise<AnyRecord> {
   return ctx.session.memo(
     'side-effects.account',

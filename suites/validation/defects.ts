@@ -1,8 +1,9 @@
-import { parseFieldType } from '../../src/checks/index.ts'
-import type { BodySpec, ParsedFieldType, AnyRecord } from '../../src/checks/index.ts'
 // The defects a §4.4 body table makes explicit, as data: a required field left out, a value of the wrong type
 // for one representative field of each type, and a value outside each listed enum. Formats the spec leaves open
 // (email syntax, string lengths: §8 "not shown") are never called wrong.
+import { parseFieldType } from '../../src/checks/index.ts'
+import type { BodySpec, ParsedFieldType, AnyRecord } from '../../src/checks/index.ts'
+
 export interface BodyDefect {
   label: string
   field: string

@@ -1,8 +1,9 @@
-import { trackCreated, refusalProblem as judgeRefusal } from '../../src/checks/index.ts'
-import type { CheckContext, ApiResponse, ResourceName } from '../../src/checks/index.ts'
 // Sending invalid bodies and judging the answers: each probe must get the §7.3 400 `invalid_request` whose
 // details name the field (§7.2, any path notation). A check sends its probes one after another, collects every
 // defect, and fails once naming them all. A create the server wrongly accepts is tracked for clean-up first.
+import { trackCreated, refusalProblem as judgeRefusal } from '../../src/checks/index.ts'
+import type { CheckContext, ApiResponse, ResourceName } from '../../src/checks/index.ts'
+
 export interface Probe {
   /** What is wrong, as the failure names it: `tags given "crmconf"`, `name missing`. */
   label: string

@@ -1,6 +1,7 @@
-import type { Delivery, Sink } from '../../src/checks/index.ts'
 // Reading the sink's record of deliveries: which event a delivery carries, which §6 rule a refused one broke
 // (in the order the verifier applies them), and a compact form for failure evidence.
+import type { Delivery, Sink } from '../../src/checks/index.ts'
+
 /** The §6 rules the sink applies, in its order: a delivery refused by one never reaches the next. */
 export const RULES = ['headers', 'timestamp', 'signature', 'body-shape', 'entity-type'] as const
 export type Rule = (typeof RULES)[number]

@@ -7,7 +7,7 @@ describe('traffic.client.key', () => {
     expect(judge(keySent, [exchange({ path: '/accounts', responseBody: page([]) })]).status).toBe('passed')
     const row = judge(
       keySent,
-      [exchange({ path: '/accounts', headers: { authorization: undefined as never }, status: 401, responseBody: errorBody('unauthorized') })].map((e) => ({
+      [exchange({ path: '/accounts', headers: { authorization: undefined }, status: 401, responseBody: errorBody('unauthorized') })].map((e) => ({
         ...e,
         request: { ...e.request, headers: {} },
       })),
@@ -78,7 +78,7 @@ describe('traffic.client.idempotency-key-reuse', () => {
 describe('CORS preflights in browser HAR files', () => {
   it('are no API calls: no key asked, no rate headers asked', async () => {
     const { rateHeaders } = await import('../../src/traffic/rules/responses.ts')
-    const preflight = exchange({ method: 'OPTIONS', path: '/accounts', status: 204, responseHeaders: { 'ratelimit-limit': undefined as never } })
+    const preflight = exchange({ method: 'OPTIONS', path: '/accounts', status: 204, responseHeaders: { 'ratelimit-limit': undefined } })
     const bare = { ...preflight, request: { ...preflight.request, headers: {} } }
     expect(judge(keySent, [bare]).status).toBe('skipped')
     expect(judge(rateHeaders, [bare]).status).toBe('skipped')

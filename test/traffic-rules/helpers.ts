@@ -16,15 +16,22 @@ export interface Spec {
   /** Path below /v1 with the query, e.g. `/accounts?limit=2`. */
   path: string
   body?: unknown
-  headers?: Record<string, string>
+  /** Added to the defaults; a name set to undefined removes a default header. */
+  headers?: Record<string, string | undefined>
   status?: number
-  responseHeaders?: Record<string, string>
+  /** Added to the defaults (RATE, JSON_TYPE); a name set to undefined removes it. */
+  responseHeaders?: Record<string, string | undefined>
   responseBody?: unknown
   /** Milliseconds after T0 the request starts; it ends `duration` ms later (default 5). */
   at?: number
   duration?: number
   keyRole?: string
   noResponse?: boolean
+}
+
+/** The headers that are set: a test removes a default one by naming it undefined. */
+function present(headers: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined))
 }
 
 export function exchange(spec: Spec): TrafficExchange {
@@ -37,7 +44,7 @@ export function exchange(spec: Spec): TrafficExchange {
     request: {
       method: spec.method ?? 'GET',
       url: `${BASE}${spec.path}`,
-      headers: { authorization: 'Bearer <redacted:CRM_API_KEY>', ...(spec.body !== undefined ? JSON_TYPE : {}), ...spec.headers },
+      headers: present({ authorization: 'Bearer <redacted:CRM_API_KEY>', ...(spec.body !== undefined ? JSON_TYPE : {}), ...spec.headers }),
       ...(spec.body !== undefined ? { body: spec.body } : {}),
     },
     ...(spec.noResponse
@@ -45,7 +52,7 @@ export function exchange(spec: Spec): TrafficExchange {
       : {
           response: {
             status: spec.status ?? 200,
-            headers: { ...RATE, ...(spec.responseBody !== undefined ? JSON_TYPE : {}), ...spec.responseHeaders },
+            headers: present({ ...RATE, ...(spec.responseBody !== undefined ? JSON_TYPE : {}), ...spec.responseHeaders }),
             ...(spec.responseBody !== undefined ? { body: spec.responseBody } : {}),
           },
         }),

@@ -58,5 +58,7 @@ export async function runProxied(options: { variant?: VariantName; faults?: stri
   return { rows: session.finish(), exchanges, seen, basePath, keys: server.keys, webhookSecret: server.webhookSecret, session }
 }
 
-export const serverFailures = (rows: readonly TrafficRow[]) => rows.filter((r) => r.status === 'failed' && r.side === 'server')
+/** The rows a server broke: a traffic report's rows (report.json's checks) or the verifier's own. */
+export const serverFailures = <R extends { status: string; side?: string }>(rows: readonly R[]) =>
+  rows.filter((r) => r.status === 'failed' && r.side === 'server')
 export const statusById = (rows: readonly TrafficRow[]) => Object.fromEntries(rows.map((r) => [r.id, `${r.status}${r.side ? `:${r.side}` : ''}`]))

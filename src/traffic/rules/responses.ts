@@ -1,6 +1,6 @@
 // Rules on each response by itself (server side): the schemas of §2, §4.1 and /me, the §7 error answers, the
 // §8 rate headers, JSON bodies, and §2's write-only fields.
-import { showsScopes } from '../../engine/me.ts'
+import { showsScopes } from '../../judge/me.ts'
 import { bodyDefects } from '../../judge/bodies.ts'
 import { errorEnvelopeProblem, refusalProblem } from '../../judge/errors.ts'
 import { resetForm, wellFormedRetryAfterMs, tooManyRequestsHeadersProblem, retryAfterProblem } from '../../judge/rate-header-forms.ts'

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises'
 import { specDigest } from '../spec/spec-text.ts'
 import { printable } from '../text/printable.ts'
 import { TOOL_VERSION } from '../version.ts'
-import { verifySubmission, type VerifyResult } from './verify.ts'
+import { verifySubmission, type VerifyResult } from '../certify/verify.ts'
 
 export interface VerifyCommandOptions {
   json?: boolean

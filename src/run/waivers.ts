@@ -2,6 +2,7 @@
 // reported as `failed (waived)` and does not fail the run; a stale waiver (its check now passes, it names an
 // unknown check, or it has expired) fails the run, so waivers never outlive the fault they excuse.
 import { readFileSync } from 'node:fs'
+import { CrmConfError } from '../errors.ts'
 import type { CheckResult } from '../checks/types.ts'
 
 export interface Waiver {
@@ -32,12 +33,12 @@ export interface WaiverOutcome {
   unused: (Waiver & { why: string })[]
 }
 
-export class WaiverFileError extends Error {
+export class WaiverFileError extends CrmConfError {
   constructor(
     readonly file: string,
     readonly problems: string[],
   ) {
-    super(`${file} is not a usable waivers file:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    super('CRMCONF_WAIVERS_INVALID', `${file} is not a usable waivers file:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
     this.name = 'WaiverFileError'
   }
 }

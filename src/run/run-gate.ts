@@ -6,8 +6,8 @@ import { environmentFacts, PUBLIC_VARIABLES, TARGET_VARIABLES, type ResolvedConf
 import { lookalikeVariables, lookalikeWarnings } from '../config/env-names.ts'
 import { chooseTarget, withoutTargetVariables } from '../config/target-choice.ts'
 import type { RunScope } from '../report/types.ts'
-import { describeScope, emptyScopeProblem } from './scope.ts'
-import { selectionProblem } from './selection.ts'
+import { describeScope, emptyScopeProblem } from '../engine/scope.ts'
+import { selectionProblem } from '../engine/selection.ts'
 
 export interface GateRequest {
   env: NodeJS.ProcessEnv

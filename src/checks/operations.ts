@@ -2,10 +2,10 @@
 // any 2xx on create (200 or 201, observed), update by PATCH and replace by PUT, each falling back to the other
 // method where the answer may mean it is not routed (observed), any 2xx on delete with or without a body
 // (observed), and list walks that accept every last-page convention.
-import type { CheckContext } from '../checks/types.ts'
+import type { CheckContext, CheckSession } from './types.ts'
 import type { KeyRole } from '../config/config.ts'
-import { CheckFailed } from '../checks/define.ts'
-import { expectSchema } from '../checks/assert.ts'
+import { CheckFailed } from './define.ts'
+import { expectSchema } from './assert.ts'
 import type { ApiClient, ApiResponse } from '../http/api-client.ts'
 import type { Query } from '../http/transport.ts'
 import { recordKey } from '../schemas/registry.ts'
@@ -197,6 +197,9 @@ export async function walkAllPages(client: ApiClient, path: string, query: Query
 export function observeWalkEnd(ctx: CheckContext, walk: Walk): void {
   if (walk.end !== 'max-pages') ctx.noteCapability('list.lastPage', walk.end)
 }
+
+/** Name fields that carry runLabel (`crmconf <what> <run id> …`) on resources without tags. */
+export const RUN_LABEL_FIELDS: Partial<Record<ResourceName, string>> = { lead: 'fullName', opportunity: 'name', quotation: 'title' }
 
 /** A unique, recognisable name for a record of this run. */
 export function runLabel(ctx: CheckContext, what: string): string {

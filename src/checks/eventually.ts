@@ -4,7 +4,7 @@
 // that shows it at once pays nothing beyond the first read. This is the only wait of its kind: a check never
 // concludes "absent", "unchanged", "no duplicate", "in order" or "complete" from one list read taken right
 // after a write.
-import type { CheckContext } from '../checks/types.ts'
+import type { CheckContext } from './types.ts'
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

@@ -7,16 +7,24 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline/promises'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
-import { newRunId, runCommand } from '../cli/run-command.ts'
+import { newRunId, runCommand } from './run-command.ts'
 import { namedSecrets } from '../http/for-config.ts'
 import { specDigest } from '../spec/spec-text.ts'
 import { printable } from '../text/printable.ts'
 import { TOOL_VERSION } from '../version.ts'
-import { MANIFEST_FILE } from './manifest.ts'
-import { embeddedProduct, mergeProduct, PRODUCT_PROMPTS, readProductFile, REQUIRED_PRODUCT_FIELDS, validateProduct, type ProductInfo } from './product.ts'
-import { CERTIFYING_PROFILE } from './profile.ts'
-import { assembleSubmission } from './submission.ts'
-import { verifySubmission } from './verify.ts'
+import { MANIFEST_FILE } from '../certify/manifest.ts'
+import {
+  embeddedProduct,
+  mergeProduct,
+  PRODUCT_PROMPTS,
+  readProductFile,
+  REQUIRED_PRODUCT_FIELDS,
+  validateProduct,
+  type ProductInfo,
+} from '../certify/product.ts'
+import { CERTIFYING_PROFILE } from '../certify/profile.ts'
+import { assembleSubmission } from '../certify/submission.ts'
+import { verifySubmission } from '../certify/verify.ts'
 
 export interface CertifyCommandOptions {
   baseUrl?: string

@@ -2,8 +2,8 @@
 // verdict (passed, failed or waived). A check that was skipped, errored or not selected covers nothing here;
 // the cells it would judge show as `not-run`.
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
-import { outcomeOf } from '../report/build.ts'
-import { coverageBlock, type CoverageBlock } from './matrix.ts'
+import { outcomeOf } from './build.ts'
+import { coverageBlock, type CoverageBlock } from '../coverage/matrix.ts'
 
 const JUDGED = new Set(['passed', 'failed', 'waived'])
 

@@ -1,5 +1,5 @@
 // The command that replays a run, or one check of it: the same target, seed, profile, variant and faults.
-import type { CheckDefinition, CheckResult, Profile } from '../checks/types.ts'
+import type { CheckDefinition, CheckResult, Profile } from './types.ts'
 
 export interface ReplayTarget {
   seed: number

@@ -11,7 +11,7 @@ import { transportFor } from '../http/for-config.ts'
 import { headerInt } from '../http/rate-headers.ts'
 import type { Transport } from '../http/transport.ts'
 import { ALL_SCOPES, RESOURCE_LIST } from '../spec/resources.ts'
-import { scopesFromMe } from './me.ts'
+import { scopesFromMe } from '../judge/me.ts'
 
 const PROBE = 'preflight'
 

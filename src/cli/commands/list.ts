@@ -1,0 +1,46 @@
+// `crm-conformance list`: every check of the catalogue, or with `--where` the file and line each is declared at (../where.ts).
+import type { Command } from 'commander'
+import { printable } from '../../text/printable.ts'
+import { collect } from './options.ts'
+
+export function registerListCommand(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('list')
+    .description('list every check: id, level, clauses, title')
+    .option('--json', 'as JSON')
+    .option(
+      '--where <id|clause>',
+      'where each check this selects is declared: file and line (id, id prefix, area or clause; repeatable, comma-separated)',
+      collect,
+    )
+    .action(async (opts) => {
+      const { catalogue } = await import('../../../suites/index.ts')
+      if (opts.where) {
+        const { whereChecks } = await import('../where.ts')
+        const answer = whereChecks(catalogue, opts.where)
+        if (answer.problem) {
+          process.stderr.write(`${printable(answer.problem)}\n`)
+          return setExit(2)
+        }
+        if (opts.json)
+          process.stdout.write(
+            `${JSON.stringify(
+              answer.checks.map(({ run: _run, ...c }) => c),
+              null,
+              2,
+            )}\n`,
+          )
+        else process.stdout.write(answer.lines.map((line) => `${line}\n`).join(''))
+        return
+      }
+      if (opts.json)
+        process.stdout.write(
+          `${JSON.stringify(
+            catalogue.map(({ run: _run, declaredAt: _declaredAt, ...c }) => c),
+            null,
+            2,
+          )}\n`,
+        )
+      else for (const c of catalogue) process.stdout.write(`${c.id.padEnd(48)} ${c.level.padEnd(6)} ${c.clauses.join(',').padEnd(14)} ${c.title}\n`)
+    })
+}
