@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { listNotFound, nothingToRefuse } from '../../src/traffic/rules/refusals.ts'
+import { detailsEachField, listNotFound, nothingToRefuse } from '../../src/traffic/rules/refusals.ts'
 import { account, errorBody, exchange, judge, page, uuid } from './helpers.ts'
 
 const refused400 = (path: string, at?: number) =>
@@ -62,5 +62,32 @@ describe('traffic.refusal.list-not-404', () => {
   })
   it('passes an empty page', () => {
     expect(judge(listNotFound, [listed, exchange({ path: '/accounts?tier=none', responseBody: page([]), at: 100 })]).status).toBe('passed')
+  })
+})
+
+describe('traffic.error.details-each-field', () => {
+  const post = (details: { path: string; message: string }[]) =>
+    exchange({ method: 'POST', path: '/contacts', body: { email: 12, tags: 'vip' }, status: 400, responseBody: errorBody('invalid_request', details) })
+  it('passes details naming each field at fault, fails details naming only the first', () => {
+    const both = [
+      { path: 'email', message: 'm' },
+      { path: '/tags', message: 'm' },
+    ]
+    expect(judge(detailsEachField, [post(both)]).status).toBe('passed')
+    const row = judge(detailsEachField, [post([{ path: 'email', message: 'm' }])])
+    expect(row.status).toBe('failed')
+    expect(row.message).toContain('tags')
+  })
+  it('does not judge one field at fault, or a refusal without details (traffic.error.invalid-request judges those)', () => {
+    const one = exchange({
+      method: 'POST',
+      path: '/accounts',
+      body: { name: 42 },
+      status: 400,
+      responseBody: errorBody('invalid_request', [{ path: 'x', message: 'm' }]),
+    })
+    expect(judge(detailsEachField, [one]).status).toBe('skipped')
+    const bare = exchange({ method: 'POST', path: '/contacts', body: { email: 12, tags: 'vip' }, status: 400, responseBody: errorBody('invalid_request') })
+    expect(judge(detailsEachField, [bare]).status).toBe('skipped')
   })
 })

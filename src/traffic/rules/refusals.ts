@@ -5,9 +5,11 @@
 // parent the traffic never showed) is not judged.
 import { DEFAULTS } from '../../config/config.ts'
 import { UUID, acceptedListQuery } from '../../judge/accepted.ts'
+import { errorCode, pathNames } from '../../judge/errors.ts'
 import { RESOURCES } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, acrossExchanges, endedBefore, isObject, keyOf, querySignature, recordsOf, resourceOf, timeOf, wholeBody } from './kit.ts'
+import { BoundedMap, acrossExchanges, endedBefore, isObject, keyOf, perExchange, querySignature, recordsOf, resourceOf, timeOf, wholeBody } from './kit.ts'
+import { writeDefects } from './responses.ts'
 
 /** How long a cursor the server handed out is taken to hold: §4.1 shows no expiry, so only a prompt next page is judged. */
 export const CURSOR_FRESH_MS = 60_000
@@ -124,4 +126,36 @@ export const listNotFound: TrafficRule = acrossExchanges(
   },
 )
 
-export const REFUSAL_RULES: TrafficRule[] = [nothingToRefuse, listNotFound]
+/**
+ * §7.2 "details … lists each field to fix": a 400 invalid_request with details, to a body with several fields at
+ * fault, names each of them (as validation.*.several-defects). Whether a 400 is due and names one field at all is
+ * traffic.error.invalid-request's; this rule judges only refusals that already carry details.
+ */
+export const detailsEachField: TrafficRule = perExchange(
+  {
+    id: 'traffic.error.details-each-field',
+    clauses: ['§7.2', '§7.3'],
+    level: 'MUST',
+    side: 'server',
+    title: 'A 400 invalid_request to a body with several fields at fault names each of them in details',
+  },
+  (exchange, ctx) => {
+    const response = exchange.response
+    const resource = resourceOf(ctx.operation)
+    if (!resource || !response || response.truncated || response.status !== 400 || errorCode(response.body) !== 'invalid_request') return
+    const details = (response.body as { error?: { details?: unknown } }).error?.details
+    if (!Array.isArray(details) || details.length === 0) return
+    const known = RESOURCES[resource][ctx.operation!.op as 'create' | 'update' | 'replace']?.fields ?? {}
+    const fields = [...new Set((writeDefects(exchange, resource, ctx.operation!.op) ?? []).map((i) => i.path))].filter((f) => f in known)
+    if (fields.length < 2) return
+    ctx.exercised()
+    const unnamed = fields.filter((f) => !details.some((d: { path?: unknown }) => pathNames(d?.path, f)))
+    if (unnamed.length > 0)
+      ctx.violation({
+        message: `${describe(exchange)} with ${fields.length} fields at fault (${fields.join(', ')}) was answered 400 whose details do not name ${unnamed.join(', ')} (§7.2)`,
+        expected: '§7.2: details lists each field to fix, with path naming the field',
+      })
+  },
+)
+
+export const REFUSAL_RULES: TrafficRule[] = [nothingToRefuse, listNotFound, detailsEachField]
