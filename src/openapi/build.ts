@@ -89,9 +89,10 @@ function errorResponse(description: string, extraHeaders: string[] = [], schema:
 }
 
 /**
- * §7.2–§7.3: a 400 is the envelope; with code `invalid_request` (invalid or missing fields) it carries `details`
- * naming at least one field. A 400 with another code (a write the record's state does not allow, §7.8: codes and
- * statuses not shown) is the envelope alone.
+ * §7.2–§7.3: a 400 is the envelope, and its `details`, when present, name at least one field. Neither the code nor
+ * `details` can be required of every 400: a write the record's state does not allow may be refused with 400 and a
+ * code of its own, or with `invalid_request` and no details (§3, §7.8: not shown; the reference server's alt-b
+ * variant does the latter), and no document can tell that 400 from one for invalid fields.
  */
 const INVALID_REQUEST: Json = {
   allOf: [
@@ -99,21 +100,18 @@ const INVALID_REQUEST: Json = {
     {
       type: 'object',
       required: ['error'],
-      properties: {
-        error: {
-          type: 'object',
-          required: ['code'],
-          if: { properties: { code: { const: 'invalid_request' } }, required: ['code'] },
-          then: { required: ['code', 'details'], properties: { details: { type: 'array', minItems: 1 } } },
-        },
-      },
+      properties: { error: { type: 'object', required: ['code'], properties: { details: { type: 'array', minItems: 1 } } } },
     },
   ],
 }
 
 function responses(): Json {
   return {
-    BadRequest: errorResponse('§7.3: invalid or missing fields; code `invalid_request`, with `details` naming each field.', [], INVALID_REQUEST),
+    BadRequest: errorResponse(
+      '§7.3: invalid or missing fields give code `invalid_request` with `details` naming each field; a 400 for another reason (a state refusal, §7.8) may carry another code or no details.',
+      [],
+      INVALID_REQUEST,
+    ),
     Unauthorized: errorResponse('§5.5, §7.4: the key is missing or no longer valid.'),
     Forbidden: errorResponse("§5.6, §7.5: the key's scopes, its owner's role or its IP allowlist do not allow the call."),
     NotFound: errorResponse('§5.7, §7.6: the record does not exist or is not visible to the key.'),
