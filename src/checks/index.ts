@@ -42,6 +42,7 @@ export { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } fro
 export { differingFields, sameMeaning } from '../judge/same-response.ts'
 export { composedFields, deepEqual, describeMismatches, holdsWritten, meansWritten, textOfHtml } from '../judge/written.ts'
 export { changedUnsent, cleared } from '../judge/unsent.ts'
+export { namesUser, showsKeyName, showsWorkspace, stringsOf } from '../judge/me-parts.ts'
 export type { AnyRecord, Mismatch } from '../judge/written.ts'
 export { extraProperties, listKey, recordKey, validate } from '../schemas/registry.ts'
 export type { SchemaIssue } from '../schemas/registry.ts'
