@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { foreignRecordHidden, limitEnforced, scopeEnforced, scopesShown, updateKeepsUnsent, walkSkipsNothing } from '../../src/traffic/rules/remembered.ts'
+import {
+  foreignRecordHidden,
+  limitEnforced,
+  meShowsParts,
+  scopeEnforced,
+  scopesShown,
+  updateKeepsUnsent,
+  walkSkipsNothing,
+} from '../../src/traffic/rules/remembered.ts'
 import { account, errorBody, exchange, iso, judge, page, uuid } from './helpers.ts'
 
 describe('scopesShown', () => {
@@ -111,5 +119,23 @@ describe('traffic.ratelimit.limit-enforced', () => {
   it('does not judge when the traffic does not show the minute full (a sliding log may admit it) or a token could refill', () => {
     expect(judge(limitEnforced, [call(0, 20), call(0, 30)]).status).toBe('skipped')
     expect(judge(limitEnforced, [call(2, 0), call(1, 10), call(0, 20), call(0, 25_000)]).status).toBe('skipped')
+  })
+})
+
+describe('traffic.me.shows-parts', () => {
+  const users = exchange({ path: '/users?limit=100', responseBody: page([{ id: uuid(7) }]), at: 100 })
+  const me = (body: Record<string, unknown>) => exchange({ path: '/me', responseBody: body, at: 0 })
+  it("passes a /me with the key's name and the user in any shape, fails one without the name", () => {
+    expect(judge(meShowsParts, [me({ key: { name: 'Sync', scopes: [] }, user: { id: uuid(7) } }), users]).status).toBe('passed')
+    // The user only as an id under a field of its own name, found among the users the same key listed.
+    expect(judge(meShowsParts, [me({ name: 'Sync', actingAs: uuid(7) }), users]).status).toBe('passed')
+    expect(judge(meShowsParts, [me({ key: { id: uuid(3), scopes: [] }, user: { id: uuid(7) } })]).status).toBe('failed')
+  })
+  it('fails a /me with no user once the same key listed the users whole, and does not judge it otherwise', () => {
+    const noUser = me({ name: 'Sync', key: { scopes: [] }, ref: uuid(9) })
+    expect(judge(meShowsParts, [noUser, users]).status).toBe('failed')
+    expect(judge(meShowsParts, [noUser]).status).toBe('passed')
+    const partial = exchange({ path: '/users?limit=1', responseBody: page([{ id: uuid(7) }], 'more'), at: 100 })
+    expect(judge(meShowsParts, [noUser, partial]).status).toBe('passed')
   })
 })

@@ -7,6 +7,7 @@ import { scopesFromMe } from '../../engine/me.ts'
 import { headerInt, parseResetHeader } from '../../http/rate-headers.ts'
 import { sortAsked } from '../../judge/lists.ts'
 import { changedUnsent, cleared } from '../../judge/unsent.ts'
+import { namesUser, showsKeyName, stringsOf } from '../../judge/me-parts.ts'
 import { RESOURCES, scopeFor, type OpName, type ResourceName } from '../../spec/resources.ts'
 import type { ResolvedOperation, TrafficExchange, TrafficRule } from '../types.ts'
 import {
@@ -358,4 +359,71 @@ export const limitEnforced: TrafficRule = acrossExchanges(
   },
 )
 
-export const REMEMBERED_RULES: TrafficRule[] = [scopeEnforced, foreignRecordHidden, updateKeepsUnsent, walkSkipsNothing, limitEnforced]
+/**
+ * §2 /me "returns the workspace, the key's name and scopes, and the user the key acts as" (field names not
+ * shown), as discovery.me.shows-key-name and shows-user judge it: the key's name in any reasonable shape, and the
+ * user by a field named for it or as the id of a user the same key's complete /users listing showed (judged at
+ * the end, when that listing was seen). The workspace is not judged here: a body may show it only as the id the
+ * key carries, and traffic holds the key masked. The scopes are traffic.me.schema's.
+ */
+export const meShowsParts: TrafficRule = acrossExchanges(
+  {
+    id: 'traffic.me.shows-parts',
+    clauses: ['§2', '§4.2'],
+    level: 'MUST',
+    side: 'server',
+    title:
+      "GET /me answered 200 shows the key's name and the user the key acts as (a field named for the user, or the id of a user the key's complete /users listing showed)",
+  },
+  () => {
+    /** Per key: the user ids of its complete /users listing, and its last /me that names no user field (bounded, oldest out). */
+    const keys = new Map<string, { users?: Set<string>; me?: TrafficExchange }>()
+    const remember = (key: string, state: { users?: Set<string>; me?: TrafficExchange }) => {
+      keys.delete(key)
+      keys.set(key, state)
+      if (keys.size > DEFAULTS.trafficKeysRemembered) keys.delete(keys.keys().next().value as string)
+    }
+    return {
+      observe(exchange, ctx) {
+        const op = ctx.operation
+        const key = keyOf(exchange)
+        const response = exchange.response
+        if (!op || !response || key === undefined || response.status !== 200) return
+        const state = keys.get(key) ?? {}
+        if (op.op === 'me') {
+          const body = wholeBody(exchange)
+          if (!isObject(body)) return
+          ctx.exercised()
+          if (!showsKeyName(body))
+            ctx.violation({
+              message: "GET /me shows no name of the key: no name or label at the top, in the key's object, or in a keyName-like field (§2)",
+              expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as (field names not shown)",
+            })
+          if (namesUser(body)) delete state.me
+          else state.me = exchange
+          remember(key, state)
+          return
+        }
+        const page = op.resource === 'user' ? pageRecords(exchange, op) : undefined
+        if (page && page.next === undefined && op.query.cursor === undefined && Object.keys(op.query).every((p) => SHAPING.has(p))) {
+          state.users = new Set(page.records.map((r) => String(r.id).toLowerCase()))
+          remember(key, state)
+        }
+      },
+      finish(ctx) {
+        for (const { users, me } of keys.values()) {
+          if (!users || !me) continue
+          ctx.exercised()
+          if (!stringsOf(wholeBody(me)).some((s) => users.has(s.toLowerCase())))
+            ctx.violation({
+              message: 'GET /me shows no user: no field named for a user (user, actor, owner, principal), and no id in it is a user the same key listed (§2)',
+              expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as (field names not shown)",
+              exchanges: [me],
+            })
+        }
+      },
+    }
+  },
+)
+
+export const REMEMBERED_RULES: TrafficRule[] = [scopeEnforced, foreignRecordHidden, updateKeepsUnsent, walkSkipsNothing, limitEnforced, meShowsParts]
