@@ -9,7 +9,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** RFC 3339 date-time with a zone: the form of §2 `date-time` nobody reads two ways. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
 
-/** Why a §4.1 common parameter's value is one the spec accepts; undefined when it is not (or not beyond doubt). */
+/** True when a §4.1 common parameter's value is one the spec accepts beyond doubt. */
 function commonAccepted(param: string, value: string): boolean {
   switch (param) {
     case 'limit':

@@ -47,7 +47,7 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
           const next = isObject(body) && typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined
           if (next !== undefined) cursors.set(next, { exchange, key, resource, signature: querySignature(op) })
         }
-        // A body on a GET is something to refuse; so is a request whose key is refused first (401 is its answer).
+        // A body on a GET is something a server may refuse with 400.
         if (exchange.request.body !== undefined || exchange.request.truncated) return
         let accepted = false
         if (op.op === 'me') accepted = Object.keys(op.query).length === 0 && paramNames(exchange.request.url).length === 0
