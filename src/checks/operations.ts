@@ -2,7 +2,7 @@
 // any 2xx on create (200 or 201, observed), update by PATCH and replace by PUT, each falling back to the other
 // method where the answer may mean it is not routed (observed), any 2xx on delete with or without a body
 // (observed), and list walks that accept every last-page convention.
-import type { CheckContext, CheckSession } from './types.ts'
+import type { CheckContext } from './types.ts'
 import type { KeyRole } from '../config/config.ts'
 import { CheckFailed } from './define.ts'
 import { expectSchema } from './assert.ts'

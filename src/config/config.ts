@@ -113,6 +113,12 @@ export const DEFAULTS = {
   interruptedCleanupWindowWaitS: 3,
   /** From the first signal to exit, whatever the server does: GitHub Actions sends SIGKILL 10 s after SIGINT. */
   interruptExitS: 9,
+  /**
+   * What the traffic rules that judge an answer by what the traffic showed before it keep per verification (least
+   * recently used first out): records with their last seen state, keys with the scopes their /me showed.
+   */
+  trafficRecordsRemembered: 10_000,
+  trafficKeysRemembered: 1_000,
 } as const
 
 export interface ResolvedConfig {

@@ -42,65 +42,82 @@ function embed(value: unknown): unknown {
 const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const
 const headerRefs = (names: readonly string[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]))
 
+/** §8 shows the header names only: `600`, or `600, 600;w=60` as older drafts of the RateLimit fields write it. */
+const LEADING_INT = '^\\s*\\d+\\s*([,;].*)?$'
+/** §7.7 "RateLimit-Remaining (0)" on a 429, in either form. */
+const LEADING_ZERO = '^\\s*0+\\s*([,;].*)?$'
+/** RFC 9110 IMF-fixdate, the HTTP date Retry-After may carry instead of seconds. */
+const HTTP_DATE = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT'
+
 function headers(): Json {
   return {
     // §8 "on every response": required, so a schema-drift tool flags an answer without them as a contract tool should.
     'RateLimit-Limit': {
-      description: "§8: the key's per-minute request limit, on every response.",
+      description: "§8: the key's per-minute request limit, on every response (a leading integer; the form beyond it is not shown).",
       required: true,
-      schema: { type: 'integer' },
+      schema: { type: 'string', pattern: LEADING_INT },
     },
     'RateLimit-Remaining': {
       description: '§8: requests left in the current window, on every response (0 on a 429, §7.7).',
       required: true,
-      schema: { type: 'integer' },
+      schema: { type: 'string', pattern: LEADING_INT },
     },
     'RateLimit-Reset': {
-      description: '§8: on every response; its value format is not shown, so it is described as a string.',
+      description: '§8: on every response; seconds until the window resets, or the Unix time it resets at (both are seen; a date is not).',
       required: true,
-      schema: { type: 'string' },
+      schema: { type: 'string', pattern: '^\\s*\\d+\\s*$' },
     },
     'Retry-After': {
       description: '§8: seconds to wait before calling again, on every 429 (RFC 9110 also allows an HTTP date).',
       required: true,
-      schema: { type: 'string' },
+      schema: { type: 'string', pattern: `^\\s*(\\d+|${HTTP_DATE})\\s*$` },
+    },
+    'RateLimit-Remaining-Spent': {
+      description: '§7.7: a 429 carries RateLimit-Remaining 0.',
+      required: true,
+      schema: { type: 'string', pattern: LEADING_ZERO },
     },
   }
 }
 
-function errorResponse(description: string, extraHeaders: string[] = [], schema: Json = schemaRef('error')): Json {
+function errorResponse(description: string, extraHeaders: string[] = [], schema: Json = schemaRef('error'), headerOverrides: Json = {}): Json {
   return {
     description,
-    headers: headerRefs([...RATE_HEADERS, ...extraHeaders]),
+    headers: { ...headerRefs([...RATE_HEADERS, ...extraHeaders]), ...headerOverrides },
     content: { 'application/json': { schema } },
   }
 }
 
-/** §7.2–§7.3: the 400 envelope with code `invalid_request` and `details` naming at least one field. */
+/**
+ * §7.2–§7.3: a 400 is the envelope, and its `details`, when present, name at least one field. Neither the code nor
+ * `details` can be required of every 400: a write the record's state does not allow may be refused with 400 and a
+ * code of its own, or with `invalid_request` and no details (§3, §7.8: not shown; the reference server's alt-b
+ * variant does the latter), and no document can tell that 400 from one for invalid fields.
+ */
 const INVALID_REQUEST: Json = {
   allOf: [
     schemaRef('error'),
     {
       type: 'object',
       required: ['error'],
-      properties: {
-        error: {
-          type: 'object',
-          required: ['code', 'details'],
-          properties: { code: { const: 'invalid_request' }, details: { type: 'array', minItems: 1 } },
-        },
-      },
+      properties: { error: { type: 'object', required: ['code'], properties: { details: { type: 'array', minItems: 1 } } } },
     },
   ],
 }
 
 function responses(): Json {
   return {
-    BadRequest: errorResponse('§7.3: invalid or missing fields; code `invalid_request`, with `details` naming each field.', [], INVALID_REQUEST),
+    BadRequest: errorResponse(
+      '§7.3: invalid or missing fields give code `invalid_request` with `details` naming each field; a 400 for another reason (a state refusal, §7.8) may carry another code or no details.',
+      [],
+      INVALID_REQUEST,
+    ),
     Unauthorized: errorResponse('§5.5, §7.4: the key is missing or no longer valid.'),
     Forbidden: errorResponse("§5.6, §7.5: the key's scopes, its owner's role or its IP allowlist do not allow the call."),
     NotFound: errorResponse('§5.7, §7.6: the record does not exist or is not visible to the key.'),
-    TooManyRequests: errorResponse("§7.7, §8: the key's per-minute limit is reached; wait Retry-After seconds.", ['Retry-After']),
+    TooManyRequests: errorResponse("§7.7, §8: the key's per-minute limit is reached; wait Retry-After seconds.", ['Retry-After'], schemaRef('error'), {
+      'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining-Spent' },
+    }),
   }
 }
 
@@ -184,7 +201,8 @@ function operation(r: ResourceSpec, op: OpName): Json {
     '400': responseRef('BadRequest'),
     '401': responseRef('Unauthorized'),
     '403': responseRef('Forbidden'),
-    ...(op === 'list' || op === 'create' ? {} : { '404': responseRef('NotFound') }),
+    // A list filtered by, or a create naming, a parent that does not exist may be answered 404 (§4.3 leaves it open; §5.7).
+    '404': responseRef('NotFound'),
     '429': responseRef('TooManyRequests'),
   }
   const base: Json = {
@@ -235,6 +253,8 @@ export function buildOpenApi(): Json {
         responses: {
           '2XX': success('The key, its workspace and its user.', 'me'),
           '401': responseRef('Unauthorized'),
+          // §5.6: the key's IP allowlist refuses any call, this one included.
+          '403': responseRef('Forbidden'),
           '429': responseRef('TooManyRequests'),
         },
       },

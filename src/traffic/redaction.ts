@@ -53,7 +53,8 @@ export class TrafficRedactor {
   /** The role of the key that sent `authorization` (raw): a configured key's role, or `key#N` for another key. */
   private roleOf(authorization: string | undefined, masked: string | undefined): string | undefined {
     if (!authorization || !masked) return undefined
-    const named = /<redacted:(CRM_API_KEY[A-Z_]*)>/.exec(masked)?.[1]
+    // A file this tool recorded (NDJSON, or a HAR written from it) names the key's variable in place of the key.
+    const named = /<redacted:(CRM_API_KEY[A-Z_]*)>/.exec(masked)?.[1] ?? /^\s*bearer\s+<redacted:(CRM_API_KEY[A-Z_]*)>\s*$/i.exec(authorization)?.[1]
     if (named && ROLE_OF_VARIABLE.has(named)) return ROLE_OF_VARIABLE.get(named)
     const digest = createHash('sha256').update(authorization.trim()).digest('base64url')
     let role = this.unknownKeys.get(digest)

@@ -70,7 +70,13 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
       if (value === undefined) continue
       await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: value, limit: '10' })}`)
       if (filter.kind === 'uuid' && seen) await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: UNKNOWN_ID, limit: '10' })}`)
-      if (filter.kind === 'enum') await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: 'no_such_value', limit: '10' })}`)
+      if (filter.kind === 'enum') {
+        // Each end of the list (§3.3 "only the values listed"): a server may refuse the one it forgot.
+        const lastValue = filter.values?.at(-1)
+        if (lastValue !== undefined && lastValue !== value)
+          await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: lastValue, limit: '10' })}`)
+        await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: 'no_such_value', limit: '10' })}`)
+      }
       if (filter.match === 'lowercase' && seen)
         await call('GET', `${resource.path}?${new URLSearchParams({ [filter.param]: seen.toUpperCase(), limit: '10' })}`)
       if (filter.match === 'uppercase' && seen)
@@ -96,7 +102,9 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
     }
   }
 
-  // Creates: without a key, with a key and its replay, then reads, an update, and a delete.
+  // Creates: without a key, with a key and its replay, then reads, an update, and a delete. A sync client looks
+  // the address up first (a filter that matches nothing: an empty page).
+  await call('GET', `/accounts?${new URLSearchParams({ email: 'plain@traffic.example', limit: '1' })}`)
   const plain = await call('POST', '/accounts', { body: { name: 'Traffic Plain Sdn Bhd', email: 'plain@traffic.example', tags: ['traffic'] } })
   const keyed = { name: 'Traffic Keyed Sdn Bhd', industry: 'Retail' }
   const first = await call('POST', '/accounts', { body: keyed, headers: { 'idempotency-key': 'traffic-create-1' } })
@@ -178,7 +186,8 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
   }
   if (options.keys.restricted) {
     await call('GET', '/me', { key: options.keys.restricted })
-    await call('POST', '/products', { key: options.keys.restricted, body: { name: 'Nope', sku: 'NOPE-1' } })
+    // A whole, valid product: outside the key's scopes it is refused for the scope, whatever the order of checks.
+    await call('POST', '/products', { key: options.keys.restricted, body: { name: 'Nope', sku: 'NOPE-1', priceSen: 100 } })
   }
 
   // The rate-limited key into 429, then one retry at once (before Retry-After: a client mistake, on purpose).
