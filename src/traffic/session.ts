@@ -28,6 +28,8 @@ export interface ReportTarget {
   /** Given: written there. Else reports/<run id>/, copied to reports/latest/ as a suite run does. */
   reportDir?: string
   interrupted?: RunReport['interrupted']
+  /** The counts of a verification judged elsewhere (the proxy's judging thread); default this session's own. */
+  counts?: { exchanges: number; answered: number }
 }
 
 export function newTrafficRunId(now = new Date()): string {
@@ -84,8 +86,8 @@ export class TrafficSession {
     const config = this.options.config.baseUrl !== undefined || 'profile' in this.options.config ? redactedConfig(this.options.config as ResolvedConfig) : {}
     const report = buildTrafficReport({
       rows,
-      exchanges: this.exchanges,
-      answered: this.answered,
+      exchanges: target.counts?.exchanges ?? this.exchanges,
+      answered: target.counts?.answered ?? this.answered,
       source: target.source,
       files: target.files,
       basePath: this.options.basePath,
@@ -101,7 +103,7 @@ export class TrafficSession {
     })
     const written = await writeReportFiles(report, reportDir, { secrets: this.secrets.byName })
     if (!target.reportDir) await copyToLatest(reportDir, resolve('reports', 'latest'))
-    return { report: written.report, reportDir, exitCode: trafficExitCode(rows, this.options.failOn, this.answered) }
+    return { report: written.report, reportDir, exitCode: trafficExitCode(rows, this.options.failOn, target.counts?.answered ?? this.answered) }
   }
 }
 
