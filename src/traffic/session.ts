@@ -18,6 +18,8 @@ export interface TrafficSessionOptions {
   failOn: FailOn
   config: Pick<ResolvedConfig, 'keys' | 'webhookSecret' | 'extraHeaders'> & Partial<ResolvedConfig>
   rules?: readonly TrafficRule[]
+  /** Given, each rule's time is added to it (ms by rule id; verifier.ts). */
+  ruleTimes?: Map<string, number>
 }
 
 export interface ReportTarget {
@@ -49,7 +51,12 @@ export class TrafficSession {
   constructor(private readonly options: TrafficSessionOptions) {
     this.secrets = trafficSecrets(options.config)
     this.redactor = new TrafficRedactor(this.secrets.secrets)
-    this.verifier = createVerifier({ rules: options.rules ?? TRAFFIC_RULES, basePath: options.basePath, resolve: resolveOperation })
+    this.verifier = createVerifier({
+      rules: options.rules ?? TRAFFIC_RULES,
+      basePath: options.basePath,
+      resolve: resolveOperation,
+      ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}),
+    })
   }
 
   get exchanges(): number {
