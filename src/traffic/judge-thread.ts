@@ -18,7 +18,7 @@ export interface JudgeThreadData {
   record?: string
   /** A module URL whose `rules` replace the catalogue's in the thread (a test hook). */
   rulesModule?: string
-  /** One Int32: set to 1 when the drain time is up. */
+  /** Two Int32: [0] set to 1 when the drain time is up, [1] when the proxy stopped and drains the thread. */
   stop: SharedArrayBuffer
 }
 
@@ -66,7 +66,7 @@ function startWorker(data: JudgeThreadData): Worker {
 export class JudgeThread {
   private worker: Worker | undefined
   private inline: ExchangeJudging | undefined
-  private readonly stop = new SharedArrayBuffer(4)
+  private readonly stop = new SharedArrayBuffer(8)
   /** Exchanges posted and not yet answered: id → bytes. */
   private readonly pending = new Map<number, number>()
   private pendingBytes = 0
@@ -211,6 +211,7 @@ export class JudgeThread {
         timers.push(setTimeout(() => Atomics.store(new Int32Array(this.stop), 0, 1), drainMs / 2))
         timers.push(setTimeout(() => resolve(undefined), drainMs))
       })
+      Atomics.store(new Int32Array(this.stop), 1, 1)
       worker.postMessage({ type: 'finish' } satisfies ToJudge)
       result = await finished
       for (const timer of timers) clearTimeout(timer)
