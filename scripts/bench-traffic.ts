@@ -229,16 +229,17 @@ function* repeated(sample: Sample, n: number): Generator<string> {
   }
 }
 
-async function writeHar(file: string, sample: Sample, n: number): Promise<void> {
+async function writeHar(file: string, sample: Sample, n: number, style: 'text' | 'base64' = 'text'): Promise<void> {
   // Written entry by entry: harOf of one exchange, its entry taken out, its bodies as text the way Chromium's and
   // Playwright's HAR writers keep a JSON body (harOf writes base64, as mitmproxy does).
   const entryOf = (line: string) => {
     const entry = (JSON.parse(harOf([{ seq: 0, source: '', ...JSON.parse(line) }])) as { log: { entries: HarBodies[] } }).log.entries[0]!
-    for (const holder of [entry.request.postData, entry.response.content])
-      if (holder?.encoding === 'base64' && typeof holder.text === 'string') {
-        holder.text = Buffer.from(holder.text, 'base64').toString('utf8')
-        delete holder.encoding
-      }
+    if (style === 'text')
+      for (const holder of [entry.request.postData, entry.response.content])
+        if (holder?.encoding === 'base64' && typeof holder.text === 'string') {
+          holder.text = Buffer.from(holder.text, 'base64').toString('utf8')
+          delete holder.encoding
+        }
     return JSON.stringify(entry)
   }
   await writeLines(
@@ -347,25 +348,36 @@ try {
       `verify-traffic ${name}: ${count(r.exchanges)} exchanges in ${(r.ms / 1000).toFixed(2)} s = ${count(r.exchanges / (r.ms / 1000))} exchanges/s (${count(r.exchanges / (r.cpuMs / 1000))} per CPU-second); peak RSS ${mb(r.peakRssSampled)} sampled, maxRSS ${mb(r.maxRss)}${r.exitCode === 0 ? '' : ` (exit ${r.exitCode})`}`
     const quarter = await verifyInChild(quarterFile)
     console.log(line('HAR, a quarter', quarter))
+    // As mitmproxy and Charles write bodies: base64.
+    const base64File = join(dir, 'traffic-base64.har')
+    await writeHar(base64File, sample, target, 'base64')
+    console.log(`  the same as a HAR with base64 bodies (mitmproxy, Charles): ${mb(statSync(base64File).size)}`)
+    console.log(line('NDJSON', await verifyInChild(ndjsonFile)))
     // Alternated and repeated, the best of each kept: other work on the machine only ever slows a run down.
     const best = (runs: VerifyFigures[]) => runs.reduce((a, b) => (b.cpuMs < a.cpuMs ? b : a))
-    const runs: VerifyFigures[] = []
-    const baselineRuns: VerifyFigures[] = []
-    for (let i = 0; i < Number(values.repeat); i++) {
-      runs.push(await verifyInChild(harFile))
-      if (values.baseline) baselineRuns.push(await verifyInChild(harFile, ['--root', resolve(values.baseline)]))
+    let har: VerifyFigures | undefined
+    for (const [name, file] of [
+      ['HAR', harFile],
+      ['HAR base64', base64File],
+    ] as const) {
+      const runs: VerifyFigures[] = []
+      const baselineRuns: VerifyFigures[] = []
+      for (let i = 0; i < Number(values.repeat); i++) {
+        runs.push(await verifyInChild(file))
+        if (values.baseline) baselineRuns.push(await verifyInChild(file, ['--root', resolve(values.baseline)]))
+      }
+      const now = best(runs)
+      har ??= now
+      console.log(line(`${name} (best of ${runs.length})`, now))
+      if (values.baseline) {
+        const before = best(baselineRuns)
+        console.log(line(`${name} by ${values.baseline} (best of ${baselineRuns.length})`, before))
+        console.log(
+          `  this checkout / baseline, same file, same run: ${(before.cpuMs / now.cpuMs).toFixed(2)}x the exchanges per CPU-second, ${(before.ms / now.ms).toFixed(2)}x per second of wall time, ${(now.maxRss / before.maxRss).toFixed(2)}x the maxRSS`,
+        )
+      }
     }
-    const har = best(runs)
-    console.log(line(`HAR (best of ${runs.length})`, har))
-    for (const failed of har.failed) console.log(`  broken on this traffic: ${failed}`)
-    console.log(line('NDJSON', await verifyInChild(ndjsonFile)))
-    if (values.baseline) {
-      const before = best(baselineRuns)
-      console.log(line(`HAR by ${values.baseline} (best of ${baselineRuns.length})`, before))
-      console.log(
-        `  this checkout / baseline, same HAR, same run: ${(before.cpuMs / har.cpuMs).toFixed(2)}x the exchanges per CPU-second, ${(before.ms / har.ms).toFixed(2)}x per second of wall time, ${(har.maxRss / before.maxRss).toFixed(2)}x the maxRSS`,
-      )
-    }
+    for (const failed of har!.failed) console.log(`  broken on this traffic (the scripted client's mistakes on purpose): ${failed}`)
     const timed = await verifyInChild(harFile, ['--rule-times'])
     const times = Object.entries(timed.ruleTimes ?? {}).sort((a, b) => b[1] - a[1])
     const inRules = times.reduce((sum, [, ms]) => sum + ms, 0)

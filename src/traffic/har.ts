@@ -57,9 +57,6 @@ function headersOf(list: unknown): Record<string, string> {
   return Object.fromEntries(out)
 }
 
-/** Bytes read from a HAR file at a time. */
-const READ_CHUNK_BYTES = 1024 * 1024
-
 /** What is kept of a body that is not judged: its start, to show what it was. */
 const UNJUDGED_TEXT_KEPT = 4 * 1024
 
@@ -143,9 +140,7 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
  */
 export async function* readHar(input: string | Readable, options: { label?: string; firstSeq?: number; zip?: boolean } = {}): AsyncGenerator<TrafficExchange> {
   const label = options.label ?? (typeof input === 'string' ? input : 'har')
-  // Reads of 1 MiB: with the default 64 KiB, a 64 MB HAR took a thousand reads and as many trips through the scanner's loop set-up.
-  const source =
-    typeof input === 'string' ? (options.zip ? Readable.from(harMemberChunks(input)) : createReadStream(input, { highWaterMark: READ_CHUNK_BYTES })) : input
+  const source = typeof input === 'string' ? (options.zip ? Readable.from(harMemberChunks(input)) : createReadStream(input)) : input
   let seq = options.firstSeq ?? 1
   let index = 0
   try {
