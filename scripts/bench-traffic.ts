@@ -261,71 +261,96 @@ interface HarBodies {
 const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!
 const ms2 = (ms: number) => `${ms.toFixed(2)} ms`
 
-/** Requests at `rate` per second for `seconds`, each sent directly and then through the proxy. */
-async function latency(label: string, server: ReferenceServer, paths: string[], proxyArgs: string[]): Promise<void> {
+interface LatencySetup {
+  label: string
+  slow: boolean
+  proxy: ReturnType<typeof child>
+  via: Pool
+  printed: { text: string }
+  directMs: number[]
+  viaMs: number[]
+  added: number[]
+  sent: number
+  seconds: number
+}
+
+async function startSetup(label: string, server: ReferenceServer, proxyArgs: string[]): Promise<LatencySetup> {
   const proxy = child(['--proxy-child', server.baseUrl, ...proxyArgs], 'pipe')
+  const printed = { text: '' }
   const proxyUrl = await new Promise<string>((resolvePromise) => {
-    let out = ''
     proxy.stdout!.on('data', (c: Buffer) => {
-      out += c.toString()
-      const found = /proxy listening on (\S+)/.exec(out)
+      printed.text += c.toString()
+      const found = /proxy listening on (\S+)/.exec(printed.text)
       if (found) resolvePromise(found[1]!)
     })
   })
-  let printed = ''
-  proxy.stdout!.on('data', (c: Buffer) => (printed += c.toString()))
-  const direct = new Pool(new URL(server.baseUrl).origin, { connections: 16 })
   const via = new Pool(new URL(proxyUrl).origin, { connections: 16 })
+  return { label, slow: proxyArgs.includes('--slow'), proxy, via, printed, directMs: [], viaMs: [], added: [], sent: 0, seconds: 0 }
+}
+
+/**
+ * The proxy's added latency for each setup: requests at --rate per second, each sent directly and then through that
+ * setup's proxy. The setups take turns in short rounds, so whatever else the machine does weighs on each alike.
+ */
+async function latencies(server: ReferenceServer, paths: string[], setups: LatencySetup[]): Promise<void> {
+  const direct = new Pool(new URL(server.baseUrl).origin, { connections: 16 })
   const headers = headersOf(server)
   const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
   const time = async (pool: Pool, path: string, hostile: boolean) => {
     const started = performance.now()
     const res = await pool.request(
       hostile
-        ? { method: 'POST', path: path.replace(/\?.*$/, '').replace(/\/[^/]+$/, ''), headers: { ...headers, 'content-type': 'application/json' }, body: deep }
+        ? // To a path the server refuses unread: the bench's own process (the server's) is not what the body slows.
+          { method: 'POST', path: `${new URL(server.baseUrl).pathname}/bench-hostile`, headers: { ...headers, 'content-type': 'application/json' }, body: deep }
         : { method: 'GET', path, headers },
     )
     await res.body.arrayBuffer()
     return performance.now() - started
   }
   const rate = Number(values.rate)
-  const n = Math.round(rate * Number(values.seconds))
-  const slow = proxyArgs.includes('--slow')
+  const rounds = 5
+  const perRound = Math.round((rate * Number(values.seconds)) / rounds)
   // Warm-up: connections open, code compiled.
-  for (let i = 0; i < 100; i++) (await time(direct, paths[i % paths.length]!, false), await time(via, paths[i % paths.length]!, false))
-  const directMs: number[] = []
-  const viaMs: number[] = []
-  const added: number[] = []
-  const started = performance.now()
-  const pairs: Promise<void>[] = []
-  for (let i = 0; i < n; i++) {
-    // Open loop: request i leaves at i/rate seconds, whatever the earlier ones are doing.
-    const wait = started + (i * 1000) / rate - performance.now()
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
-    const path = paths[i % paths.length]!
-    const hostile = slow && i % 50 === 25
-    pairs.push(
-      (async () => {
-        const d = await time(direct, path, hostile)
-        const v = await time(via, path, hostile)
-        if (hostile) return
-        directMs.push(d)
-        viaMs.push(v)
-        added.push(v - d)
-      })(),
-    )
-  }
-  await Promise.all(pairs)
-  const took = (performance.now() - started) / 1000
-  proxy.stdin!.end()
-  await new Promise((r) => proxy.on('close', r))
+  for (const setup of setups)
+    for (let i = 0; i < 100; i++) (await time(direct, paths[i % paths.length]!, false), await time(setup.via, paths[i % paths.length]!, false))
+  for (let round = 0; round < rounds; round++)
+    for (const setup of setups) {
+      const started = performance.now()
+      const pairs: Promise<void>[] = []
+      for (let j = 0; j < perRound; j++) {
+        const i = setup.sent++
+        // Open loop: request j leaves at j/rate seconds into the round, whatever the earlier ones are doing.
+        const wait = started + (j * 1000) / rate - performance.now()
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+        const path = paths[i % paths.length]!
+        const hostile = setup.slow && i % 50 === 25
+        pairs.push(
+          (async () => {
+            const d = await time(direct, path, hostile)
+            const v = await time(setup.via, path, hostile)
+            if (hostile) return
+            setup.directMs.push(d)
+            setup.viaMs.push(v)
+            setup.added.push(v - d)
+          })(),
+        )
+      }
+      await Promise.all(pairs)
+      setup.seconds += (performance.now() - started) / 1000
+    }
   await direct.close()
-  await via.close()
-  const tally = /proxy stopped[^\n]*: (proxy: [^\n]*)/.exec(printed)?.[1] ?? '(no tally)'
-  console.log(
-    `proxy latency, ${label}: ${count(n)} requests in ${took.toFixed(1)} s (${count(n / took)}/s; GET records and list pages of 25-100${slow ? ', 1 in 50 a POST of JSON nested 100,000 deep, not counted' : ''}): direct median ${ms2(quantile(directMs, 0.5))} p99 ${ms2(quantile(directMs, 0.99))}; proxied median ${ms2(quantile(viaMs, 0.5))} p99 ${ms2(quantile(viaMs, 0.99))}; added (proxied - direct, per pair) median ${ms2(quantile(added, 0.5))} p99 ${ms2(quantile(added, 0.99))}`,
-  )
-  console.log(`  the proxy's own tally: ${tally.trim()}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`)
+  for (const setup of setups) {
+    setup.proxy.stdin!.end()
+    await new Promise((r) => setup.proxy.on('close', r))
+    await setup.via.close()
+    const tally = /proxy stopped[^\n]*: (proxy: [^\n]*)/.exec(setup.printed.text)?.[1] ?? '(no tally)'
+    const { directMs, viaMs, added } = setup
+    console.log(
+      `proxy latency, ${setup.label}: ${count(setup.sent)} requests in ${setup.seconds.toFixed(1)} s (${count(setup.sent / setup.seconds)}/s, ${rounds} rounds taking turns with the other setups; GET records and list pages of 25-100${setup.slow ? ', 1 in 50 a POST of JSON nested 100,000 deep, not counted' : ''}): direct median ${ms2(quantile(directMs, 0.5))} p99 ${ms2(quantile(directMs, 0.99))}; proxied median ${ms2(quantile(viaMs, 0.5))} p99 ${ms2(quantile(viaMs, 0.99))}; added (proxied - direct, per pair) median ${ms2(quantile(added, 0.5))} p99 ${ms2(quantile(added, 0.99))}`,
+    )
+    console.log(`  the proxy's own tally: ${tally.trim()}`)
+  }
+  console.log(`  load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`)
 }
 
 try {
@@ -392,9 +417,12 @@ try {
     try {
       await grow(server, 120)
       const paths = await realisticPaths(server)
-      await latency('rules on the judging thread', server, paths, [])
-      await latency('a slow rule (2 ms each) and hostile bodies, on the judging thread', server, paths, ['--slow'])
-      await latency('the same slow rule judged on the forwarding thread (as before the judging thread)', server, paths, ['--slow', '--inline'])
+      const setups = [
+        await startSetup('rules on the judging thread', server, []),
+        await startSetup('a slow rule (2 ms each) and hostile bodies, on the judging thread', server, ['--slow']),
+        await startSetup('the same slow rule judged on the forwarding thread (as before the judging thread)', server, ['--slow', '--inline']),
+      ]
+      await latencies(server, paths, setups)
     } finally {
       await server.close()
     }
