@@ -204,6 +204,10 @@ export class JudgeThread {
     const worker = this.worker
     let result: JudgingResult | undefined
     if (worker && !this.inline) {
+      // A thread started again after a crash may still be loading: its load does not eat the drain time.
+      let loading: NodeJS.Timeout | undefined
+      await Promise.race([this.ready(), new Promise((r) => (loading = setTimeout(r, drainMs)))])
+      clearTimeout(loading)
       const timers: NodeJS.Timeout[] = []
       const finished = new Promise<JudgingResult | undefined>((resolve) => {
         this.finishing = resolve

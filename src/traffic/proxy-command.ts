@@ -144,6 +144,10 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
       : `crm-conformance proxy --target ${target.href.replace(/\/+$/, '')} (the traffic was not recorded: add --record FILE.ndjson to judge it again)`,
     ...(options.reportDir ? { reportDir: options.reportDir } : {}),
     counts: { exchanges: judged.exchanges, answered: judged.answered },
+    notJudged: {
+      count: unjudged,
+      why: 'judging fell behind the traffic, a judging thread crashed, or the drain time at stop ran out (the proxy printed which)',
+    },
   })
   write(`proxy stopped (${reason}): ${tally()}${report.verdictLabel}\nreports: ${reportDir}\n`)
   return { exitCode, reportDir }

@@ -32,6 +32,11 @@ export interface ReportTarget {
   interrupted?: RunReport['interrupted']
   /** The counts of a verification judged elsewhere (the proxy's judging thread); default this session's own. */
   counts?: { exchanges: number; answered: number }
+  /**
+   * Exchanges forwarded whose judgement is not in the rows (judging fell behind, a judging thread crashed, the drain
+   * time ran out): the verdict says so and is never `compliant`, as a run that executed a subset is not.
+   */
+  notJudged?: { count: number; why: string }
 }
 
 export function newTrafficRunId(now = new Date()): string {
@@ -108,6 +113,12 @@ export class TrafficSession {
       config,
       ...(target.interrupted ? { interrupted: target.interrupted } : {}),
     })
+    if (target.notJudged && target.notJudged.count > 0) {
+      const { count, why } = target.notJudged
+      if (report.verdict === 'compliant') report.verdict = 'partial'
+      report.verdictReasons.push(`${count} exchange${count === 1 ? '' : 's'} forwarded but not in this report: ${why}`)
+      report.verdictLabel = `${report.verdictLabel}; ${count} exchange${count === 1 ? '' : 's'} not judged`
+    }
     const written = await writeReportFiles(report, reportDir, { secrets: this.secrets.byName })
     if (!target.reportDir) await copyToLatest(reportDir, resolve('reports', 'latest'))
     return { report: written.report, reportDir, exitCode: trafficExitCode(rows, this.options.failOn, target.counts?.answered ?? this.answered) }
