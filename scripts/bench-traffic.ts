@@ -10,7 +10,7 @@
 //    verified by that commit's sources in the same run: before/after as ratios.
 // 3. The proxy's added latency at --rate requests/s for --seconds: the same realistic requests sent directly and
 //    through `crm-conformance proxy` (a child process), each pair back to back; median and p99 of each, and of
-//    (proxied - direct) per pair. Then with a slow rule injected (2 ms of CPU per exchange, and a request body of JSON
+//    (proxied - direct) per pair. Beside it the forwarding alone (nothing judged: what the hop costs), then with a slow rule injected (2 ms of CPU per exchange, and a request body of JSON
 //    nested 100,000 deep now and then) judged on the proxy's judging thread, and the same judged on the forwarding
 //    thread (what the thread buys).
 import { spawn } from 'node:child_process'
@@ -48,6 +48,7 @@ const { values } = parseArgs({
     'proxy-child': { type: 'string' },
     slow: { type: 'boolean', default: false },
     inline: { type: 'boolean', default: false },
+    'forward-only': { type: 'boolean', default: false },
   },
 })
 
@@ -81,6 +82,18 @@ if (values['verify-child']) {
     ...(ruleTimes ? { ruleTimes: Object.fromEntries(ruleTimes) } : {}),
   }
   process.stdout.write(`${JSON.stringify(figures)}\n`)
+  process.exit(0)
+}
+
+// Child mode: the proxy's forwarding alone (nothing captured is judged): the floor the other setups compare with.
+if (values['proxy-child'] && values['forward-only']) {
+  const proxy = await startProxy({ target: values['proxy-child'], host: '127.0.0.1', port: 0 })
+  process.stdout.write(`proxy listening on ${proxy.url}\n`)
+  await new Promise<void>((resolveStop) => {
+    process.stdin.on('end', () => resolveStop())
+    process.stdin.resume()
+  })
+  await proxy.close()
   process.exit(0)
 }
 
@@ -418,6 +431,7 @@ try {
       await grow(server, 120)
       const paths = await realisticPaths(server)
       const setups = [
+        await startSetup('forwarding alone, nothing judged (the floor)', server, ['--forward-only']),
         await startSetup('rules on the judging thread', server, []),
         await startSetup('a slow rule (2 ms each) and hostile bodies, on the judging thread', server, ['--slow']),
         await startSetup('the same slow rule judged on the forwarding thread (as before the judging thread)', server, ['--slow', '--inline']),
