@@ -146,6 +146,7 @@ describe('the packed package', () => {
         'dist/src/cli/main.js',
         'dist/suites/index.js',
         'dist/src/traffic/proxy-command.js',
+        'dist/src/traffic/judge-worker.js',
         'dist/src/traffic/verify-command.js',
         'dist/src/traffic/har-entries.js',
         'dist/src/traffic/rules/index.js',

@@ -119,6 +119,15 @@ export const DEFAULTS = {
    */
   trafficRecordsRemembered: 10_000,
   trafficKeysRemembered: 1_000,
+  // The proxy's judging thread (src/traffic/judge-thread.ts): rules run off the forwarding path.
+  /** At stop, how long the proxy waits for the judging thread to judge what it was handed; past it the rest is left unjudged (counted). */
+  judgeDrainMs: 5_000,
+  /** Bytes of captured exchanges handed to the judging thread and not yet judged; past it exchanges are forwarded but not judged (counted), so memory stays bounded. */
+  judgeBacklogBytes: 256 * 1024 * 1024,
+  /** Times a judging thread that crashed (hostile input, out of memory) is started again; after that the rest is judged on the proxy's own thread. */
+  judgeRestarts: 3,
+  /** Heap of the judging thread: a body that makes the rules use more ends that thread (restarted), never the proxy. */
+  judgeHeapMb: 1_024,
 } as const
 
 export interface ResolvedConfig {

@@ -9,17 +9,21 @@ export const MAX_JSON_DEPTH = 256
 export function jsonDepth(text: string, max = MAX_JSON_DEPTH): number {
   let depth = 0
   let deepest = 0
-  let inString = false
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c)
-        i++ // backslash: skip the escaped character
-      else if (c === 0x22) inString = false
-      continue
-    }
-    if (c === 0x22) inString = true
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      // A string: jump to its closing quote (one not escaped: an even run of backslashes before it) with the native
+      // indexOf; strings are most of a body's characters.
+      let end = text.indexOf('"', i + 1)
+      while (end !== -1) {
+        let slashes = 0
+        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++
+        if (slashes % 2 === 0) break
+        end = text.indexOf('"', end + 1)
+      }
+      if (end === -1) return deepest
+      i = end
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > deepest) {
         deepest = depth
         if (deepest > max) return deepest

@@ -78,20 +78,23 @@ export async function* harEntryTexts(chunks: AsyncIterable<Buffer | string>): As
           stringLength++
           continue
         }
-        // Jump to the next quote or backslash: strings (base64 bodies) are most of a HAR's bytes.
-        const quote = chunk.indexOf(QUOTE, i)
-        const slash = chunk.indexOf(BACKSLASH, i)
-        const stop = slash !== -1 && (quote === -1 || slash < quote) ? slash : quote === -1 ? n : quote
-        stringLength += stop - i
-        if (entryParts && stringStart !== -1 && !omitting && stringLength > MAX_KEPT_STRING_BYTES) omitString(chunk, i)
-        if (slash !== -1 && (quote === -1 || slash < quote)) {
-          if (keyParts) keyParts.push(chunk.subarray(i, slash + 1))
-          escaped = true
-          i = slash + 1
-          stringLength++
-          continue
+        // Jump to the closing quote: the next quote not escaped (an even run of backslashes before it, counted
+        // back to where this scan began). Bodies kept as text (Chromium, Playwright) escape every quote of their
+        // JSON: one native indexOf per quote, not a trip through this loop per escape.
+        let quote = chunk.indexOf(QUOTE, i)
+        while (quote !== -1) {
+          let slashes = 0
+          while (quote - 1 - slashes >= i && chunk[quote - 1 - slashes] === BACKSLASH) slashes++
+          if (slashes % 2 === 0) break
+          quote = chunk.indexOf(QUOTE, quote + 1)
         }
+        stringLength += (quote === -1 ? n : quote) - i
+        if (entryParts && stringStart !== -1 && !omitting && stringLength > MAX_KEPT_STRING_BYTES) omitString(chunk, i)
         if (quote === -1) {
+          // The chunk ends inside the string: an odd run of backslashes at its end escapes the next chunk's first byte.
+          let slashes = 0
+          while (n - 1 - slashes >= i && chunk[n - 1 - slashes] === BACKSLASH) slashes++
+          escaped = slashes % 2 === 1
           if (keyParts) keyParts.push(chunk.subarray(i))
           i = n
           continue

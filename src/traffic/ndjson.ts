@@ -178,8 +178,12 @@ export class NdjsonWriter {
   private failed: Error | undefined
   written = 0
 
-  constructor(readonly path: string) {
-    this.stream = createWriteStream(path, { flags: 'w', encoding: 'utf8' })
+  /** `append`: add to the file (the proxy's judging thread, started again after a crash, continues the file). */
+  constructor(
+    readonly path: string,
+    options: { append?: boolean } = {},
+  ) {
+    this.stream = createWriteStream(path, { flags: options.append ? 'a' : 'w', encoding: 'utf8' })
     this.stream.on('error', (error) => (this.failed = error))
   }
 

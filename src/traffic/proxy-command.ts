@@ -9,7 +9,8 @@ import { printable } from '../text/printable.ts'
 import { NdjsonWriter } from './ndjson.ts'
 import { startProxy, type RunningProxy } from './proxy.ts'
 import type { FailOn } from './report.ts'
-import { TrafficSession, violationLine } from './session.ts'
+import { JudgeThread } from './judge-thread.ts'
+import { TrafficSession } from './session.ts'
 import type { TrafficRule } from './types.ts'
 
 export const PROXY_DEFAULTS = { host: '127.0.0.1', port: 8080, tallyEveryMs: 10_000 } as const
@@ -24,6 +25,8 @@ export interface ProxyCommandOptions {
   write?: (text: string) => void
   env?: NodeJS.ProcessEnv
   rules?: readonly TrafficRule[]
+  /** A test hook: a module URL whose exported `rules` replace the catalogue's in the judging thread (e.g. a rule slow on purpose). */
+  rulesModule?: string
   /** Resolves when the proxy should stop (default: SIGINT or SIGTERM). */
   until?: (proxy: RunningProxy) => Promise<string>
 }
@@ -56,37 +59,62 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
   const failOn = options.failOn ?? 'must'
   const config = loadConfig(options.env ?? process.env, {})
   const session = new TrafficSession({ basePath, failOn, config, ...(options.rules ? { rules: options.rules } : {}) })
-  const recorder = options.record ? new NdjsonWriter(options.record) : undefined
-  await recorder?.ready()
+  // Created (or refused) here, so a bad path fails at start; the judging thread appends to it.
+  if (options.record) {
+    const recorder = new NdjsonWriter(options.record)
+    await recorder.ready()
+    await recorder.close()
+  }
   let unanswered = 0
-  let judgeErrors = 0
-
-  const proxy = await startProxy({
-    target: target.href.replace(/\/+$/, ''),
-    host: options.host ?? PROXY_DEFAULTS.host,
-    port: options.port ?? PROXY_DEFAULTS.port,
-    upstreamProxy: config.proxy,
-    onExchange(raw) {
-      const exchange = session.redact(raw)
-      recorder?.write(exchange)
-      for (const seen of session.judge(exchange)) if (seen.rule.level === 'MUST') write(`${violationLine(seen, exchange)}\n`)
+  const tallied = { exchanges: 0, server: 0, client: 0, must: 0 }
+  // Rules run on a thread of their own: a slow rule or a hostile body never delays forwarding (issue 28).
+  const judge = new JudgeThread({
+    basePath,
+    failOn,
+    config: { keys: config.keys, webhookSecret: config.webhookSecret, extraHeaders: config.extraHeaders },
+    ...(options.record ? { record: options.record } : {}),
+    ...(options.rules ? { inlineRules: options.rules } : {}),
+    ...(options.rulesModule ? { rulesModule: options.rulesModule } : {}),
+    onJudged(judged) {
+      tallied.exchanges += judged.exchanges
+      tallied.server += judged.server
+      tallied.client += judged.client
+      tallied.must += judged.must
+      for (const line of judged.lines) write(`${line}\n`)
     },
-    onUnanswered(error) {
-      // As a suite run does: the first time at once, then in the tally; nothing of the server is judged meanwhile.
-      if (unanswered++ === 0) write(`proxy: the target ${target.origin} did not answer (${error.message}); clients get 502 and nothing is verified\n`)
-    },
-    onJudgeError(error) {
-      if (judgeErrors++ === 0) write(`proxy: an exchange could not be judged (${error.message}); forwarding goes on\n`)
-    },
+    onProblem: (line) => write(`${line}\n`),
   })
+
+  let proxy: RunningProxy
+  try {
+    await judge.ready()
+    proxy = await startProxy({
+      target: target.href.replace(/\/+$/, ''),
+      host: options.host ?? PROXY_DEFAULTS.host,
+      port: options.port ?? PROXY_DEFAULTS.port,
+      upstreamProxy: config.proxy,
+      onCapture: (captured) => judge.post(captured),
+      onUnanswered(error) {
+        // As a suite run does: the first time at once, then in the tally; nothing of the server is judged meanwhile.
+        if (unanswered++ === 0) write(`proxy: the target ${target.origin} did not answer (${error.message}); clients get 502 and nothing is verified\n`)
+      },
+      onJudgeError(error) {
+        write(`proxy: an exchange could not be handed to judging (${error.message}); forwarding goes on\n`)
+      },
+    })
+  } catch (error) {
+    await judge.dispose()
+    throw error
+  }
   write(`proxy listening on ${proxy.url}\n`)
+  let unjudged = 0
   const tally = () =>
-    `proxy: ${session.exchanges} exchange${session.exchanges === 1 ? '' : 's'} judged, ${session.tally.server} server and ${session.tally.client} client violations (${session.tally.must} MUST)${unanswered ? `; ${unanswered} request${unanswered === 1 ? '' : 's'} the target did not answer` : ''}${judgeErrors ? `; ${judgeErrors} not judged (an error of ours)` : ''}\n`
+    `proxy: ${tallied.exchanges} exchange${tallied.exchanges === 1 ? '' : 's'} judged, ${tallied.server} server and ${tallied.client} client violations (${tallied.must} MUST)${unanswered ? `; ${unanswered} request${unanswered === 1 ? '' : 's'} the target did not answer` : ''}${unjudged ? `; ${unjudged} not in the report (not judged, or judged by a thread that crashed)` : ''}\n`
   let last = -1
   const timer = setInterval(() => {
     // A tally only when something happened since the last one.
-    if (session.exchanges === last) return
-    last = session.exchanges
+    if (tallied.exchanges === last) return
+    last = tallied.exchanges
     write(tally())
   }, PROXY_DEFAULTS.tallyEveryMs)
   timer.unref()
@@ -94,8 +122,10 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
   const reason = await (options.until ? options.until(proxy) : untilSignal())
   clearInterval(timer)
   await proxy.close()
-  await recorder?.close()
-  const rows = session.finish()
+  const judged = await judge.finish()
+  unjudged = judged.unjudged + judged.lost + judged.judgeErrors
+  if (judged.recordError) write(`proxy: the --record file ${options.record} is incomplete (${judged.recordError})\n`)
+  const rows = judged.rows
   const files = options.record ? [options.record] : []
   const { report, reportDir, exitCode } = await session.writeReport(rows, {
     source: 'proxy',
@@ -105,6 +135,11 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
       ? `crm-conformance verify-traffic ${options.record} --base-path ${basePath}${failOn === 'should' ? ' --fail-on should' : ''}`
       : `crm-conformance proxy --target ${target.href.replace(/\/+$/, '')} (the traffic was not recorded: add --record FILE.ndjson to judge it again)`,
     ...(options.reportDir ? { reportDir: options.reportDir } : {}),
+    counts: { exchanges: judged.exchanges, answered: judged.answered },
+    notJudged: {
+      count: unjudged,
+      why: 'judging fell behind the traffic, a judging thread crashed, or the drain time at stop ran out (the proxy printed which)',
+    },
   })
   write(`proxy stopped (${reason}): ${tally()}${report.verdictLabel}\nreports: ${reportDir}\n`)
   return { exitCode, reportDir }

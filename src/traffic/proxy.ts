@@ -1,7 +1,9 @@
 // The validating proxy: forwards every request to the target unchanged and streams the answer back unchanged
-// (status, headers, body), keeping a copy of both bodies up to a cap. The copy is judged only after the
+// (status, headers, body), keeping a copy of both bodies up to a cap. The copy is handed over only after the
 // response has been handed back (setImmediate), so the forwarding path does no parsing, validation or I/O of
-// its own: what it adds is one hop on loopback.
+// its own: what it adds is one hop on loopback. `onCapture` hands over the raw copy (the command posts it to a
+// judging thread, judge-thread.ts, so decoding, parsing and rules never run on this thread); `onExchange`
+// decodes it here first (tests and scripts that judge in-process).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
@@ -22,7 +24,9 @@ export interface ProxyOptions {
   host: string
   port: number
   /** Called once per exchange, after its response was handed back to the client (raw: secrets not yet masked). */
-  onExchange(exchange: TrafficExchange): void
+  onExchange?(exchange: TrafficExchange): void
+  /** Instead of onExchange: the exchange as captured, bodies still raw bytes (`exchangeOf` decodes it), for judging elsewhere. */
+  onCapture?(captured: CapturedExchange): void
   /** Bytes of each body kept for judging; past it the copy is cut and flagged `truncated`. */
   captureBytes?: number
   /** The company's forward proxy between this proxy and the target (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, as the config loader read them). */
@@ -90,6 +94,17 @@ export class Capture {
   buffer(): Buffer {
     return Buffer.concat(this.chunks, this.size)
   }
+
+  /** The bytes in memory of their own (never Buffer's shared pool), so they can be transferred to another thread. */
+  owned(): Uint8Array {
+    const out = new Uint8Array(this.size)
+    let offset = 0
+    for (const chunk of this.chunks) {
+      out.set(chunk, offset)
+      offset += chunk.length
+    }
+    return out
+  }
 }
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -136,6 +151,67 @@ export function bodyOf(capture: Capture, encoding: string | undefined): { body?:
   }
 }
 
+/** One exchange as the proxy captured it: headers flattened, bodies the capped raw bytes (structured-clonable). */
+export interface CapturedExchange {
+  method: string
+  url: string
+  requestHeaders: Record<string, string>
+  requestBody: CapturedBody
+  /** Absent when the target did not answer. */
+  response?: { status: number; headers: Record<string, string>; body: CapturedBody }
+  startedAt: string
+  endedAt: string
+}
+
+export interface CapturedBody {
+  bytes: Uint8Array
+  /** The capture cap was reached: `bytes` is the first `cap` bytes. */
+  truncated: boolean
+  cap: number
+}
+
+function capturedBody(capture: Capture): CapturedBody {
+  return { bytes: capture.owned(), truncated: capture.truncated, cap: capture.cap }
+}
+
+/** A captured body as a rule sees it (see bodyOf). */
+function bodyOfCaptured(body: CapturedBody, encoding: string | undefined): ReturnType<typeof bodyOf> {
+  const capture = new Capture(body.cap)
+  // A structured clone arrives as a Uint8Array: a Buffer view on the same memory, no copy.
+  if (body.bytes.length > 0) capture.add(Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.length))
+  if (body.truncated) capture.truncated = true
+  return bodyOf(capture, encoding)
+}
+
+/** The captured exchange as rules see it: bodies decoded and parsed (bounded; never throws for any bytes). Secrets not yet masked. */
+export function exchangeOf(captured: CapturedExchange): TrafficExchange {
+  const requestBody = bodyOfCaptured(captured.requestBody, captured.requestHeaders['content-encoding'])
+  const exchange: TrafficExchange = {
+    seq: 0,
+    source: 'proxy',
+    request: {
+      method: captured.method,
+      url: captured.url,
+      headers: captured.requestHeaders,
+      ...(requestBody.body !== undefined ? { body: requestBody.body } : {}),
+      ...(requestBody.truncated ? { truncated: true, note: requestBody.note } : {}),
+    },
+    startedAt: captured.startedAt,
+    endedAt: captured.endedAt,
+  }
+  if (captured.response) {
+    const { status, headers } = captured.response
+    const body = bodyOfCaptured(captured.response.body, headers['content-encoding'])
+    exchange.response = {
+      status,
+      headers,
+      ...(body.body !== undefined ? { body: body.body } : {}),
+      ...(body.truncated ? { truncated: true, note: body.note } : {}),
+    }
+  }
+  return exchange
+}
+
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(options.target)
   const basePath = target.pathname.replace(/\/+$/, '')
@@ -172,30 +248,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       })
     }
     const judge = (endedAt: string) => {
-      const requestBody = bodyOf(requestCapture, req.headers['content-encoding'] as string | undefined)
-      const exchange: TrafficExchange = {
-        seq: 0,
-        source: 'proxy',
-        request: {
-          method,
-          url: `${origin}${path}`,
-          headers: flatHeaders(req.headers),
-          ...(requestBody.body !== undefined ? { body: requestBody.body } : {}),
-          ...(requestBody.truncated ? { truncated: true, note: requestBody.note } : {}),
-        },
+      const captured: CapturedExchange = {
+        method,
+        url: `${origin}${path}`,
+        requestHeaders: flatHeaders(req.headers),
+        requestBody: capturedBody(requestCapture),
+        ...(status !== undefined ? { response: { status, headers: responseHeaders, body: capturedBody(responseCapture) } } : {}),
         startedAt,
         endedAt,
       }
-      if (status !== undefined) {
-        const body = bodyOf(responseCapture, responseHeaders['content-encoding'])
-        exchange.response = {
-          status,
-          headers: responseHeaders,
-          ...(body.body !== undefined ? { body: body.body } : {}),
-          ...(body.truncated ? { truncated: true, note: body.note } : {}),
-        }
-      }
-      options.onExchange(exchange)
+      if (options.onCapture) options.onCapture(captured)
+      else options.onExchange?.(exchangeOf(captured))
     }
     res.on('close', () => {
       if (!res.writableFinished) abort.abort()

@@ -18,6 +18,8 @@ export interface TrafficSessionOptions {
   failOn: FailOn
   config: Pick<ResolvedConfig, 'keys' | 'webhookSecret' | 'extraHeaders'> & Partial<ResolvedConfig>
   rules?: readonly TrafficRule[]
+  /** Given, each rule's time is added to it (ms by rule id; verifier.ts). */
+  ruleTimes?: Map<string, number>
 }
 
 export interface ReportTarget {
@@ -28,6 +30,13 @@ export interface ReportTarget {
   /** Given: written there. Else reports/<run id>/, copied to reports/latest/ as a suite run does. */
   reportDir?: string
   interrupted?: RunReport['interrupted']
+  /** The counts of a verification judged elsewhere (the proxy's judging thread); default this session's own. */
+  counts?: { exchanges: number; answered: number }
+  /**
+   * Exchanges forwarded whose judgement is not in the rows (judging fell behind, a judging thread crashed, the drain
+   * time ran out): the verdict says so and is never `compliant`, as a run that executed a subset is not.
+   */
+  notJudged?: { count: number; why: string }
 }
 
 export function newTrafficRunId(now = new Date()): string {
@@ -47,7 +56,12 @@ export class TrafficSession {
   constructor(private readonly options: TrafficSessionOptions) {
     this.secrets = trafficSecrets(options.config)
     this.redactor = new TrafficRedactor(this.secrets.secrets)
-    this.verifier = createVerifier({ rules: options.rules ?? TRAFFIC_RULES, basePath: options.basePath, resolve: resolveOperation })
+    this.verifier = createVerifier({
+      rules: options.rules ?? TRAFFIC_RULES,
+      basePath: options.basePath,
+      resolve: resolveOperation,
+      ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}),
+    })
   }
 
   get exchanges(): number {
@@ -84,8 +98,8 @@ export class TrafficSession {
     const config = this.options.config.baseUrl !== undefined || 'profile' in this.options.config ? redactedConfig(this.options.config as ResolvedConfig) : {}
     const report = buildTrafficReport({
       rows,
-      exchanges: this.exchanges,
-      answered: this.answered,
+      exchanges: target.counts?.exchanges ?? this.exchanges,
+      answered: target.counts?.answered ?? this.answered,
       source: target.source,
       files: target.files,
       basePath: this.options.basePath,
@@ -99,9 +113,15 @@ export class TrafficSession {
       config,
       ...(target.interrupted ? { interrupted: target.interrupted } : {}),
     })
+    if (target.notJudged && target.notJudged.count > 0) {
+      const { count, why } = target.notJudged
+      if (report.verdict === 'compliant') report.verdict = 'partial'
+      report.verdictReasons.push(`${count} exchange${count === 1 ? '' : 's'} forwarded but not in this report: ${why}`)
+      report.verdictLabel = `${report.verdictLabel}; ${count} exchange${count === 1 ? '' : 's'} not judged`
+    }
     const written = await writeReportFiles(report, reportDir, { secrets: this.secrets.byName })
     if (!target.reportDir) await copyToLatest(reportDir, resolve('reports', 'latest'))
-    return { report: written.report, reportDir, exitCode: trafficExitCode(rows, this.options.failOn, this.answered) }
+    return { report: written.report, reportDir, exitCode: trafficExitCode(rows, this.options.failOn, target.counts?.answered ?? this.answered) }
   }
 }
 

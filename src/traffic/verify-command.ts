@@ -23,6 +23,8 @@ export interface VerifyTrafficOptions {
   write?: (text: string) => void
   env?: NodeJS.ProcessEnv
   rules?: readonly TrafficRule[]
+  /** Given, each rule's time is added to it (ms by rule id): `npm run bench:traffic` prints the cost per rule. */
+  ruleTimes?: Map<string, number>
 }
 
 export interface VerifyTrafficOutcome {
@@ -94,7 +96,13 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   // The base path is read from the first exchange when not given, so the verifier needs it before it starts.
   let basePath = options.basePath
   basePath ??= await firstBasePath(options.files, formats)
-  const session = new TrafficSession({ basePath, failOn, config, ...(options.rules ? { rules: options.rules } : {}) })
+  const session = new TrafficSession({
+    basePath,
+    failOn,
+    config,
+    ...(options.rules ? { rules: options.rules } : {}),
+    ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}),
+  })
   let unreadable: string | undefined
   for (const [i, file] of options.files.entries()) {
     try {

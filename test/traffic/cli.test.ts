@@ -84,7 +84,7 @@ describe('crm-conformance proxy', () => {
     const { ended } = await proxyRun(['rate-limits.429-without-retry-after'], async (base, k) => {
       for (let i = 0; i < 24; i++) await get(`${base}/me`, k.rateLimited)
     })
-    expect(ended.code).toBe(1)
+    expect(ended.code, ended.stdout + ended.stderr).toBe(1)
     expect(ended.stdout).toMatch(/^MUST \S+ .* server: /m)
   }, 60_000)
 
