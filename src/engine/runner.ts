@@ -168,9 +168,26 @@ function toEvidence(exchange: Exchange): EvidenceItem {
   return { exchange, curl: curlFor(exchange.request, exchange.keyRole) }
 }
 
-/** Checks in flight at once: twice the requests a key may have in flight, so that checks waiting (on a
- * Retry-After, a webhook delivery, the pacer) leave the connections busy with the others. */
+/**
+ * Checks in flight at most: twice the ceiling of the main key's requests in flight (CRM_CONCURRENCY), so that
+ * checks waiting (on a Retry-After, a webhook delivery, the pacer, a slow answer) leave the key's slots busy
+ * with the others. Within it the scheduler follows the key's adaptive cap (`admitted`).
+ */
 export const checksInFlight = (requestConcurrency: number): number => 2 * requestConcurrency
+
+/**
+ * Checks the scheduler runs at once now: twice the main key's current cap (adaptive-concurrency.ts), at least
+ * DEFAULTS.checksInFlightMin, at most `most`. A fast server keeps the cap at four and eight checks run; a slow
+ * one, whose checks mostly wait for answers, raises the cap and so the checks that fill it. A transport without
+ * an adaptive cap (a test's) runs `most`.
+ */
+export function admitted(session: Pick<RunSession, 'transport'>, most: number): number {
+  const cap = (session.transport as { mainCap?: number }).mainCap
+  return cap === undefined ? most : Math.min(most, Math.max(DEFAULTS.checksInFlightMin, 2 * cap))
+}
+
+/** How often the scheduler looks whether the main key's cap grew enough to start another check (besides at each check's end). */
+const ADMIT_RECHECK_MS = 250
 
 /**
  * The order checks start in: the longest declared timeouts first (the rate-limit probe's Retry-After, the
@@ -188,10 +205,10 @@ export function startOrder(checks: CheckDefinition[]): CheckDefinition[] {
 }
 
 /**
- * Starts every check, `concurrency` at a time in start order, those of phase `last` once all others have
- * ended, and hands back each one's result as a promise, by id. Once `signal` aborts (an interrupt, the run's
- * bound) no further check starts: those left end as skipped, `not run: <the signal's reason>`.
- * `onStart` is told of each check as it starts.
+ * Starts every check in start order, at most `concurrency` at a time (fewer while the main key's adaptive cap is
+ * low: `admitted`), those of phase `last` once all others have ended, and hands back each one's result as a
+ * promise, by id. Once `signal` aborts (an interrupt, the run's bound) no further check starts: those left end
+ * as skipped, `not run: <the signal's reason>`. `onStart` is told of each check as it starts.
  */
 export function scheduleChecks(
   checks: CheckDefinition[],
@@ -204,35 +221,44 @@ export function scheduleChecks(
   const results = new Map<string, Promise<CheckResult>>()
   for (const check of checks) results.set(check.id, new Promise((resolve) => settle.set(check.id, resolve)))
   const ended = new Set<string>()
-  const pool = async (queue: CheckDefinition[]) => {
-    // Only checks of the same phase are waited for: one of a later phase has not started yet.
-    const phase = new Set(queue.map((c) => c.id))
-    const waitingFor = (check: CheckDefinition) => (check.after ?? []).filter((id) => phase.has(id) && !ended.has(id))
-    const workers = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-      while (queue.length > 0) {
-        if (signal?.aborted) {
+  const pool = (queue: CheckDefinition[]) =>
+    new Promise<void>((done) => {
+      // Only checks of the same phase are waited for: one of a later phase has not started yet.
+      const phase = new Set(queue.map((c) => c.id))
+      const ready = (check: CheckDefinition) => (check.after ?? []).every((id) => !phase.has(id) || ended.has(id))
+      let running = 0
+      const pump = () => {
+        if (signal?.aborted && queue.length > 0) {
           const why = typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted'
           for (const check of queue.splice(0)) settle.get(check.id)!(unrunResult(check, 'skipped', `not run: ${why}`, replayTarget(session)))
-          break
         }
-        const index = queue.findIndex((c) => waitingFor(c).length === 0)
-        if (index === -1) {
-          // Every check left waits for one that is running: a slot frees up when any of those ends.
-          await Promise.race(queue.flatMap(waitingFor).map((id) => results.get(id)!))
-          continue
+        while (queue.length > 0 && running < admitted(session, concurrency)) {
+          // None ready: every check left waits for one that is running, whose end pumps again.
+          const index = queue.findIndex(ready)
+          if (index === -1) break
+          const check = queue.splice(index, 1)[0]!
+          running++
+          onStart?.(check)
+          // runCheck turns every ending of a check into a result; a throw here is the harness's own fault.
+          void runCheck(check, session)
+            .catch((error: unknown) => unrunResult(check, 'error', `harness error: ${String(error)}`, replayTarget(session)))
+            .then((result) => {
+              ended.add(check.id)
+              settle.get(check.id)!(result)
+              running--
+              pump()
+            })
         }
-        const check = queue.splice(index, 1)[0]!
-        onStart?.(check)
-        // runCheck turns every ending of a check into a result; a throw here is the harness's own fault.
-        const result = await runCheck(check, session).catch((error: unknown) =>
-          unrunResult(check, 'error', `harness error: ${String(error)}`, replayTarget(session)),
-        )
-        ended.add(check.id)
-        settle.get(check.id)!(result)
+        if (queue.length === 0 && running === 0) {
+          clearInterval(recheck)
+          done()
+        }
       }
+      // The main key's cap grows between check ends too (every good answer may raise it).
+      const recheck = setInterval(pump, ADMIT_RECHECK_MS)
+      recheck.unref()
+      pump()
     })
-    await Promise.all(workers)
-  }
   void pool(startOrder(checks.filter((c) => c.phase !== 'last'))).then(() => pool(checks.filter((c) => c.phase === 'last')))
   return results
 }
