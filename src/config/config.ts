@@ -85,6 +85,8 @@ export const DEFAULTS = {
   concurrencyStart: 4,
   /** Checks in flight at least; the scheduler admits up to twice the main key's current cap when that is more. */
   checksInFlightMin: 8,
+  /** A check with no request on its way for this long is waiting deliberately, and the scheduler starts another beside it. */
+  checkIdleMs: 1_000,
   /** Adaptive concurrency: weight of the newest answer in the fast latency EWMA. */
   adaptiveLatencyAlpha: 0.3,
   /** Adaptive concurrency: weight of the newest answer in the baseline latency EWMA (slow, so it follows a lasting change only). */

@@ -11,6 +11,7 @@ import { CrmConfError } from '../errors.ts'
 import { unrunResult, type ReplayTarget } from './replay.ts'
 import { profileExclusion } from './scope.ts'
 import type { RunSession } from './session.ts'
+import { REQUEST_ESTIMATES } from '../run/request-estimates.ts'
 
 /** Exchanges shown as evidence when a check does not name its own. */
 const EVIDENCE_TAIL = 3
@@ -38,7 +39,13 @@ export function replayTarget(session: Pick<CheckSession, 'seed' | 'profile' | 'b
   }
 }
 
-export async function runCheck(check: CheckDefinition, session: RunSession): Promise<CheckResult> {
+/** What the scheduler sees of a running check: its requests on their way, and when its last one ended. */
+export interface CheckActivity {
+  sending: number
+  lastAt: number
+}
+
+export async function runCheck(check: CheckDefinition, session: RunSession, activity?: CheckActivity): Promise<CheckResult> {
   const exchanges: Exchange[] = []
   const observations: Record<string, unknown> = {}
   const notes: string[] = []
@@ -74,7 +81,7 @@ export async function runCheck(check: CheckDefinition, session: RunSession): Pro
   const clientFor = (role: Parameters<CheckContext['as']>[0]): ApiClient => {
     let client = clients.get(role)
     if (!client) {
-      client = new ApiClient(session.transport, role, record, check.id, stopwatch)
+      client = new ApiClient(activity ? watched(session.transport, activity) : session.transport, role, record, check.id, stopwatch)
       clients.set(role, client)
     }
     return client
@@ -164,6 +171,30 @@ function withOwnClock(session: RunSession, others: <T>(work: Promise<T>) => Prom
   })
 }
 
+/** The transport with each of a check's requests counted in `activity` while on its way. */
+function watched(transport: RunSession['transport'], activity: CheckActivity): RunSession['transport'] {
+  return new Proxy(transport, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target)
+      if (property !== 'send') return typeof value === 'function' ? value.bind(target) : value
+      return async (...args: Parameters<typeof target.send>) => {
+        activity.sending++
+        try {
+          return await target.send(...args)
+        } finally {
+          activity.sending--
+          activity.lastAt = performance.now()
+        }
+      }
+    },
+  })
+}
+
+/** A running check with no request on its way for this long is waiting deliberately (a window, a delivery): it leaves the key idle. */
+export function idle(activity: CheckActivity, now: number): boolean {
+  return activity.sending === 0 && now - activity.lastAt > DEFAULTS.checkIdleMs
+}
+
 function toEvidence(exchange: Exchange): EvidenceItem {
   return { exchange, curl: curlFor(exchange.request, exchange.keyRole) }
 }
@@ -186,13 +217,39 @@ export function admitted(session: Pick<RunSession, 'transport'>, most: number): 
   return cap === undefined ? most : Math.min(most, Math.max(DEFAULTS.checksInFlightMin, 2 * cap))
 }
 
+/**
+ * Whether the scheduler may start another check: fewer than `admitted` of those running are busy (a check waiting
+ * deliberately, `idle`, does not count: the long waits that start first must not hold the key idle behind them,
+ * 30 s of a slow run did so), and fewer than twice `most` run at all (memory). A test's transport without an
+ * adaptive cap: fewer than `most` run.
+ */
+function mayStart(session: Pick<RunSession, 'transport'>, most: number, running: Iterable<CheckActivity>, now: number): boolean {
+  const all = [...running]
+  if ((session.transport as { mainCap?: number }).mainCap === undefined) return all.length < most
+  const busy = all.filter((activity) => !idle(activity, now)).length
+  return busy < admitted(session, most) && all.length < 2 * most
+}
+
 /** How often the scheduler looks whether the main key's cap grew enough to start another check (besides at each check's end). */
 const ADMIT_RECHECK_MS = 250
 
 /**
+ * A check's requests one after another, as the last full run counted them (src/run/request-estimates.ts),
+ * when they are many (LONG_CHAIN_REQUESTS or more); else 0. Such a check (the pagination area's 101-record child
+ * set) takes 111 answers' time however many other requests are in flight: 80 s at 700 ms an answer.
+ */
+function chain(check: CheckDefinition): number {
+  const requests = Object.values(REQUEST_ESTIMATES.checks[check.id] ?? {}).reduce((sum, n) => sum + n, 0)
+  return requests >= LONG_CHAIN_REQUESTS ? requests : 0
+}
+
+/** Requests of one check from which its own sequence of answers, not the key's budget, may set the run's wall. */
+const LONG_CHAIN_REQUESTS = 20
+
+/**
  * The order checks start in: the longest declared timeouts first (the rate-limit probe's Retry-After, the
- * webhook waits), then the areas taken in turn, so that one area's deliberate waits overlap every other
- * area's work instead of adding to it.
+ * webhook waits), then the checks with long chains of requests (`chain`), then the areas taken in turn, so
+ * that one area's deliberate waits and long chains overlap every other area's work instead of adding to it.
  */
 export function startOrder(checks: CheckDefinition[]): CheckDefinition[] {
   const byArea = new Map<string, CheckDefinition[]>()
@@ -201,7 +258,7 @@ export function startOrder(checks: CheckDefinition[]): CheckDefinition[] {
   const interleaved: CheckDefinition[] = []
   for (let i = 0; interleaved.length < checks.length; i++) for (const queue of queues) if (queue[i]) interleaved.push(queue[i])
   const budget = (c: CheckDefinition) => c.timeoutMs ?? DEFAULTS.checkTimeoutMs
-  return interleaved.sort((a, b) => budget(b) - budget(a))
+  return interleaved.sort((a, b) => budget(b) - budget(a) || chain(b) - chain(a))
 }
 
 /**
@@ -226,30 +283,32 @@ export function scheduleChecks(
       // Only checks of the same phase are waited for: one of a later phase has not started yet.
       const phase = new Set(queue.map((c) => c.id))
       const ready = (check: CheckDefinition) => (check.after ?? []).every((id) => !phase.has(id) || ended.has(id))
-      let running = 0
+      const running = new Set<CheckActivity>()
       const pump = () => {
         if (signal?.aborted && queue.length > 0) {
           const why = typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted'
           for (const check of queue.splice(0)) settle.get(check.id)!(unrunResult(check, 'skipped', `not run: ${why}`, replayTarget(session)))
         }
-        while (queue.length > 0 && running < admitted(session, concurrency)) {
+        while (queue.length > 0 && mayStart(session, concurrency, running, performance.now())) {
           // None ready: every check left waits for one that is running, whose end pumps again.
           const index = queue.findIndex(ready)
           if (index === -1) break
           const check = queue.splice(index, 1)[0]!
-          running++
+          // A check just started counts as busy (its first request is on its way at once, or soon).
+          const activity: CheckActivity = { sending: 0, lastAt: performance.now() }
+          running.add(activity)
           onStart?.(check)
           // runCheck turns every ending of a check into a result; a throw here is the harness's own fault.
-          void runCheck(check, session)
+          void runCheck(check, session, activity)
             .catch((error: unknown) => unrunResult(check, 'error', `harness error: ${String(error)}`, replayTarget(session)))
             .then((result) => {
               ended.add(check.id)
               settle.get(check.id)!(result)
-              running--
+              running.delete(activity)
               pump()
             })
         }
-        if (queue.length === 0 && running === 0) {
+        if (queue.length === 0 && running.size === 0) {
           clearInterval(recheck)
           done()
         }
