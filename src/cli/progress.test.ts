@@ -4,9 +4,9 @@ import { makeCheckResult } from '../report/test-fixtures.ts'
 import { controlsIn, HOSTILE_ALL, HOSTILE_TEXT } from '../../test/hostile/corpus.ts'
 import { PLAIN_INTERVAL_MS, Progress, skipsByReason } from './progress.ts'
 
-/** Just what the progress line reads of a session: the request count and the main key's pacer. */
-function fakeSession(requests: number, waitingUntil?: number): RunSession {
-  return { transport: { stats: { total: requests }, pacerFor: () => ({ waitingUntil }) } } as unknown as RunSession
+/** Just what the progress line reads of a session: the request count, the main key's requests in flight and its pacer. */
+function fakeSession(requests: number, waitingUntil?: number, inFlight = 0): RunSession {
+  return { transport: { stats: { total: requests }, onWireFor: () => inFlight, pacerFor: () => ({ waitingUntil }) } } as unknown as RunSession
 }
 
 const check = (area: string) => ({ id: `${area}.x`, area, clauses: ['§1'], level: 'MUST' as const, title: 'x', run: async () => {} })
@@ -38,6 +38,13 @@ describe('Progress without a terminal (CI)', () => {
     progress.result(makeCheckResult({ id: 'records.b', status: 'skipped', message: 'not run: the run was interrupted (SIGINT)' }))
     progress.result(makeCheckResult({ id: 'records.c', status: 'skipped', message: 'not run: the run was interrupted (SIGINT)' }))
     expect(progress.statusLine()).toBe('1/4 checks, 2 not run, 9 requests')
+    progress.stop()
+  })
+
+  it("shows the main key's requests in flight (the adaptive cap at work)", () => {
+    const progress = new Progress({ total: 2, write: () => {}, tty: false, color: false, quiet: true, now: () => 0 })
+    progress.attach(fakeSession(120, undefined, 7))
+    expect(progress.statusLine()).toBe('0/2 checks, 120 requests, in flight 7')
     progress.stop()
   })
 

@@ -1,5 +1,5 @@
 // What a person watching a run sees. On a terminal: one live line (checks done/total, the areas running,
-// failures so far, requests, the pacer's wait). Without one (CI): a line every PLAIN_INTERVAL_MS and each
+// failures so far, requests, the main key's requests in flight, the pacer's wait). Without one (CI): a line every PLAIN_INTERVAL_MS and each
 // failure as it happens. Text from the server is printed inert (src/text/printable.ts); only our colours act. --quiet prints only the failures' names and the summary; NO_COLOR drops colour.
 import type { CheckDefinition, CheckResult } from '../checks/types.ts'
 import type { RunSession } from '../engine/session.ts'
@@ -88,12 +88,14 @@ export class Progress {
 
   statusLine(): string {
     const requests = this.session?.transport.stats.total ?? 0
+    // The main key's requests on the wire now: how far the adaptive cap has opened (src/http/adaptive-concurrency.ts).
+    const inFlight = this.session?.transport.onWireFor('main') ?? 0
     const areas = printableLine([...this.running.keys()].slice(0, 4).join(', '))
     const waitUntil = this.session?.transport.pacerFor('main').waitingUntil
     const waiting = waitUntil !== undefined && waitUntil > this.now() ? `, rate limit: waiting ${Math.ceil((waitUntil - this.now()) / 1000)} s` : ''
     const failures = this.failed + this.errored > 0 ? this.paint('31', `, ${this.failed} failed${this.errored ? `, ${this.errored} errored` : ''}`) : ''
     const notRun = this.notRun > 0 ? `, ${this.notRun} not run` : ''
-    return `${this.done}/${this.options.total} checks${notRun}${failures}, ${requests} requests${areas ? ` · ${areas}` : ''}${waiting}`
+    return `${this.done}/${this.options.total} checks${notRun}${failures}, ${requests} requests${inFlight > 0 ? `, in flight ${inFlight}` : ''}${areas ? ` · ${areas}` : ''}${waiting}`
   }
 
   private print(text: string): void {

@@ -75,8 +75,35 @@ export const DEFAULTS = {
    * can inflate to 600 MiB. Past it the body is left unjudged, with a note; forwarding is never affected.
    */
   maxDecodedBytes: 16 * 1024 * 1024,
-  /** Requests in flight at once per key. */
-  concurrency: 4,
+  /**
+   * The ceiling of the main key's requests in flight (CRM_CONCURRENCY); the cap adapts below it
+   * (src/http/adaptive-concurrency.ts). 16: enough to fill the spec's 600/min against a server answering in
+   * 1.5 s (10/s × 1.5 s), and no more than a small staging server (a few workers behind a gateway) serves
+   * without queueing; a run never holds more connections to it than twice that.
+   */
+  concurrency: 16,
+  /** Where the adaptive cap starts and the least its Little's-law bound allows; also the fixed cap of every other key (the 429 probe's). */
+  concurrencyStart: 4,
+  /** Checks in flight at least; the scheduler admits up to twice the main key's current cap when that is more. */
+  checksInFlightMin: 8,
+  /** A check with no request on its way for this long is waiting deliberately, and the scheduler starts another beside it. */
+  checkIdleMs: 1_000,
+  /** Adaptive concurrency: weight of the newest answer in the fast latency EWMA. */
+  adaptiveLatencyAlpha: 0.3,
+  /** Adaptive concurrency: weight of the newest answer in the baseline latency EWMA (slow, so it follows a lasting change only). */
+  adaptiveBaselineAlpha: 0.05,
+  /** Adaptive concurrency: latency has climbed once the fast EWMA exceeds the baseline this many times… */
+  adaptiveLatencyRise: 2,
+  /** …and by at least this many ms (a loaded CI machine's event-loop lag is not a server queueing). */
+  adaptiveLatencyRiseMinMs: 100,
+  /** Adaptive concurrency: the cap is multiplied by this on a 429, a 503, a connection error (halved, as TCP does). */
+  adaptiveOverloadFactor: 0.5,
+  /** Adaptive concurrency: the cap is multiplied by this when latency climbs (gentler: a slower answer is a hint, not a refusal). */
+  adaptiveLatencyFactor: 0.75,
+  /** Adaptive concurrency: steps of one the cap grows by per round trip while requests wait for a slot. */
+  adaptiveGrowthPerRound: 2,
+  /** Adaptive concurrency: Little's law's bound (allowed rate × latency) is multiplied by this, for jitter. */
+  adaptiveHeadroom: 1.5,
   /** Total request budget of one run (all keys); past it, checks error rather than hammer a server. */
   requestBudget: 5_000,
   /** Longest Retry-After the client will honour before giving up on a request. */

@@ -29,36 +29,40 @@ export function cleanUpWith(ledger: Ledger, transport: Transport, bounds: number
   const windowWaitMs = options.windowWaitMs ?? DEFAULTS.cleanupWindowWaitS * 1000
   const deadline = Date.now() + timeoutMs
   let stopped: string | undefined
-  const cleaned = cleanUp(ledger, async (path, keyRole) => {
-    if (stopped) throw new CleanupStopped(stopped)
-    if (options.signal?.aborted) throw new CleanupStopped((stopped = 'not removed: clean-up was ended by a second signal'))
-    if (Date.now() >= deadline) throw new CleanupStopped((stopped = `not removed: clean-up reached its bound of ${Math.round(timeoutMs / 1000)} s`))
-    const role = transport.hasKey(keyRole as KeyRole) ? (keyRole as KeyRole) : 'main'
-    // A spent window that resets later than clean-up waits: stop now rather than sit in the pacer's queue.
-    const { remaining, resetAt } = transport.pacerFor(role).snapshot
-    const resetInMs = resetAt === undefined ? 0 : resetAt + RESET_ROUNDING_MS - Date.now()
-    if (remaining !== undefined && remaining <= 0 && resetInMs > windowWaitMs)
-      throw new CleanupStopped(
-        (stopped = `not removed: the key's rate-limit window resets in ${Math.ceil(resetInMs / 1000)} s, longer than clean-up waits (${Math.round(windowWaitMs / 1000)} s, ${options.windowWaitName ?? 'DEFAULTS.cleanupWindowWaitS'})`),
-      )
-    // Whatever the server or the pacer does, the bound and a second signal end the wait.
-    const limit = deadline - Date.now()
-    let timer: NodeJS.Timeout | undefined
-    let onAbort: (() => void) | undefined
-    const cut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new CleanupStopped((stopped = `not removed: clean-up reached its bound of ${Math.round(timeoutMs / 1000)} s`))), limit)
-      timer.unref()
-      onAbort = () => reject(new CleanupStopped((stopped = 'not removed: clean-up was ended by a second signal')))
-      options.signal?.addEventListener('abort', onAbort, { once: true })
-    })
-    try {
-      const exchange = await Promise.race([transport.send({ method: 'DELETE', path, budgeted: false }, role, 'cleanup'), cut])
-      return exchange.response?.status
-    } finally {
-      clearTimeout(timer)
-      if (onAbort) options.signal?.removeEventListener('abort', onAbort)
-    }
-  })
+  const cleaned = cleanUp(
+    ledger,
+    async (path, keyRole) => {
+      if (stopped) throw new CleanupStopped(stopped)
+      if (options.signal?.aborted) throw new CleanupStopped((stopped = 'not removed: clean-up was ended by a second signal'))
+      if (Date.now() >= deadline) throw new CleanupStopped((stopped = `not removed: clean-up reached its bound of ${Math.round(timeoutMs / 1000)} s`))
+      const role = transport.hasKey(keyRole as KeyRole) ? (keyRole as KeyRole) : 'main'
+      // A spent window that resets later than clean-up waits: stop now rather than sit in the pacer's queue.
+      const { remaining, resetAt } = transport.pacerFor(role).snapshot
+      const resetInMs = resetAt === undefined ? 0 : resetAt + RESET_ROUNDING_MS - Date.now()
+      if (remaining !== undefined && remaining <= 0 && resetInMs > windowWaitMs)
+        throw new CleanupStopped(
+          (stopped = `not removed: the key's rate-limit window resets in ${Math.ceil(resetInMs / 1000)} s, longer than clean-up waits (${Math.round(windowWaitMs / 1000)} s, ${options.windowWaitName ?? 'DEFAULTS.cleanupWindowWaitS'})`),
+        )
+      // Whatever the server or the pacer does, the bound and a second signal end the wait.
+      const limit = deadline - Date.now()
+      let timer: NodeJS.Timeout | undefined
+      let onAbort: (() => void) | undefined
+      const cut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new CleanupStopped((stopped = `not removed: clean-up reached its bound of ${Math.round(timeoutMs / 1000)} s`))), limit)
+        timer.unref()
+        onAbort = () => reject(new CleanupStopped((stopped = 'not removed: clean-up was ended by a second signal')))
+        options.signal?.addEventListener('abort', onAbort, { once: true })
+      })
+      try {
+        const exchange = await Promise.race([transport.send({ method: 'DELETE', path, budgeted: false }, role, 'cleanup'), cut])
+        return exchange.response?.status
+      } finally {
+        clearTimeout(timer)
+        if (onAbort) options.signal?.removeEventListener('abort', onAbort)
+      }
+    },
+    transport.options.concurrency,
+  )
   // The ledger words a thrown error as a failed delete; a record clean-up did not try to remove was not one.
   return cleaned.then((leftovers) => leftovers.map((l) => ({ ...l, reason: l.reason.replace(/^delete failed: (not removed: )/, '$1') })))
 }

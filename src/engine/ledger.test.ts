@@ -30,4 +30,29 @@ describe('Ledger', () => {
     const leftovers = await cleanUp(ledger, async () => 500)
     expect(leftovers[0]).toMatchObject({ id: 'a1', reason: 'delete answered 500' })
   })
+
+  it('deletes side by side, and tries a delete refused while its child still existed again once the rest are gone', async () => {
+    const ledger = new Ledger()
+    ledger.track({ resource: 'account', id: 'a1', deletePath: '/accounts/a1' })
+    for (let i = 1; i <= 5; i++) ledger.track({ resource: 'contact', id: `c${i}`, deletePath: `/contacts/c${i}` })
+    const gone = new Set<string>()
+    let inFlight = 0
+    let most = 0
+    const leftovers = await cleanUp(
+      ledger,
+      async (path) => {
+        most = Math.max(most, ++inFlight)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        inFlight--
+        // A server that refuses to delete an account while a contact of it is still there.
+        if (path === '/accounts/a1' && gone.size < 5) return 409
+        gone.add(path)
+        return 204
+      },
+      4,
+    )
+    expect(most).toBe(4)
+    expect(leftovers).toEqual([])
+    expect(ledger.pending()).toEqual([])
+  })
 })

@@ -37,6 +37,32 @@ describe('ConcurrencySlots', () => {
   })
 })
 
+describe('ConcurrencySlots with a cap that moves (the main key: adaptive-concurrency.ts)', () => {
+  it('lets waiting requests through when the cap grows, none while it is below those in use', async () => {
+    let cap = 2
+    const slots = new ConcurrencySlots(() => cap)
+    const a = await slots.acquire()
+    const b = await slots.acquire()
+    let started = 0
+    const more = [slots.acquire(), slots.acquire(), slots.acquire()].map((p) => p.then((release) => (started++, release)))
+    await new Promise((r) => setTimeout(r, 5))
+    expect(started).toBe(0)
+    expect(slots.queued).toBe(3)
+    cap = 4
+    slots.poke()
+    await new Promise((r) => setTimeout(r, 5))
+    expect(started).toBe(2)
+    cap = 1
+    a()
+    b()
+    await new Promise((r) => setTimeout(r, 5))
+    // Two still in use, above the cap of one: the third waits.
+    expect(started).toBe(2)
+    expect(slots.active).toBe(2)
+    void more
+  })
+})
+
 describe('the transport keeps the per-key cap with pacing off', () => {
   let server: Server
   let open = 0

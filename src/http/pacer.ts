@@ -1,11 +1,18 @@
 // Paces one key's requests by the RateLimit-* headers (§8) so that a normal run never meets a 429.
 //
-// Pacing is four files: this one (when a request may go out), concurrency-slots.ts (the per-key cap on
-// requests in flight, kept when pacing is off), rate-limit-policy.ts (what happens after a 429 anyway:
-// retries and their wait) and the numbers in DEFAULTS of src/config/config.ts. transport.ts wires them
-// (`sendOnce`, `send`); rate-headers.ts reads the headers. Tests: pacer.test.ts, pacer.shapes.test.ts (every
-// limiter shape, simulated), concurrency-slots.test.ts, rate-limit-policy.test.ts; against the reference
-// server: test/conditions/token-bucket.test.ts and `crm-conformance run --embedded --rate-limit 600`.
+// Pacing is five files: this one (when a request may go out), concurrency-slots.ts (the per-key cap on
+// requests in flight, kept when pacing is off), adaptive-concurrency.ts (the main key's cap, which follows the
+// server's latency, its overload and the budget this pacer reads), rate-limit-policy.ts (what happens after a
+// 429 anyway: retries and their wait) and the numbers in DEFAULTS of src/config/config.ts. transport.ts wires
+// them (`sendOnce`, `send`, `adapt`); rate-headers.ts reads the headers. Tests: pacer.test.ts,
+// pacer.shapes.test.ts (every limiter shape, simulated), concurrency-slots.test.ts,
+// adaptive-concurrency.test.ts, rate-limit-policy.test.ts; against the reference server:
+// test/conditions/token-bucket.test.ts, test/network/adaptive-concurrency.test.ts and
+// `crm-conformance run --embedded --rate-limit 600`.
+//
+// More requests in flight never overrun the budget: each is counted as spent from the moment it is let through,
+// and the reserve (the ceiling of requests in flight + 1, `concurrency` below) covers a RateLimit-Remaining read
+// from an answer that arrived out of order.
 //
 // The spec does not show what RateLimit-Reset means exactly (seconds from now or a Unix time) nor how the
 // per-minute limit refills (fixed window, sliding window or bucket), so the pacer assumes neither:
@@ -23,7 +30,7 @@ export interface RateLimitState {
 }
 
 export interface PacerOptions {
-  /** Requests of the key in flight at once (the slots of concurrency-slots.ts); sets the default reserve. */
+  /** The most requests of the key in flight at once (CRM_CONCURRENCY, the adaptive cap's ceiling); sets the default reserve. */
   concurrency: number
   /** Requests kept in hand before pacing starts. Default: concurrency + 1. */
   reserve?: number

@@ -81,3 +81,24 @@ export function deadlineOn(stopwatch: Stopwatch, limitMs: number, expire: () => 
     unsubscribe()
   }
 }
+
+/** Stops `stopwatch` once a request has waited `counted` ms for its answer; returns the function to call when it ends. */
+export function latencyBeyond(stopwatch: Stopwatch | undefined, counted: number): () => void {
+  if (!stopwatch) return () => {}
+  let release: (() => void) | undefined
+  const timer = setTimeout(() => (release = stopwatch.hold()), counted)
+  return () => {
+    clearTimeout(timer)
+    release?.()
+  }
+}
+
+/** Runs `wait` with the check's clock stopped: time queued for the rate limit is not the check's own. */
+export async function queued<T>(stopwatch: Stopwatch | undefined, wait: () => Promise<T>): Promise<T> {
+  const release = stopwatch?.hold()
+  try {
+    return await wait()
+  } finally {
+    release?.()
+  }
+}

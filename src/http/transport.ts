@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici'
 import { CrmConfError } from '../errors.ts'
 import { DEFAULTS, KEY_VARIABLES, type KeyRole } from '../config/config.ts'
 import { parseBoundedJson } from './bounded-json.ts'
+import { AdaptiveConcurrency, adaptiveSettings } from './adaptive-concurrency.ts'
 import { ConcurrencySlots } from './concurrency-slots.ts'
 import { openConnections, type Connections, type ProxySettings } from './connections.ts'
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts'
@@ -16,7 +17,8 @@ import { describeNetworkError } from './network-errors.ts'
 import { Pacer } from './pacer.ts'
 import { retryAfterMs, waitBefore429Retry } from './rate-limit-policy.ts'
 import { Redactor } from './redact.ts'
-import type { Stopwatch } from './stopwatch.ts'
+import { latencyBeyond, queued, type Stopwatch } from './stopwatch.ts'
+import { Reachability } from './reachability.ts'
 
 /** The codings a response sent although we asked for identity is inflated from (any other is described, never decoded). */
 const INFLATED_UNASKED = new Set(['gzip', 'x-gzip', 'deflate', 'br'])
@@ -63,6 +65,7 @@ export interface TransportOptions {
   redactor: Redactor
   timeoutMs: number
   maxResponseBytes: number
+  /** CRM_CONCURRENCY: the ceiling of the main key's adaptive cap on requests in flight (adaptive-concurrency.ts). */
   concurrency: number
   requestBudget: number
   maxRetryAfterS: number
@@ -100,78 +103,33 @@ export interface TransportStats {
   total: number
   byKey: Record<string, number>
   rateLimited: Record<string, number>
+  /** Most requests of each key on the wire at once. */
+  maxInFlight: Record<string, number>
+  /** Each key's requests on the wire, summed at each sending (÷ byKey: the mean a request saw). */
+  inFlightAtSend: Record<string, number>
+  /** The main key at each sending: ms since the transport opened, its requests on the wire (this one included), its cap. */
+  mainTimeline: { atMs: number; inFlight: number; cap: number }[]
 }
+
+/** The key whose cap adapts; every other key (the 429 probe's 5/min key among them) keeps DEFAULTS.concurrencyStart. */
+const ADAPTIVE_ROLE = 'main'
+/** Sendings of the main key kept in `mainTimeline` (a whole run is under 2,000; a budget of a million is not kept whole). */
+const MAIN_TIMELINE_KEPT = 10_000
+/** Statuses by which a server says it is overloaded (with no answer at all, they shrink the adaptive cap). */
+const OVERLOAD_STATUSES = new Set([429, 503])
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/** Stops `stopwatch` once a request has waited `counted` ms for its answer; returns the function to call when it ends. */
-function latencyBeyond(stopwatch: Stopwatch | undefined, counted: number): () => void {
-  if (!stopwatch) return () => {}
-  let release: (() => void) | undefined
-  const timer = setTimeout(() => (release = stopwatch.hold()), counted)
-  return () => {
-    clearTimeout(timer)
-    release?.()
-  }
-}
-
-/** Runs `wait` with the check's clock stopped: time queued for the rate limit is not the check's own. */
-async function queued<T>(stopwatch: Stopwatch | undefined, wait: () => Promise<T>): Promise<T> {
-  const release = stopwatch?.hold()
-  try {
-    return await wait()
-  } finally {
-    release?.()
-  }
-}
-
-/**
- * A circuit breaker on the target. A server that stops answering would otherwise cost every remaining
- * request its full timeout (hundreds of checks × 15 s, and the clean-up after them); once
- * `threshold` requests in a row got no answer, requests fail at once with CRMCONF_TARGET_UNREACHABLE, except
- * one every `retryMs` that goes out to see whether the target is back. Any response (whatever its status)
- * closes the breaker. Only the absence of an answer counts: a 500 is an answer, and a verdict.
- */
-class Reachability {
-  private failures = 0
-  private lastError = ''
-  private retryAt = 0
-  private probing = false
-
-  constructor(
-    private readonly threshold: number,
-    private readonly retryMs: number,
-  ) {}
-
-  /** `refused`: why the request may not go out. Otherwise call `settle` with `probe` once it has ended. */
-  admit(now: number): { refused: string } | { refused?: undefined; probe: boolean } {
-    if (this.failures < this.threshold) return { probe: false }
-    if (!this.probing && now >= this.retryAt) {
-      this.probing = true
-      return { probe: true }
-    }
-    return {
-      refused: `not sent: the last ${this.failures} requests got no answer (last: ${this.lastError}); the target is treated as unreachable, one request every ${Math.round(this.retryMs / 1000)} s tries again`,
-    }
-  }
-
-  settle(probe: boolean, answered: boolean, error: string | undefined, now: number): void {
-    if (probe) this.probing = false
-    if (answered) {
-      this.failures = 0
-      return
-    }
-    this.failures++
-    this.lastError = error ?? 'no response'
-    if (this.failures >= this.threshold) this.retryAt = now + this.retryMs
-  }
-}
-
 export class Transport {
-  readonly stats: TransportStats = { total: 0, byKey: {}, rateLimited: {} }
+  readonly stats: TransportStats = { total: 0, byKey: {}, rateLimited: {}, maxInFlight: {}, inFlightAtSend: {}, mainTimeline: [] }
   private readonly connections: Connections
   private readonly pacers = new Map<string, Pacer>()
   private readonly slots = new Map<string, ConcurrencySlots>()
+  /** The main key's cap on requests in flight, adapted to the server's answers. */
+  private readonly adaptive: AdaptiveConcurrency
+  /** Requests of each key on the wire now. */
+  private readonly onWire = new Map<string, number>()
+  private readonly openedAt = performance.now()
   /** The clocks of the checks running now, and those held while a key's quota resets (trackClock). */
   private readonly clocks = new Set<Stopwatch>()
   private readonly windowHolds = new Map<Stopwatch, () => void>()
@@ -186,6 +144,7 @@ export class Transport {
   private cutBodies = 0
 
   constructor(readonly options: TransportOptions) {
+    this.adaptive = new AdaptiveConcurrency(adaptiveSettings(options.concurrency))
     this.connections = openConnections({ timeoutMs: options.timeoutMs, connections: Math.max(8, options.concurrency * 2), proxy: options.proxy })
     this.reachability = new Reachability(
       options.unreachableAfterFailures ?? DEFAULTS.unreachableAfterFailures,
@@ -230,6 +189,8 @@ export class Transport {
   pacerFor(role: string): Pacer {
     let pacer = this.pacers.get(role)
     if (!pacer) {
+      // The reserve covers the main key's whole ceiling: answers of requests in flight arrive in any order, so
+      // the last RateLimit-Remaining read may be up to that many too high.
       pacer = new Pacer({ concurrency: this.options.concurrency, maxWaitS: this.options.maxRetryAfterS, onWindowWait: (waiting) => this.windowWait(waiting) })
       this.pacers.set(role, pacer)
     }
@@ -239,7 +200,10 @@ export class Transport {
   private slotsFor(role: string): ConcurrencySlots {
     let slots = this.slots.get(role)
     if (!slots) {
-      slots = new ConcurrencySlots(this.options.concurrency)
+      slots =
+        role === ADAPTIVE_ROLE
+          ? new ConcurrencySlots(() => this.adaptive.cap)
+          : new ConcurrencySlots(Math.min(DEFAULTS.concurrencyStart, this.options.concurrency))
       this.slots.set(role, slots)
     }
     return slots
@@ -304,6 +268,34 @@ export class Transport {
     return this.slots.get(role)?.active ?? 0
   }
 
+  /** Requests of one key on the wire now (sent, not yet answered): what the progress line shows. */
+  onWireFor(role: string): number {
+    return this.onWire.get(role) ?? 0
+  }
+
+  /** The main key's cap on requests in flight now (adaptive-concurrency.ts). */
+  get mainCap(): number {
+    return this.adaptive.cap
+  }
+
+  /** What the main key's pacer says it may spend now, per second; undefined when the server shows no limit. */
+  private allowedPerS(): number | undefined {
+    const { limit, remaining, resetAt } = this.pacerFor(ADAPTIVE_ROLE).snapshot
+    if (limit === undefined) return undefined
+    const sustained = limit / 60
+    // A window with budget left to its reset allows more than the average while it lasts (a fixed window's start).
+    const untilReset = resetAt === undefined ? 0 : (resetAt - Date.now()) / 1000
+    return remaining !== undefined && untilReset > 0 ? Math.max(sustained, remaining / untilReset) : sustained
+  }
+
+  /** Tells the main key's adaptive cap how a request ended: answered (in `latencyMs`), overloaded, or no answer. */
+  private adapt(role: string, status: number | undefined, latencyMs: number): void {
+    if (role !== ADAPTIVE_ROLE) return
+    if (status === undefined || OVERLOAD_STATUSES.has(status)) this.adaptive.overloaded()
+    else this.adaptive.answered(latencyMs, { demand: (this.slots.get(role)?.queued ?? 0) > 0, allowedPerS: this.allowedPerS() })
+    this.slots.get(role)?.poke()
+  }
+
   private refuseOverBudget(req: ApiRequest): void {
     if (req.budgeted !== false && this.stopped !== undefined) throw new CrmConfError('CRMCONF_RUN_STOPPED', this.stopped)
     if (req.budgeted !== false && this.stats.total >= this.options.requestBudget) {
@@ -356,6 +348,12 @@ export class Transport {
     let response: RecordedResponse | undefined
     let error: Exchange['error']
     this.sending++
+    const wire = (this.onWire.get(role) ?? 0) + 1
+    this.onWire.set(role, wire)
+    this.stats.maxInFlight[role] = Math.max(this.stats.maxInFlight[role] ?? 0, wire)
+    this.stats.inFlightAtSend[role] = (this.stats.inFlightAtSend[role] ?? 0) + wire
+    if (role === ADAPTIVE_ROLE && this.stats.mainTimeline.length < MAIN_TIMELINE_KEPT)
+      this.stats.mainTimeline.push({ atMs: Math.round(started - this.openedAt), inFlight: wire, cap: this.adaptive.cap })
     const serverTime = latencyBeyond(stopwatch, DEFAULTS.serverTimeCountedMs)
     try {
       response = await this.perform(url, req.method, headers, payload)
@@ -369,6 +367,8 @@ export class Transport {
     } finally {
       serverTime()
       this.sending--
+      this.onWire.set(role, (this.onWire.get(role) ?? 1) - 1)
+      this.adapt(role, response?.status, performance.now() - started)
       release()
       this.reachability.settle(admission.probe, response !== undefined, error && `${req.method} ${url}: ${error.message}`, Date.now())
     }

@@ -18,20 +18,30 @@ export interface ServerConditions {
    * hint, as a load balancer in front of an application does not send one).
    */
   idleCloseMs?: number
+  /**
+   * Every request is answered 503 with `Retry-After: 1` without being handled (an overloaded backend). Read at each
+   * request, as the delay is: a test may switch it on mid-run (test/network/adaptive-concurrency.test.ts).
+   */
+  unavailable?: boolean
   /** A TCP relay in front of the server delays every byte and every close this long each way; the advertised base URL points at it. */
   relayDelayMs?: number
 }
 
-/** The app's fetch, answering every response `responseDelayMs ± responseJitterMs` late. */
+/** The app's fetch, answering every response `responseDelayMs ± responseJitterMs` late (both read at each request). */
 export function delayed<E>(
   fetch: (request: Request, env: E) => Response | Promise<Response>,
   conditions: ServerConditions,
 ): (request: Request, env: E) => Promise<Response> | Response {
-  const base = conditions.responseDelayMs ?? 0
-  const jitter = conditions.responseJitterMs ?? 0
-  if (base <= 0 && jitter <= 0) return fetch
+  if (!conditions.responseDelayMs && !conditions.responseJitterMs && conditions.unavailable === undefined) return fetch
   return async (request, env) => {
-    const response = await fetch(request, env)
+    const response = conditions.unavailable
+      ? new Response(JSON.stringify({ error: { code: 'unavailable', message: 'overloaded' } }), {
+          status: 503,
+          headers: { 'content-type': 'application/json', 'retry-after': '1' },
+        })
+      : await fetch(request, env)
+    const base = conditions.responseDelayMs ?? 0
+    const jitter = conditions.responseJitterMs ?? 0
     const ms = Math.max(0, base + (Math.random() * 2 - 1) * jitter)
     await new Promise((resolve) => setTimeout(resolve, ms))
     return response

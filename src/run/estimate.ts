@@ -13,6 +13,11 @@ export const SPEC_DEFAULT_LIMIT_PER_MINUTE = 600
 /** A check with no measured figure and no measured neighbour in its area. */
 const FALLBACK_REQUESTS = 2
 
+/** Requests the last full run counted for a check, every key together (the scheduler starts long chains early); 0 when unmeasured. */
+export function measuredRequests(check: Pick<CheckDefinition, 'id'>): number {
+  return Object.values(REQUEST_ESTIMATES.checks[check.id] ?? {}).reduce((sum, n) => sum + n, 0)
+}
+
 /** Requests by key role the selection is expected to send. */
 export function estimateRequests(checks: readonly CheckDefinition[], table: RequestEstimates = REQUEST_ESTIMATES): Record<string, number> {
   const areaAverage = new Map<string, number>()

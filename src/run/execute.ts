@@ -15,6 +15,7 @@ import { choosePoolFixtures, type PoolHealth } from '../engine/fixture-pools.ts'
 import { archiveProducts, countFootprint, type Footprint } from './footprint.ts'
 import { transportFor } from '../http/for-config.ts'
 import { resolveTarget, type EmbeddedOptions } from './target.ts'
+import { measuredRequests } from './estimate.ts'
 
 /** After a stop, how long requests already on the wire may take to answer before the run moves on without them. */
 const STOP_DRAIN_MAX_MS = 4_000
@@ -151,10 +152,17 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     session.config.fixtures = chosen.fixtures
     pools = chosen.health
     options.onPools?.(pools)
-    const scheduled = scheduleChecks(options.checks, session, options.concurrency ?? checksInFlight(config.concurrency), halt.signal, (check) => {
-      started.add(check.id)
-      options.onStart?.(check)
-    })
+    const scheduled = scheduleChecks(
+      options.checks,
+      session,
+      options.concurrency ?? checksInFlight(config.concurrency),
+      halt.signal,
+      (check) => {
+        started.add(check.id)
+        options.onStart?.(check)
+      },
+      measuredRequests,
+    )
     const all = Promise.all(
       [...scheduled].map(([id, promise]) =>
         promise.then((result) => {

@@ -38,24 +38,28 @@ export interface Footprint {
 export async function archiveProducts(session: RunSession): Promise<Set<string>> {
   const api = new ApiClient(session.transport, 'main', () => undefined, 'cleanup')
   const archived = new Set<string>()
-  for (const entry of session.ledger.pending().filter((e) => e.resource === 'product' && !e.deletePath)) {
-    const path = `${RESOURCES.product.path}/${encodeURIComponent(entry.id)}`
-    try {
-      const current = await api.get(path, undefined, { budgeted: false })
-      if (current.status !== 200) continue
-      if (current.body?.status === 'archived') {
-        archived.add(entry.id)
-        continue
+  // Side by side (the key's cap on requests in flight applies): one by one took 25 s on a server answering in 700 ms.
+  const products = session.ledger.pending().filter((e) => e.resource === 'product' && !e.deletePath)
+  await Promise.all(
+    products.map(async (entry) => {
+      const path = `${RESOURCES.product.path}/${encodeURIComponent(entry.id)}`
+      try {
+        const current = await api.get(path, undefined, { budgeted: false })
+        if (current.status !== 200) return
+        if (current.body?.status === 'archived') {
+          archived.add(entry.id)
+          return
+        }
+        const body = Object.fromEntries(PRODUCT_FIELDS.filter((f) => f in current.body).map((f) => [f, current.body[f]]))
+        let answer = await api.send({ method: 'PUT', path, body: { ...body, status: 'archived' }, budgeted: false })
+        if (answer.status === 404 || answer.status === 405)
+          answer = await api.send({ method: 'PATCH', path, body: { ...body, status: 'archived' }, budgeted: false })
+        if (answer.ok) archived.add(entry.id)
+      } catch {
+        // The target stopped answering: the product stays active and is still counted.
       }
-      const body = Object.fromEntries(PRODUCT_FIELDS.filter((f) => f in current.body).map((f) => [f, current.body[f]]))
-      let answer = await api.send({ method: 'PUT', path, body: { ...body, status: 'archived' }, budgeted: false })
-      if (answer.status === 404 || answer.status === 405)
-        answer = await api.send({ method: 'PATCH', path, body: { ...body, status: 'archived' }, budgeted: false })
-      if (answer.ok) archived.add(entry.id)
-    } catch {
-      // The target stopped answering: the product stays active and is still counted.
-    }
-  }
+    }),
+  )
   return archived
 }
 
