@@ -23,12 +23,41 @@ export interface CleanupBounds {
 /** Clean-up stopped early: the records still listed are named as left behind with this reason. */
 class CleanupStopped extends Error {}
 
+/** A promise that rejects at the deadline or when `signal` aborts, whichever is first, until `cancel`. */
+function stopOn(
+  deadline: number,
+  signal: AbortSignal | undefined,
+  stop: (reason: string) => string,
+  timeoutMs: number,
+): { ended: Promise<never>; cancel: () => void } {
+  let cancel = () => {}
+  const ended = new Promise<never>((_, reject) => {
+    const timer = setTimeout(
+      () => reject(new CleanupStopped(stop(`not removed: clean-up reached its bound of ${Math.round(timeoutMs / 1000)} s`))),
+      Math.max(0, deadline - Date.now()),
+    )
+    timer.unref()
+    const onAbort = () => reject(new CleanupStopped(stop('not removed: clean-up was ended by a second signal')))
+    signal?.addEventListener('abort', onAbort, { once: true })
+    cancel = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  })
+  // Nobody may be racing it when it fires (every delete done): that is no unhandled rejection.
+  ended.catch(() => undefined)
+  return { ended, cancel }
+}
+
 export function cleanUpWith(ledger: Ledger, transport: Transport, bounds: number | CleanupBounds = CLEANUP_TIMEOUT_MS): Promise<Leftover[]> {
   const options: CleanupBounds = typeof bounds === 'number' ? { timeoutMs: bounds } : bounds
   const timeoutMs = options.timeoutMs ?? CLEANUP_TIMEOUT_MS
   const windowWaitMs = options.windowWaitMs ?? DEFAULTS.cleanupWindowWaitS * 1000
   const deadline = Date.now() + timeoutMs
   let stopped: string | undefined
+  // One timer and one listener for the whole clean-up, however many deletes run side by side (one per delete
+  // put more listeners on the signal than Node allows before it warns on stderr).
+  const cut = stopOn(deadline, options.signal, (reason) => (stopped = reason), timeoutMs)
   const cleaned = cleanUp(
     ledger,
     async (path, keyRole) => {
@@ -44,27 +73,13 @@ export function cleanUpWith(ledger: Ledger, transport: Transport, bounds: number
           (stopped = `not removed: the key's rate-limit window resets in ${Math.ceil(resetInMs / 1000)} s, longer than clean-up waits (${Math.round(windowWaitMs / 1000)} s, ${options.windowWaitName ?? 'DEFAULTS.cleanupWindowWaitS'})`),
         )
       // Whatever the server or the pacer does, the bound and a second signal end the wait.
-      const limit = deadline - Date.now()
-      let timer: NodeJS.Timeout | undefined
-      let onAbort: (() => void) | undefined
-      const cut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CleanupStopped((stopped = `not removed: clean-up reached its bound of ${Math.round(timeoutMs / 1000)} s`))), limit)
-        timer.unref()
-        onAbort = () => reject(new CleanupStopped((stopped = 'not removed: clean-up was ended by a second signal')))
-        options.signal?.addEventListener('abort', onAbort, { once: true })
-      })
-      try {
-        const exchange = await Promise.race([transport.send({ method: 'DELETE', path, budgeted: false }, role, 'cleanup'), cut])
-        return exchange.response?.status
-      } finally {
-        clearTimeout(timer)
-        if (onAbort) options.signal?.removeEventListener('abort', onAbort)
-      }
+      const exchange = await Promise.race([transport.send({ method: 'DELETE', path, budgeted: false }, role, 'cleanup'), cut.ended])
+      return exchange.response?.status
     },
     transport.options.concurrency,
   )
   // The ledger words a thrown error as a failed delete; a record clean-up did not try to remove was not one.
-  return cleaned.then((leftovers) => leftovers.map((l) => ({ ...l, reason: l.reason.replace(/^delete failed: (not removed: )/, '$1') })))
+  return cleaned.finally(cut.cancel).then((leftovers) => leftovers.map((l) => ({ ...l, reason: l.reason.replace(/^delete failed: (not removed: )/, '$1') })))
 }
 
 /** From a journal a crashed run left: whatever it still lists. */
