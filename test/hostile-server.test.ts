@@ -57,18 +57,25 @@ afterAll(async () => {
   await hostile?.close()
 })
 
+/** A run's target: the hostile `mode` in front of the reference server, with its keys and fixtures. */
+function hostileTarget(mode: HostileMode) {
+  return {
+    baseUrl: hostile.baseUrls[mode],
+    keys: hostile.reference.keys,
+    restrictedScopes: hostile.reference.restrictedScopes,
+    fixtures: hostile.reference.fixtures,
+    // An ephemeral port for the webhook sink (runs side by side), and no long wait for deliveries that never come.
+    sinkPort: 0,
+    webhookTimeoutS: 2,
+  }
+}
+
 function runAgainst(mode: HostileMode, requestTimeoutMs: number): Promise<InProcessRun> {
   return runInProcess({
     checks: catalogue,
     config: {
-      baseUrl: hostile.baseUrls[mode],
-      keys: hostile.reference.keys,
-      restrictedScopes: hostile.reference.restrictedScopes,
-      fixtures: hostile.reference.fixtures,
+      ...hostileTarget(mode),
       webhookSecret: hostile.reference.webhookSecret,
-      // An ephemeral port for the webhook sink (runs side by side), and no long wait for deliveries that never come.
-      sinkPort: 0,
-      webhookTimeoutS: 2,
       requestTimeoutMs,
       maxResponseBytes: MAX_RESPONSE_BYTES,
       concurrency: 16,
@@ -289,12 +296,7 @@ describe('hostile bodies and echoes, one request at a time', () => {
       const run = await runInProcess({
         checks,
         config: {
-          baseUrl: hostile.baseUrls[mode],
-          keys: hostile.reference.keys,
-          restrictedScopes: hostile.reference.restrictedScopes,
-          fixtures: hostile.reference.fixtures,
-          sinkPort: 0,
-          webhookTimeoutS: 2,
+          ...hostileTarget(mode),
           requestTimeoutMs: 10_000,
           maxResponseBytes,
           concurrency: 8,
@@ -324,13 +326,8 @@ describe('hostile bodies and echoes, one request at a time', () => {
     const run = await runInProcess({
       checks: catalogue.filter((c) => ['auth', 'records', 'errors'].includes(c.area)),
       config: {
-        baseUrl: hostile.baseUrls['echo-encoded'],
-        keys: hostile.reference.keys,
-        restrictedScopes: hostile.reference.restrictedScopes,
-        fixtures: hostile.reference.fixtures,
+        ...hostileTarget('echo-encoded'),
         webhookSecret: hostile.reference.webhookSecret,
-        sinkPort: 0,
-        webhookTimeoutS: 2,
         concurrency: 8,
       },
       profile: 'full',
