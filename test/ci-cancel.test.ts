@@ -2,13 +2,12 @@
 // Against the reference server playing the spec's default 600/min with fixed windows, interrupted when the
 // main key's window is spent for a while yet, so its clean-up would have to wait for the window: the run
 // must still write every report file, marked interrupted, and exit within 10 s of the SIGINT.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parse as parseDotenv } from 'dotenv'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { BIN, baseEnv, startCli } from './hostile/cli.ts'
+import { baseEnv, startCli, startServe, stopServe } from './hostile/cli.ts'
 
 let serve: ChildProcess
 let env: Record<string, string>
@@ -16,28 +15,13 @@ let dir: string
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crmconf-ci-cancel-'))
-  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', '600', '--limiter', 'fixed-window'], {
-    cwd: dir,
-    env: baseEnv(),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let printed = ''
-  env = await new Promise<Record<string, string>>((resolve, reject) => {
-    serve.once('exit', (code) => reject(new Error(`serve exited (${code}): ${printed}`)))
-    serve.stdout!.on('data', (chunk: Buffer) => {
-      printed += chunk
-      if (printed.includes('Ctrl-C')) resolve(parseDotenv(printed.slice(printed.indexOf('CRM_BASE_URL='))))
-    })
-  })
-  serve.removeAllListeners('exit')
+  const served = await startServe(['--port', '0', '--rate-limit', '600', '--limiter', 'fixed-window'], dir)
+  serve = served.child
+  env = served.env
 }, 60_000)
 
 afterAll(async () => {
-  if (serve && serve.exitCode === null) {
-    const exited = new Promise((resolve) => serve.once('exit', resolve))
-    serve.kill('SIGTERM')
-    await exited
-  }
+  await stopServe(serve)
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 

@@ -57,18 +57,39 @@ afterAll(async () => {
   await hostile?.close()
 })
 
+/** A transport for a few requests with the main key alone (masked in what it records). */
+function mainKeyTransport(baseUrl: string, timeoutMs: number, concurrency: number): Transport {
+  return new Transport({
+    baseUrl,
+    keys: { main: hostile.reference.keys.main },
+    redactor: new Redactor([{ name: 'CRM_API_KEY', value: hostile.reference.keys.main }]),
+    timeoutMs,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+    concurrency,
+    requestBudget: 10,
+    maxRetryAfterS: 1,
+  })
+}
+
+/** A run's target: the hostile `mode` in front of the reference server, with its keys and fixtures. */
+function hostileTarget(mode: HostileMode) {
+  return {
+    baseUrl: hostile.baseUrls[mode],
+    keys: hostile.reference.keys,
+    restrictedScopes: hostile.reference.restrictedScopes,
+    fixtures: hostile.reference.fixtures,
+    // An ephemeral port for the webhook sink (runs side by side), and no long wait for deliveries that never come.
+    sinkPort: 0,
+    webhookTimeoutS: 2,
+  }
+}
+
 function runAgainst(mode: HostileMode, requestTimeoutMs: number): Promise<InProcessRun> {
   return runInProcess({
     checks: catalogue,
     config: {
-      baseUrl: hostile.baseUrls[mode],
-      keys: hostile.reference.keys,
-      restrictedScopes: hostile.reference.restrictedScopes,
-      fixtures: hostile.reference.fixtures,
+      ...hostileTarget(mode),
       webhookSecret: hostile.reference.webhookSecret,
-      // An ephemeral port for the webhook sink (runs side by side), and no long wait for deliveries that never come.
-      sinkPort: 0,
-      webhookTimeoutS: 2,
       requestTimeoutMs,
       maxResponseBytes: MAX_RESPONSE_BYTES,
       concurrency: 16,
@@ -172,16 +193,7 @@ describe('the whole suite against a hostile server', () => {
   })
 
   test("the transport's own answer to a redirect: recorded, not followed, the key not sent on", async () => {
-    const transport = new Transport({
-      baseUrl: hostile.baseUrls.redirect,
-      keys: { main: hostile.reference.keys.main },
-      redactor: new Redactor([{ name: 'CRM_API_KEY', value: hostile.reference.keys.main }]),
-      timeoutMs: 2_000,
-      maxResponseBytes: MAX_RESPONSE_BYTES,
-      concurrency: 2,
-      requestBudget: 10,
-      maxRetryAfterS: 1,
-    })
+    const transport = mainKeyTransport(hostile.baseUrls.redirect, 2_000, 2)
     try {
       const get = await transport.send({ method: 'GET', path: '/accounts' })
       const post = await transport.send({ method: 'POST', path: '/accounts', body: { name: 'x' } })
@@ -289,12 +301,7 @@ describe('hostile bodies and echoes, one request at a time', () => {
       const run = await runInProcess({
         checks,
         config: {
-          baseUrl: hostile.baseUrls[mode],
-          keys: hostile.reference.keys,
-          restrictedScopes: hostile.reference.restrictedScopes,
-          fixtures: hostile.reference.fixtures,
-          sinkPort: 0,
-          webhookTimeoutS: 2,
+          ...hostileTarget(mode),
           requestTimeoutMs: 10_000,
           maxResponseBytes,
           concurrency: 8,
@@ -324,13 +331,8 @@ describe('hostile bodies and echoes, one request at a time', () => {
     const run = await runInProcess({
       checks: catalogue.filter((c) => ['auth', 'records', 'errors'].includes(c.area)),
       config: {
-        baseUrl: hostile.baseUrls['echo-encoded'],
-        keys: hostile.reference.keys,
-        restrictedScopes: hostile.reference.restrictedScopes,
-        fixtures: hostile.reference.fixtures,
+        ...hostileTarget('echo-encoded'),
         webhookSecret: hostile.reference.webhookSecret,
-        sinkPort: 0,
-        webhookTimeoutS: 2,
         concurrency: 8,
       },
       profile: 'full',
@@ -390,16 +392,7 @@ describe('hostile bodies and echoes, one request at a time', () => {
   }, 180_000)
 
   const oneRequest = async (baseUrl: string) => {
-    const transport = new Transport({
-      baseUrl,
-      keys: { main: hostile.reference.keys.main },
-      redactor: new Redactor([{ name: 'CRM_API_KEY', value: hostile.reference.keys.main }]),
-      timeoutMs: 5_000,
-      maxResponseBytes: MAX_RESPONSE_BYTES,
-      concurrency: 1,
-      requestBudget: 10,
-      maxRetryAfterS: 1,
-    })
+    const transport = mainKeyTransport(baseUrl, 5_000, 1)
     try {
       return await transport.send({ method: 'GET', path: '/me' })
     } finally {

@@ -1,11 +1,10 @@
 // Safe on shared systems: a run removes what it created, also when it is interrupted (SIGINT, SIGTERM), and
 // `sweep` removes what crashed runs left behind, and nothing else. Against `crm-conformance serve` in a child
 // process, as a user would run it, with the keys from the .env block it prints.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parse as parseDotenv } from 'dotenv'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runInProcess } from '../src/run/in-process.ts'
 import { walkAllPages } from '../src/checks/operations.ts'
@@ -16,7 +15,7 @@ import { Transport } from '../src/http/transport.ts'
 import { startReferenceServer } from '../src/reference/index.ts'
 import { RESOURCE_LIST, type ResourceName } from '../src/spec/resources.ts'
 import { catalogue } from '../suites/index.ts'
-import { BIN, baseEnv, runCli, startCli } from './hostile/cli.ts'
+import { baseEnv, runCli, startCli, startServe, stopServe } from './hostile/cli.ts'
 
 /** Collections a run can clean: those with a delete (§4.2). Records elsewhere are listed as leftovers instead. */
 const DELETABLE = RESOURCE_LIST.filter((r) => r.ops.delete)
@@ -30,16 +29,9 @@ let dir: string
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crmconf-interrupt-'))
   // Port 0: the machine may be shared; the printed .env block says where it listens.
-  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: dir, env: baseEnv(), stdio: ['ignore', 'pipe', 'inherit'] })
-  let printed = ''
-  env = await new Promise<Record<string, string>>((resolve, reject) => {
-    serve.once('exit', (code) => reject(new Error(`serve exited (${code}): ${printed}`)))
-    serve.stdout!.on('data', (chunk: Buffer) => {
-      printed += chunk
-      if (printed.includes('Ctrl-C')) resolve(parseDotenv(printed.slice(printed.indexOf('CRM_BASE_URL='))))
-    })
-  })
-  serve.removeAllListeners('exit')
+  const served = await startServe(['--port', '0'], dir)
+  serve = served.child
+  env = served.env
   expect(env.CRM_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
   const listing = clientFor(env.CRM_BASE_URL!, env.CRM_API_KEY!)
   transport = listing.transport
@@ -48,11 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await transport?.close()
-  if (serve && serve.exitCode === null) {
-    const exited = new Promise((resolve) => serve.once('exit', resolve))
-    serve.kill('SIGTERM')
-    await exited
-  }
+  await stopServe(serve)
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 

@@ -1,11 +1,11 @@
 // A check's deadline measures the check, not the queue: time its requests spend waiting for the key's rate
 // limit (here a spent window that resets in a second) is not counted; its own waits are.
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CheckDefinition } from '../checks/types.ts'
 import { Redactor } from '../http/redact.ts'
-import { Transport } from '../http/transport.ts'
+import { localTransport } from '../http/test-fixtures/local-transport.ts'
+import type { Transport } from '../http/transport.ts'
 import { runCheck } from './runner.ts'
 import type { RunSession } from './session.ts'
 
@@ -19,16 +19,7 @@ beforeAll(async () => {
     res.end('{}')
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  transport = new Transport({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    keys: { main: 'crm_ws_main_0123456789abcdef' },
-    redactor: new Redactor(),
-    timeoutMs: 5_000,
-    maxResponseBytes: 1024 * 1024,
-    concurrency: 2,
-    requestBudget: 100,
-    maxRetryAfterS: 10,
-  })
+  transport = localTransport(server)
 })
 
 afterAll(async () => {

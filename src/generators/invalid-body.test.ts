@@ -3,15 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { validate, writeKey } from '../schemas/registry.ts'
 import { writeBodies } from '../spec/resources.ts'
 import { defectsOf, invalidBody } from './invalid-body.ts'
-import { bodyFields } from './schema-fields.ts'
-
-const ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e'
-const refsFor = (resource: Parameters<typeof bodyFields>[0], op: Parameters<typeof bodyFields>[1]) =>
-  Object.fromEntries(
-    bodyFields(resource, op)
-      .filter((f) => f.kind === 'uuid')
-      .map((f) => [f.name, ID]),
-  )
+import { refsFor } from './test-fixtures.ts'
 
 describe('invalidBody', () => {
   for (const { resource, op } of writeBodies()) {

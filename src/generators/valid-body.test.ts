@@ -2,17 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { validate, writeKey } from '../schemas/registry.ts'
 import { RESOURCES, writeBodies } from '../spec/resources.ts'
-import { bodyFields } from './schema-fields.ts'
+import { refsFor } from './test-fixtures.ts'
 import { validBody } from './valid-body.ts'
-
-const ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e'
-/** Every uuid field gets a real-looking id, so bodies that require one (comment caseId…) can be generated. */
-const refsFor = (resource: Parameters<typeof bodyFields>[0], op: Parameters<typeof bodyFields>[1]) =>
-  Object.fromEntries(
-    bodyFields(resource, op)
-      .filter((f) => f.kind === 'uuid')
-      .map((f) => [f.name, ID]),
-  )
 
 describe('validBody', () => {
   for (const { resource, op } of writeBodies()) {

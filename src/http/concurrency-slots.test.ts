@@ -1,10 +1,8 @@
 // The per-key cap on requests in flight, and that turning pacing off (`paced: false`) keeps it.
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConcurrencySlots } from './concurrency-slots.ts'
-import { Redactor } from './redact.ts'
-import { Transport } from './transport.ts'
+import { localTransport } from './test-fixtures/local-transport.ts'
 
 describe('ConcurrencySlots', () => {
   it('bounds concurrency', async () => {
@@ -87,16 +85,7 @@ describe('the transport keeps the per-key cap with pacing off', () => {
   })
 
   it.each([true, false])('paced: %s sends at most `concurrency` requests of a key at once', async (paced) => {
-    const transport = new Transport({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-      keys: { main: 'crm_ws_main_0123456789abcdef' },
-      redactor: new Redactor(),
-      timeoutMs: 5_000,
-      maxResponseBytes: 1024 * 1024,
-      concurrency: 2,
-      requestBudget: 100,
-      maxRetryAfterS: 10,
-    })
+    const transport = localTransport(server)
     most = 0
     try {
       const exchanges = await Promise.all(Array.from({ length: 6 }, () => transport.send({ method: 'GET', path: '/me', paced })))

@@ -18,7 +18,7 @@ import {
   RESOURCES,
   composedFields,
 } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Defect, ResourceName, WriteOp } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, BodyOptions, Defect, ResourceName, WriteOp } from '../../src/checks/index.ts'
 import { baseRecord } from './base.ts'
 import { changedUnsent, cleared, differences } from './meaning.ts'
 import { checkProperty } from './property.ts'
@@ -66,118 +66,110 @@ function sendable(ctx: CheckContext, resource: ResourceName, body: AnyRecord, de
   return defect?.path === 'tags' ? body : tagged(ctx, resource, body)
 }
 
-function createRoundtrip(resource: ResourceName): CheckDefinition {
-  const id = `bodies.${resource}.create-roundtrip`
-  const path = RESOURCES[resource].path
+/**
+ * A check of one resource's write op as a property: MUST, safe writes, its cases drawn for `purpose` (valid bodies
+ * for a roundtrip, bodies with one defect for an invalid check); `start` does the run's set-up and returns the
+ * judgement of one case.
+ */
+function propertyCheck<T>(
+  resource: ResourceName,
+  op: WriteOp,
+  purpose: 'roundtrip' | 'invalid',
+  title: string,
+  cases: (resource: ResourceName, op: WriteOp, options: BodyOptions) => Parameters<typeof checkProperty<T>>[2],
+  start: (ctx: CheckContext) => Promise<(value: T) => Promise<void>>,
+): CheckDefinition {
+  const id = `bodies.${resource}.${op}-${purpose}`
   return defineCheck({
     id,
-    clauses: ['§4.4', '§4.1', '§4.2', '§2'],
+    clauses: purpose === 'roundtrip' ? ['§4.4', '§4.1', '§4.2', '§2'] : ['§4.4', '§7.3', '§7.2', '§4.1'],
     level: 'MUST',
     area,
     writes: 'safe',
-    title: `POST ${path} accepts generated valid bodies, and the record returned and read back holds what was written`,
+    title,
     async run(ctx) {
-      await checkProperty(ctx, id, validBody(resource, 'create', bodyOptions(ctx, resource, 'create', 'roundtrip')), async (body) => {
-        const sent = sendable(ctx, resource, body)
-        const { record, response } = await createRecord(ctx, resource, sent)
-        expectWritten(ctx, resource, 'create', sent, response, 'the create response', [response])
-        const read = await readBack(ctx, resource, record.id)
-        expectWritten(ctx, resource, 'create', sent, read, 'the record read back', [response, read])
-      })
+      const judge = await start(ctx)
+      await checkProperty(ctx, id, cases(resource, op, bodyOptions(ctx, resource, op, purpose)), judge)
     },
+  })
+}
+
+/** An update or a replace of the record `id`. */
+function change(ctx: CheckContext, resource: ResourceName, op: 'update' | 'replace', id: string, body: AnyRecord): Promise<ApiResponse> {
+  return op === 'update' ? updateRecord(ctx, resource, id, body) : replaceRecord(ctx, resource, id, body)
+}
+
+function createRoundtrip(resource: ResourceName): CheckDefinition {
+  const title = `POST ${RESOURCES[resource].path} accepts generated valid bodies, and the record returned and read back holds what was written`
+  return propertyCheck(resource, 'create', 'roundtrip', title, validBody, async (ctx) => async (body) => {
+    const sent = sendable(ctx, resource, body)
+    const { record, response } = await createRecord(ctx, resource, sent)
+    expectWritten(ctx, resource, 'create', sent, response, 'the create response', [response])
+    const read = await readBack(ctx, resource, record.id)
+    expectWritten(ctx, resource, 'create', sent, read, 'the record read back', [response, read])
   })
 }
 
 function changeRoundtrip(resource: ResourceName, op: 'update' | 'replace'): CheckDefinition {
-  const id = `bodies.${resource}.${op}-roundtrip`
   const path = `${RESOURCES[resource].path}/{id}`
-  return defineCheck({
-    id,
-    clauses: ['§4.4', '§4.1', '§4.2', '§2'],
-    level: 'MUST',
-    area,
-    writes: 'safe',
-    title:
-      op === 'update'
-        ? `Update ${path} accepts generated valid bodies: the fields sent are read back as written, the others keep their values`
-        : `Replace ${path} accepts generated complete bodies, and the record read back holds what was written`,
-    async run(ctx) {
-      const base = await baseRecord(ctx, resource)
-      let before: AnyRecord = base
-      await checkProperty(ctx, id, validBody(resource, op, bodyOptions(ctx, resource, op, 'roundtrip')), async (body) => {
-        const sent = sendable(ctx, resource, body)
-        const res = op === 'update' ? await updateRecord(ctx, resource, base.id, sent) : await replaceRecord(ctx, resource, base.id, sent)
-        if (!res.ok)
-          ctx.fail(`${op} ${resource}: status is ${res.status}, expected a 2xx for a valid body (§4.4)`, { exchanges: [res.exchange], data: res.body })
-        expectSchema(res, recordKey(resource), '§4.2')
-        expectWritten(ctx, resource, op, sent, res, `the ${op} response`, [res])
-        const read = await readBack(ctx, resource, base.id)
-        expectWritten(ctx, resource, op, sent, read, 'the record read back', [res, read])
-        if (op === 'update') {
-          const changed = changedUnsent(resource, op, sent, before, read.body)
-          const lost = changed.filter(cleared)
-          if (changed.length > lost.length)
-            ctx.observe(
-              'update.recomputedUnsentFields',
-              changed.filter((c) => !cleared(c)).map((c) => c.field),
-            )
-          if (lost.length > 0) {
-            ctx.fail(
-              `the update cleared fields it was not sent: ${lost.map((c) => `${c.field} ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join('; ')} (§4.4)`,
-              {
-                expected:
-                  '§4.4 "on update all fields optional": fields not sent keep their values (a server may recompute one from those sent, never clear it)',
-                exchanges: [res.exchange, read.exchange],
-                data: lost,
-              },
-            )
-          }
+  const title =
+    op === 'update'
+      ? `Update ${path} accepts generated valid bodies: the fields sent are read back as written, the others keep their values`
+      : `Replace ${path} accepts generated complete bodies, and the record read back holds what was written`
+  return propertyCheck(resource, op, 'roundtrip', title, validBody, async (ctx) => {
+    const base = await baseRecord(ctx, resource)
+    let before: AnyRecord = base
+    return async (body) => {
+      const sent = sendable(ctx, resource, body)
+      const res = await change(ctx, resource, op, base.id, sent)
+      if (!res.ok) ctx.fail(`${op} ${resource}: status is ${res.status}, expected a 2xx for a valid body (§4.4)`, { exchanges: [res.exchange], data: res.body })
+      expectSchema(res, recordKey(resource), '§4.2')
+      expectWritten(ctx, resource, op, sent, res, `the ${op} response`, [res])
+      const read = await readBack(ctx, resource, base.id)
+      expectWritten(ctx, resource, op, sent, read, 'the record read back', [res, read])
+      if (op === 'update') {
+        const changed = changedUnsent(resource, op, sent, before, read.body)
+        const lost = changed.filter(cleared)
+        if (changed.length > lost.length)
+          ctx.observe(
+            'update.recomputedUnsentFields',
+            changed.filter((c) => !cleared(c)).map((c) => c.field),
+          )
+        if (lost.length > 0) {
+          ctx.fail(
+            `the update cleared fields it was not sent: ${lost.map((c) => `${c.field} ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join('; ')} (§4.4)`,
+            {
+              expected: '§4.4 "on update all fields optional": fields not sent keep their values (a server may recompute one from those sent, never clear it)',
+              exchanges: [res.exchange, read.exchange],
+              data: lost,
+            },
+          )
         }
-        before = read.body
-      })
-    },
+      }
+      before = read.body
+    }
   })
 }
 
 function createInvalid(resource: ResourceName): CheckDefinition {
-  const id = `bodies.${resource}.create-invalid`
   const path = RESOURCES[resource].path
-  return defineCheck({
-    id,
-    clauses: ['§4.4', '§7.3', '§7.2', '§4.1'],
-    level: 'MUST',
-    area,
-    writes: 'safe',
-    title: `POST ${path} refuses a body with one defect (missing, wrong type, outside the enum, not a uuid, not an integer) with 400 invalid_request naming the field`,
-    async run(ctx) {
-      await checkProperty(ctx, id, invalidBody(resource, 'create', bodyOptions(ctx, resource, 'create', 'invalid')), async ({ body, defect }) => {
-        const res = await ctx.api.post(path, sendable(ctx, resource, body, defect))
-        // A wrongly accepted body made a record: it is removed at the end like the others.
-        if (res.ok && typeof res.body?.id === 'string') trackCreated(ctx, resource, res.body.id)
-        await aboutDefect(defect, () => expectInvalidRequest(res, defect.path, '§7.3'))
-      })
-    },
+  const title = `POST ${path} refuses a body with one defect (missing, wrong type, outside the enum, not a uuid, not an integer) with 400 invalid_request naming the field`
+  return propertyCheck(resource, 'create', 'invalid', title, invalidBody, async (ctx) => async ({ body, defect }) => {
+    const res = await ctx.api.post(path, sendable(ctx, resource, body, defect))
+    // A wrongly accepted body made a record: it is removed at the end like the others.
+    if (res.ok && typeof res.body?.id === 'string') trackCreated(ctx, resource, res.body.id)
+    await aboutDefect(defect, () => expectInvalidRequest(res, defect.path, '§7.3'))
   })
 }
 
 function changeInvalid(resource: ResourceName, op: 'update' | 'replace'): CheckDefinition {
-  const id = `bodies.${resource}.${op}-invalid`
-  const path = `${RESOURCES[resource].path}/{id}`
-  return defineCheck({
-    id,
-    clauses: ['§4.4', '§7.3', '§7.2', '§4.1'],
-    level: 'MUST',
-    area,
-    writes: 'safe',
-    title: `${op === 'update' ? 'Update' : 'Replace'} ${path} refuses a body with one defect with 400 invalid_request naming the field`,
-    async run(ctx) {
-      const base = await baseRecord(ctx, resource)
-      await checkProperty(ctx, id, invalidBody(resource, op, bodyOptions(ctx, resource, op, 'invalid')), async ({ body, defect }) => {
-        const sent = sendable(ctx, resource, body, defect)
-        const res = op === 'update' ? await updateRecord(ctx, resource, base.id, sent) : await replaceRecord(ctx, resource, base.id, sent)
-        await aboutDefect(defect, () => expectInvalidRequest(res, defect.path, '§7.3'))
-      })
-    },
+  const title = `${op === 'update' ? 'Update' : 'Replace'} ${RESOURCES[resource].path}/{id} refuses a body with one defect with 400 invalid_request naming the field`
+  return propertyCheck(resource, op, 'invalid', title, invalidBody, async (ctx) => {
+    const base = await baseRecord(ctx, resource)
+    return async ({ body, defect }) => {
+      const res = await change(ctx, resource, op, base.id, sendable(ctx, resource, body, defect))
+      await aboutDefect(defect, () => expectInvalidRequest(res, defect.path, '§7.3'))
+    }
   })
 }
 

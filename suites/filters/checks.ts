@@ -179,7 +179,7 @@ function nearMiss(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefi
     writes: plan.writes,
     // Its records match the collection's other filters (an owner, a status): they must not be the newest match
     // while a complete-new check looks for the record it made.
-    after: r.filters.filter((other) => MAKERS[r.name] && !MAKERS[r.name]!.unreachable?.includes(other.param)).map((other) => idOf(r, other, 'complete-new')),
+    after: madeAfter(r),
     run: (ctx) => probeNearMisses(ctx, plan, f),
   })
 }

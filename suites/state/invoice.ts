@@ -1,10 +1,11 @@
 // §3: an invoice is created as a draft and can be replaced only while it is one (§3.1). Invoices cannot be
 // deleted (§4.2), so creating one needs the full profile.
-import { defineCheck, notCreatedAsDraft, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
+import { defineCheck, replaceRecord, runLabel } from '../../src/checks/index.ts'
 import type { CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { invoiceReplaceBody, newInvoiceBody, sharedDraftInvoice } from '../shared/drafts.ts'
 import { oneOfEachState } from '../shared/states.ts'
 import { createdAsDraft } from './created-status.ts'
+import { expectCreatedDraft, expectDraftReplaced } from './draft-writes.ts'
 import { expectRefusedInEveryState } from './refused-write.ts'
 
 const area = 'state'
@@ -25,9 +26,7 @@ export const invoiceChecks: CheckDefinition[] = [
     title: 'A created invoice has status draft',
     writes: 'full',
     async run(ctx) {
-      const draft = await sharedDraftInvoice(ctx)
-      const problem = notCreatedAsDraft('invoice', draft.status)
-      if (problem) ctx.fail(problem.message, { expected: problem.expected })
+      expectCreatedDraft(ctx, 'invoice', await sharedDraftInvoice(ctx))
     },
   }),
   defineCheck({
@@ -41,24 +40,7 @@ export const invoiceChecks: CheckDefinition[] = [
       const draft = await sharedDraftInvoice(ctx)
       if (draft.status !== 'draft') ctx.skip(`the created invoice has status ${JSON.stringify(draft.status)}, not draft (see state.invoice.created-draft)`)
       const title = runLabel(ctx, 'invoice replaced')
-      const res = await replaceRecord(ctx, 'invoice', draft.id, invoiceReplaceBody(draft, { title, paymentTermsDays: 14, terms: 'crmconf replaced terms' }))
-      if (!res.ok)
-        ctx.fail(`replace of a draft invoice: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, {
-          expected: 'a draft invoice can be replaced',
-          exchanges: [res.exchange],
-        })
-      if (res.body?.title !== title)
-        ctx.fail(`replace answered ${res.status} but the returned title is ${JSON.stringify(res.body?.title)} (§4.2)`, {
-          expected: 'the replaced record, with the title sent',
-          exchanges: [res.exchange],
-        })
-      const after = await ctx.api.get(itemPath('invoice', draft.id))
-      if (after.body?.title !== title || after.body?.paymentTermsDays !== 14) {
-        ctx.fail(`after the replace, GET shows title ${JSON.stringify(after.body?.title)} and paymentTermsDays ${after.body?.paymentTermsDays} (§3.1)`, {
-          expected: `title ${JSON.stringify(title)}, paymentTermsDays 14`,
-          exchanges: [res.exchange, after.exchange],
-        })
-      }
+      await expectDraftReplaced(ctx, 'invoice', draft.id, title, invoiceReplaceBody(draft, { title, paymentTermsDays: 14, terms: 'crmconf replaced terms' }))
     },
   }),
   defineCheck({

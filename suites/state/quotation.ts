@@ -1,10 +1,11 @@
 // §3: a quotation is created as a draft, and can be replaced or deleted only while it is one (§3.1).
-import { defineCheck, notCreatedAsDraft, createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
+import { defineCheck, createRecord, deleteRecord, itemPath, replaceRecord, runLabel } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition } from '../../src/checks/index.ts'
 import { draftQuotationOrSkip, newQuotationBody, quotationReplaceBody, sharedDraftQuotation } from '../shared/drafts.ts'
 import type { Found } from '../shared/fixtures.ts'
 import { oneOfEachState } from '../shared/states.ts'
 import { createdAsDraft } from './created-status.ts'
+import { expectCreatedDraft, expectDraftReplaced } from './draft-writes.ts'
 import { expectRefusedInEveryState } from './refused-write.ts'
 
 const area = 'state'
@@ -26,9 +27,7 @@ export const quotationChecks: CheckDefinition[] = [
     title: 'A created quotation has status draft',
     writes: 'safe',
     async run(ctx) {
-      const draft = await sharedDraftQuotation(ctx)
-      const problem = notCreatedAsDraft('quotation', draft.status)
-      if (problem) ctx.fail(problem.message, { expected: problem.expected })
+      expectCreatedDraft(ctx, 'quotation', await sharedDraftQuotation(ctx))
     },
   }),
   defineCheck({
@@ -42,24 +41,7 @@ export const quotationChecks: CheckDefinition[] = [
       const draft = await draftQuotationOrSkip(ctx)
       const title = runLabel(ctx, 'quotation replaced')
       const body = quotationReplaceBody(draft, { title, terms: 'crmconf replaced terms', paymentTermsDays: 14 })
-      const res = await replaceRecord(ctx, 'quotation', draft.id, body)
-      if (!res.ok)
-        ctx.fail(`replace of a draft quotation: status is ${res.status}, expected a 2xx (§3.1, §4.2)`, {
-          expected: 'a draft quotation can be replaced',
-          exchanges: [res.exchange],
-        })
-      if (res.body?.title !== title)
-        ctx.fail(`replace answered ${res.status} but the returned title is ${JSON.stringify(res.body?.title)} (§4.2)`, {
-          expected: 'the replaced record, with the title sent',
-          exchanges: [res.exchange],
-        })
-      const after = await ctx.api.get(itemPath('quotation', draft.id))
-      if (after.body?.title !== title || after.body?.paymentTermsDays !== 14) {
-        ctx.fail(`after the replace, GET shows title ${JSON.stringify(after.body?.title)} and paymentTermsDays ${after.body?.paymentTermsDays} (§3.1)`, {
-          expected: `title ${JSON.stringify(title)}, paymentTermsDays 14`,
-          exchanges: [res.exchange, after.exchange],
-        })
-      }
+      const after = await expectDraftReplaced(ctx, 'quotation', draft.id, title, body)
       ctx.observe('versionBeforeAndAfter', [draft.version, after.body?.version])
       ctx.observe('statusAfterReplace', after.body?.status)
     },

@@ -3,6 +3,7 @@
 // read), everything it prints captured, and a hard time limit after which it is killed and reported as hung.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join, resolve } from 'node:path'
+import { parse as parseDotenv } from 'dotenv'
 import { KEY_VARIABLES, type FixtureName, type KeyRole, FIXTURE_VARIABLES } from '../../src/config/config.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..', '..')
@@ -81,4 +82,27 @@ export function startCli(args: string[], options: CliOptions): StartedCli {
 
 export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   return startCli(args, options).done
+}
+
+/** `crm-conformance serve <args>` in a child process, as a user runs it: the variables of the .env block it prints once it listens. */
+export async function startServe(args: string[], cwd: string): Promise<{ child: ChildProcess; env: Record<string, string> }> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd, env: baseEnv(), stdio: ['ignore', 'pipe', 'inherit'] })
+  let printed = ''
+  const env = await new Promise<Record<string, string>>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${printed}`)))
+    child.stdout!.on('data', (chunk: Buffer) => {
+      printed += chunk
+      if (printed.includes('Ctrl-C')) resolve(parseDotenv(printed.slice(printed.indexOf('CRM_BASE_URL='))))
+    })
+  })
+  child.removeAllListeners('exit')
+  return { child, env }
+}
+
+/** Stops a `serve` child that is still running (SIGTERM) and waits for it to exit. */
+export async function stopServe(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
 }

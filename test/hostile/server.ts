@@ -192,30 +192,35 @@ export async function startHostileServer(options: HostileServerOptions): Promise
     req.pipe(forward)
   }
 
-  /** Passed through with the upstream's JSON answer rewritten by `rewrite` (any other answer as it is). */
-  function rewritten(req: IncomingMessage, res: ServerResponse, path: string, rewrite: (status: number, body: any) => unknown): void {
+  /** Forwarded to the upstream, whose answer is read whole and handed to `answered` to write `res`. */
+  function forwardWhole(req: IncomingMessage, res: ServerResponse, path: string, answered: (answer: IncomingMessage, text: string) => void): void {
     const upstream = new URL(options.upstream)
     const forward = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } },
       (answer) => {
         const chunks: Buffer[] = []
         answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-        answer.on('end', () => {
-          let text = Buffer.concat(chunks).toString('utf8')
-          try {
-            text = JSON.stringify(rewrite(answer.statusCode ?? 502, JSON.parse(text)))
-          } catch {
-            /* not JSON: passed as it is */
-          }
-          const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) }
-          delete headers['transfer-encoding']
-          res.writeHead(answer.statusCode ?? 502, headers)
-          res.end(text)
-        })
+        answer.on('end', () => answered(answer, Buffer.concat(chunks).toString('utf8')))
       },
     )
     forward.on('error', () => res.destroy())
     req.pipe(forward)
+  }
+
+  /** Passed through with the upstream's JSON answer rewritten by `rewrite` (any other answer as it is). */
+  function rewritten(req: IncomingMessage, res: ServerResponse, path: string, rewrite: (status: number, body: any) => unknown): void {
+    forwardWhole(req, res, path, (answer, received) => {
+      let text = received
+      try {
+        text = JSON.stringify(rewrite(answer.statusCode ?? 502, JSON.parse(text)))
+      } catch {
+        /* not JSON: passed as it is */
+      }
+      const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) }
+      delete headers['transfer-encoding']
+      res.writeHead(answer.statusCode ?? 502, headers)
+      res.end(text)
+    })
   }
 
   function poison(status: number, body: any, path: string, method: string): unknown {
@@ -234,59 +239,49 @@ export async function startHostileServer(options: HostileServerOptions): Promise
   }
 
   function echo(req: IncomingMessage, res: ServerResponse, path: string, encoded = false): void {
-    const upstream = new URL(options.upstream)
     const n = ++echoCount
-    const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } },
-      (answer) => {
-        const chunks: Buffer[] = []
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-        answer.on('end', () => {
-          const authorization = req.headers.authorization ?? ''
-          let status = answer.statusCode ?? 502
-          let text = Buffer.concat(chunks).toString('utf8')
-          const key = authorization.replace(/^Bearer\s+/i, '')
-          const secret = options.webhookSecret ?? ''
-          const errorBody = () =>
-            encoded
-              ? JSON.stringify({
-                  error: {
-                    code: 'echo',
-                    message: `refused <b>${htmlEscaped(key)}</b> and ${htmlEscaped(secret)}`,
-                    details: {
-                      json: JSON.stringify({ key, secret }),
-                      query: new URLSearchParams({ key, secret }).toString(),
-                      part: encodeURIComponent(secret.slice('whsec_'.length)),
-                    },
-                  },
-                })
-              : JSON.stringify({ error: { code: 'echo', message: `refused, you sent Authorization: ${authorization}`, details: { headers: req.headers } } })
-          if (status >= 400 || n % 7 === 0) {
-            status = status >= 400 ? status : 500
-            text = errorBody()
-          } else if (!encoded && /\/me(\?|$)/.test(path)) {
-            try {
-              text = JSON.stringify({ ...JSON.parse(text), echo: { authorization, secret: authorization.split('_').at(-1) } })
-            } catch {
-              /* not JSON: left as it is */
-            }
+    forwardWhole(req, res, path, (answer, received) => {
+      const authorization = req.headers.authorization ?? ''
+      let status = answer.statusCode ?? 502
+      let text = received
+      const key = authorization.replace(/^Bearer\s+/i, '')
+      const secret = options.webhookSecret ?? ''
+      const errorBody = () =>
+        encoded
+          ? JSON.stringify({
+              error: {
+                code: 'echo',
+                message: `refused <b>${htmlEscaped(key)}</b> and ${htmlEscaped(secret)}`,
+                details: {
+                  json: JSON.stringify({ key, secret }),
+                  query: new URLSearchParams({ key, secret }).toString(),
+                  part: encodeURIComponent(secret.slice('whsec_'.length)),
+                },
+              },
+            })
+          : JSON.stringify({ error: { code: 'echo', message: `refused, you sent Authorization: ${authorization}`, details: { headers: req.headers } } })
+      if (status >= 400 || n % 7 === 0) {
+        status = status >= 400 ? status : 500
+        text = errorBody()
+      } else if (!encoded && /\/me(\?|$)/.test(path)) {
+        try {
+          text = JSON.stringify({ ...JSON.parse(text), echo: { authorization, secret: authorization.split('_').at(-1) } })
+        } catch {
+          /* not JSON: left as it is */
+        }
+      }
+      const headers: Record<string, string | string[] | undefined> = encoded
+        ? {
+            ...answer.headers,
+            location: `https://crm.example/callback?key=${encodeURIComponent(key)}&secret=${encodeURIComponent(secret)}&part=${encodeURIComponent(secret.slice('whsec_'.length))}`,
+            'x-echo-form': new URLSearchParams({ key, secret }).toString(),
+            'content-length': String(Buffer.byteLength(text)),
           }
-          const headers: Record<string, string | string[] | undefined> = encoded
-            ? {
-                ...answer.headers,
-                location: `https://crm.example/callback?key=${encodeURIComponent(key)}&secret=${encodeURIComponent(secret)}&part=${encodeURIComponent(secret.slice('whsec_'.length))}`,
-                'x-echo-form': new URLSearchParams({ key, secret }).toString(),
-                'content-length': String(Buffer.byteLength(text)),
-              }
-            : { ...answer.headers, 'x-echo-authorization': authorization, 'content-length': String(Buffer.byteLength(text)) }
-          delete headers['transfer-encoding']
-          res.writeHead(status, headers)
-          res.end(text)
-        })
-      },
-    )
-    forward.on('error', () => res.destroy())
-    req.pipe(forward)
+        : { ...answer.headers, 'x-echo-authorization': authorization, 'content-length': String(Buffer.byteLength(text)) }
+      delete headers['transfer-encoding']
+      res.writeHead(status, headers)
+      res.end(text)
+    })
   }
 
   function sabotage(mode: HostileMode, req: IncomingMessage, res: ServerResponse, path: string): void {

@@ -24,6 +24,33 @@ export function acrossExchanges(meta: RuleMeta, start: () => RuleState): Traffic
   return { ...meta, start }
 }
 
+/** A response as an exchange holds it. */
+export type ExchangeResponse = NonNullable<TrafficExchange['response']>
+
+/** What is wrong with one response: the rest of a message that starts with the request's method and path, and what was due. */
+export interface ResponseProblem {
+  detail: string
+  expected: string
+}
+
+/**
+ * A rule on each API call's response by itself (see isApiCall): `judged` picks the responses it speaks of, each of
+ * which counts as exercised, and `problem` says what is wrong with one (undefined: nothing).
+ */
+export function perApiResponse(
+  meta: RuleMeta,
+  judged: (response: ExchangeResponse) => boolean,
+  problem: (response: ExchangeResponse, exchange: TrafficExchange) => ResponseProblem | undefined,
+): TrafficRule {
+  return perExchange(meta, (exchange, ctx) => {
+    const response = exchange.response
+    if (!isApiCall(exchange, ctx.operation) || !response || !judged(response)) return
+    ctx.exercised()
+    const found = problem(response, exchange)
+    if (found) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}${found.detail}`, expected: found.expected })
+  })
+}
+
 /** Entries kept by a rule's cross-exchange state: memory must not grow with the traffic. */
 export const MAX_ENTRIES = 10_000
 

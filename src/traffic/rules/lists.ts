@@ -29,6 +29,7 @@ import {
   resourceOf,
   wholeBody,
   type AnyRecord,
+  type RuleMeta,
 } from './kit.ts'
 
 interface Page {
@@ -49,6 +50,14 @@ function pageOf(exchange: TrafficExchange, operation: ResolvedOperation | undefi
   const page = readPage(exchange, operation)
   pages.set(exchange, page ?? null)
   return page
+}
+
+/** A rule on each page by itself: `judge` sees only lists answered 200 with a data array, seen whole. */
+function perPage(meta: RuleMeta, judge: (page: Page, exchange: TrafficExchange, ctx: RuleContext) => void): TrafficRule {
+  return perExchange(meta, (exchange, ctx) => {
+    const page = pageOf(exchange, ctx.operation)
+    if (page) judge(page, exchange, ctx)
+  })
 }
 
 function readPage(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
@@ -126,7 +135,7 @@ export const pageSize: TrafficRule = acrossExchanges(
   },
 )
 
-export const filtered: TrafficRule = perExchange(
+export const filtered: TrafficRule = perPage(
   {
     id: 'traffic.list.filter',
     clauses: ['§4.3'],
@@ -134,9 +143,7 @@ export const filtered: TrafficRule = perExchange(
     side: 'server',
     title: 'Every record of a filtered list satisfies each §4.3 filter asked, with its case rule (lower case, upper case, E.164)',
   },
-  (exchange, ctx) => {
-    const page = pageOf(exchange, ctx.operation)
-    if (!page) return
+  (page, exchange, ctx) => {
     const spec = RESOURCES[page.resource]
     if (!spec.filters.some((f) => page.operation.query[f.param] !== undefined)) return
     ctx.exercised()
@@ -150,7 +157,7 @@ export const filtered: TrafficRule = perExchange(
   },
 )
 
-export const ordered: TrafficRule = perExchange(
+export const ordered: TrafficRule = perPage(
   {
     id: 'traffic.list.order',
     clauses: ['§4.1'],
@@ -158,9 +165,7 @@ export const ordered: TrafficRule = perExchange(
     side: 'server',
     title: 'A page is in the order sort and order ask for (createdAt, desc by default), ties allowed',
   },
-  (exchange, ctx) => {
-    const page = pageOf(exchange, ctx.operation)
-    if (!page) return
+  (page, exchange, ctx) => {
     const asked = sortAsked(page.operation.query)
     if (!asked || page.records.length < 2) return
     ctx.exercised()
@@ -176,7 +181,7 @@ export const ordered: TrafficRule = perExchange(
 
 function sinceRule(kind: 'before' | 'at'): TrafficRule {
   const before = kind === 'before'
-  return perExchange(
+  return perPage(
     before
       ? {
           id: 'traffic.list.since',
@@ -192,9 +197,7 @@ function sinceRule(kind: 'before' | 'at'): TrafficRule {
           side: 'server',
           title: 'createdSince and updatedSince leave out a record shown exactly at the bound, where every timestamp shows the same precision',
         },
-    (exchange, ctx) => {
-      const page = pageOf(exchange, ctx.operation)
-      if (!page) return
+    (page, exchange, ctx) => {
       for (const param of ['createdSince', 'updatedSince'] as SinceParam[]) {
         const bound = page.operation.query[param]
         if (bound === undefined || Number.isNaN(Date.parse(bound)) || page.records.length === 0) continue

@@ -10,7 +10,7 @@ import { schemaProblem } from '../../judge/schema.ts'
 import { listKey, recordKey, type SchemaIssue } from '../../schemas/registry.ts'
 import { RESOURCES, type ResourceName, type WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { hasBody, isApiCall, isSuccess, perExchange, recordsOf, resourceOf, timeOf, wholeBody } from './kit.ts'
+import { hasBody, isApiCall, isSuccess, perApiResponse, perExchange, recordsOf, resourceOf, timeOf, wholeBody } from './kit.ts'
 
 const WRITE_OPS: ReadonlySet<string> = new Set(['create', 'update', 'replace'])
 
@@ -90,7 +90,7 @@ export const meSchema: TrafficRule = perExchange(
   },
 )
 
-export const errorEnvelope: TrafficRule = perExchange(
+export const errorEnvelope: TrafficRule = perApiResponse(
   {
     id: 'traffic.error.envelope',
     clauses: ['§7.1', '§7.4', '§7.5', '§7.6', '§7.7'],
@@ -98,16 +98,12 @@ export const errorEnvelope: TrafficRule = perExchange(
     side: 'server',
     title: 'Every 4xx (401, 403, 404, 429 and the others) carries the error envelope { error: { code, message } }',
   },
-  (exchange, ctx) => {
-    const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || !response || response.status < 400 || !isBodyJudged(response.status, response.truncated)) return
-    ctx.exercised()
+  (response) => response.status >= 400 && isBodyJudged(response.status, response.truncated),
+  (response) => {
     const problem = errorEnvelopeProblem(response.body)
-    if (problem)
-      ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status}: ${problem}`,
-        expected: '{ error: { code: string, message: string, details? } } on every error (§7.1)',
-      })
+    return problem === undefined
+      ? undefined
+      : { detail: ` answered ${response.status}: ${problem}`, expected: '{ error: { code: string, message: string, details? } } on every error (§7.1)' }
   },
 )
 
@@ -149,7 +145,7 @@ export const invalidRequest: TrafficRule = perExchange(
   },
 )
 
-export const rateHeaders: TrafficRule = perExchange(
+export const rateHeaders: TrafficRule = perApiResponse(
   {
     id: 'traffic.ratelimit.headers',
     clauses: ['§8', '§5.8'],
@@ -157,20 +153,19 @@ export const rateHeaders: TrafficRule = perExchange(
     side: 'server',
     title: 'Every response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, errors included',
   },
-  (exchange, ctx) => {
-    const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
-    ctx.exercised()
+  (response) => isFromTheApi(response.status),
+  (response) => {
     const missing = missingRateHeaders(response.headers)
-    if (missing.length > 0)
-      ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} without ${missing.join(', ')} (§8)`,
-        expected: 'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every response (§8 "Rate headers")',
-      })
+    return missing.length === 0
+      ? undefined
+      : {
+          detail: ` answered ${response.status} without ${missing.join(', ')} (§8)`,
+          expected: 'RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset on every response (§8 "Rate headers")',
+        }
   },
 )
 
-export const tooManyRequests: TrafficRule = perExchange(
+export const tooManyRequests: TrafficRule = perApiResponse(
   {
     id: 'traffic.ratelimit.429-headers',
     clauses: ['§7.7', '§8'],
@@ -178,16 +173,12 @@ export const tooManyRequests: TrafficRule = perExchange(
     side: 'server',
     title: 'A 429 carries Retry-After (seconds or an HTTP date), RateLimit-Remaining: 0, RateLimit-Limit and RateLimit-Reset',
   },
-  (exchange, ctx) => {
-    const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || response?.status !== 429) return
-    ctx.exercised()
+  (response) => response.status === 429,
+  (response) => {
     const problem = retryAfterProblem(response.headers['retry-after']) ?? tooManyRequestsHeadersProblem((h) => response.headers[h])
-    if (problem)
-      ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation.path}: ${problem}`,
-        expected: 'RateLimit-Limit, RateLimit-Remaining (0), RateLimit-Reset and Retry-After on a 429 (§7.7)',
-      })
+    return problem === undefined
+      ? undefined
+      : { detail: `: ${problem}`, expected: 'RateLimit-Limit, RateLimit-Remaining (0), RateLimit-Reset and Retry-After on a 429 (§7.7)' }
   },
 )
 
@@ -226,7 +217,7 @@ export const rateHeaderForms: TrafficRule = perExchange(
   },
 )
 
-export const jsonBodies: TrafficRule = perExchange(
+export const jsonBodies: TrafficRule = perApiResponse(
   {
     id: 'traffic.response.json',
     clauses: ['§4'],
@@ -234,18 +225,15 @@ export const jsonBodies: TrafficRule = perExchange(
     side: 'server',
     title: 'Every response body is JSON with a JSON content type (5xx aside)',
   },
-  (exchange, ctx) => {
-    const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || !response || !isBodyJudged(response.status, response.truncated) || !hasBody(response.body)) return
-    ctx.exercised()
+  (response) => isBodyJudged(response.status, response.truncated) && hasBody(response.body),
+  (response) => {
     const type = response.headers['content-type']
     // A string body is the source's raw text when it did not parse as JSON (src/traffic/types.ts).
     const parsed = typeof response.body !== 'string'
-    if (!parsed || !isJsonContentType(type)) {
-      ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} with ${parsed ? `Content-Type ${JSON.stringify(type ?? null)}` : 'a body that is not JSON'} (§4)`,
-        expected: 'bodies are JSON with Content-Type: application/json (§4)',
-      })
+    if (parsed && isJsonContentType(type)) return undefined
+    return {
+      detail: ` answered ${response.status} with ${parsed ? `Content-Type ${JSON.stringify(type ?? null)}` : 'a body that is not JSON'} (§4)`,
+      expected: 'bodies are JSON with Content-Type: application/json (§4)',
     }
   },
 )
@@ -303,7 +291,7 @@ export const unauthenticated: TrafficRule = perExchange(
   },
 )
 
-export const noServerErrors: TrafficRule = perExchange(
+export const noServerErrors: TrafficRule = perApiResponse(
   {
     id: 'traffic.response.no-server-errors',
     clauses: ['§7.8'],
@@ -311,16 +299,11 @@ export const noServerErrors: TrafficRule = perExchange(
     side: 'server',
     title: 'No request, valid or not, is answered with a 5xx (as invariants.no-server-errors)',
   },
-  (exchange, ctx) => {
-    const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || !response) return
-    ctx.exercised()
-    if (response.status >= 500)
-      ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation.path} answered ${response.status} (§7.8)`,
-        expected: 'a 4xx for bad input (§7.3) and a 2xx for good input; a 5xx is never a verdict on input',
-      })
-  },
+  () => true,
+  (response) =>
+    response.status < 500
+      ? undefined
+      : { detail: ` answered ${response.status} (§7.8)`, expected: 'a 4xx for bad input (§7.3) and a 2xx for good input; a 5xx is never a verdict on input' },
 )
 
 export const RESPONSE_RULES: TrafficRule[] = [

@@ -6,7 +6,7 @@ import { notCreatedAsDraft } from '../../judge/draft.ts'
 import { differingFields } from '../../judge/same-response.ts'
 import { deepEqual, describeMismatches, writtenMismatches } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
-import type { TrafficExchange, TrafficRule } from '../types.ts'
+import type { RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   acrossExchanges,
@@ -21,6 +21,7 @@ import {
   timeOf,
   wholeBody,
   type AnyRecord,
+  type RuleMeta,
 } from './kit.ts'
 
 /** §8 idempotency retention. */
@@ -215,7 +216,32 @@ function fresh(seen: SeenState, exchange: TrafficExchange): boolean {
   return endedBefore(seen.exchange, exchange) && timeOf(exchange.startedAt) - timeOf(seen.exchange.endedAt) <= STATE_FRESH_MS
 }
 
-export const draftOnly: TrafficRule = acrossExchanges(
+/**
+ * A rule that judges an exchange against the status a quotation or invoice was last seen with: `lastSeen(key)`
+ * gives the state of `${resource}/${id}` seen before this exchange and recently enough (STATE_FRESH_MS), and each
+ * exchange's records are noted after it is judged; a list's only where `fromLists`.
+ */
+function againstSeenStatus(
+  meta: RuleMeta,
+  fromLists: boolean,
+  judge: (exchange: TrafficExchange, ctx: RuleContext, lastSeen: (key: string) => SeenState | undefined) => void,
+): TrafficRule {
+  return acrossExchanges(meta, () => {
+    const states = new BoundedMap<string, SeenState>()
+    return {
+      observe(exchange, ctx) {
+        judge(exchange, ctx, (key) => {
+          const seen = states.peek(key)
+          return seen && fresh(seen, exchange) ? seen : undefined
+        })
+        const op = ctx.operation?.op
+        if (fromLists || op !== 'list') noteStates(states, exchange, resourceOf(ctx.operation), recordsOf(ctx.operation, exchange), op === 'list')
+      },
+    }
+  })
+}
+
+export const draftOnly: TrafficRule = againstSeenStatus(
   {
     id: 'traffic.state.draft-only',
     clauses: ['§3.1', '§4.2'],
@@ -223,27 +249,22 @@ export const draftOnly: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'A replace or delete of a quotation, or a replace of an invoice, is refused when it was last seen not a draft',
   },
-  () => {
-    const states = new BoundedMap<string, SeenState>()
-    return {
-      observe(exchange, ctx) {
-        const resource = resourceOf(ctx.operation)
-        const op = ctx.operation?.op
-        if ((resource === 'quotation' && (op === 'replace' || op === 'delete')) || (resource === 'invoice' && op === 'replace')) {
-          const seen = states.peek(`${resource}/${ctx.operation!.id}`)
-          if (seen && typeof seen.status === 'string' && exchange.response && fresh(seen, exchange)) {
-            ctx.exercised()
-            if (seen.status !== 'draft' && isSuccess(exchange.response.status)) {
-              ctx.violation({
-                message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${exchange.response.status} on a ${resource} last seen with status ${JSON.stringify(seen.status)} (§3.1)`,
-                expected: `§3.1: a quotation can be replaced or deleted only while it is a draft; an invoice can be replaced only while it is a draft`,
-                exchanges: [seen.exchange, exchange],
-              })
-            }
-          }
+  true,
+  (exchange, ctx, lastSeen) => {
+    const resource = resourceOf(ctx.operation)
+    const op = ctx.operation?.op
+    if ((resource === 'quotation' && (op === 'replace' || op === 'delete')) || (resource === 'invoice' && op === 'replace')) {
+      const seen = lastSeen(`${resource}/${ctx.operation!.id}`)
+      if (seen && typeof seen.status === 'string' && exchange.response) {
+        ctx.exercised()
+        if (seen.status !== 'draft' && isSuccess(exchange.response.status)) {
+          ctx.violation({
+            message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${exchange.response.status} on a ${resource} last seen with status ${JSON.stringify(seen.status)} (§3.1)`,
+            expected: `§3.1: a quotation can be replaced or deleted only while it is a draft; an invoice can be replaced only while it is a draft`,
+            exchanges: [seen.exchange, exchange],
+          })
         }
-        noteStates(states, exchange, resource, recordsOf(ctx.operation, exchange), op === 'list')
-      },
+      }
     }
   },
 )
@@ -268,7 +289,7 @@ export const createdDraft: TrafficRule = perExchange(
   },
 )
 
-export const orderFromAccepted: TrafficRule = acrossExchanges(
+export const orderFromAccepted: TrafficRule = againstSeenStatus(
   {
     id: 'traffic.state.order-from-accepted',
     clauses: ['§3.2', '§4.2'],
@@ -276,31 +297,22 @@ export const orderFromAccepted: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'An order is not created from a quotation last seen as a draft (§3.2: from an accepted quotation)',
   },
-  () => {
-    const states = new BoundedMap<string, SeenState>()
-    return {
-      observe(exchange, ctx) {
-        const resource = resourceOf(ctx.operation)
-        const op = ctx.operation?.op
-        if (resource === 'order' && op === 'create' && exchange.response) {
-          const quoteId = isObject(exchange.request.body) ? exchange.request.body.quoteId : undefined
-          const seen = typeof quoteId === 'string' ? states.peek(`quotation/${quoteId}`) : undefined
-          // "draft" is the only status value §3 names, and a draft is not accepted; the accepted value is not shown.
-          if (seen && seen.status === 'draft' && fresh(seen, exchange)) {
-            ctx.exercised()
-            if (isSuccess(exchange.response.status)) {
-              ctx.violation({
-                message: `POST ${ctx.operation!.path} answered ${exchange.response.status} for quotation ${quoteId}, last seen as a draft (§3.2)`,
-                expected: '§3.2: an order is created from an accepted quotation',
-                exchanges: [seen.exchange, exchange],
-              })
-            }
-          }
-          return
-        }
-        // A list may lag behind a change (a search index): only reads and writes of the record itself say its state.
-        if (op !== 'list') noteStates(states, exchange, resource, recordsOf(ctx.operation, exchange), false)
-      },
+  // A list may lag behind a change (a search index): only reads and writes of the record itself say its state.
+  false,
+  (exchange, ctx, lastSeen) => {
+    if (resourceOf(ctx.operation) !== 'order' || ctx.operation?.op !== 'create' || !exchange.response) return
+    const quoteId = isObject(exchange.request.body) ? exchange.request.body.quoteId : undefined
+    const seen = typeof quoteId === 'string' ? lastSeen(`quotation/${quoteId}`) : undefined
+    // "draft" is the only status value §3 names, and a draft is not accepted; the accepted value is not shown.
+    if (seen && seen.status === 'draft') {
+      ctx.exercised()
+      if (isSuccess(exchange.response.status)) {
+        ctx.violation({
+          message: `POST ${ctx.operation!.path} answered ${exchange.response.status} for quotation ${quoteId}, last seen as a draft (§3.2)`,
+          expected: '§3.2: an order is created from an accepted quotation',
+          exchanges: [seen.exchange, exchange],
+        })
+      }
     }
   },
 )
