@@ -334,13 +334,6 @@ export function describeMissingOptionals(config: ResolvedConfig): string[] {
     .map(([variable, purpose]) => `${variable} unset: skips ${purpose}`)
 }
 
-/** Every secret value in the configuration, for redaction. */
-export function secretsOf(config: ResolvedConfig): string[] {
-  const values = Object.values(config.keys).filter((v): v is string => typeof v === 'string')
-  if (config.webhookSecret) values.push(config.webhookSecret)
-  return values
-}
-
 /** The configuration as it may appear in a report: every secret replaced by the variable that holds it. */
 export function redactedConfig(config: ResolvedConfig): Record<string, unknown> {
   const keys: Record<string, string> = {}

@@ -81,8 +81,3 @@ export function cleanUpWith(ledger: Ledger, transport: Transport, bounds: number
   // The ledger words a thrown error as a failed delete; a record clean-up did not try to remove was not one.
   return cleaned.finally(cut.cancel).then((leftovers) => leftovers.map((l) => ({ ...l, reason: l.reason.replace(/^delete failed: (not removed: )/, '$1') })))
 }
-
-/** From a journal a crashed run left: whatever it still lists. */
-export function cleanUpJournal(journalFile: string, transport: Transport, timeoutMs = CLEANUP_TIMEOUT_MS): Promise<Leftover[]> {
-  return cleanUpWith(Ledger.fromJournal(journalFile), transport, timeoutMs)
-}

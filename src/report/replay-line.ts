@@ -1,6 +1,6 @@
 // The command that replays one row of a report. Every row a run writes carries its own; for one that does not (a
 // report.json written before rows did, rendered again), the report's target, seed and profile make it through the
-// run's one replay-target source (src/engine/replay.ts), so it names the profile and the target as the run's do.
+// run's one replay-target source (src/checks/replay.ts), so it names the profile and the target as the run's do.
 import type { CheckResult } from '../checks/types.ts'
 import { replayCommand, replayTarget } from '../checks/replay.ts'
 import type { RunReport } from './types.ts'

@@ -13,9 +13,12 @@ export const SPEC_DEFAULT_LIMIT_PER_MINUTE = 600
 /** A check with no measured figure and no measured neighbour in its area. */
 const FALLBACK_REQUESTS = 2
 
+/** One check's requests by key role, added up. */
+const allKeys = (roles: Record<string, number>): number => Object.values(roles).reduce((sum, n) => sum + n, 0)
+
 /** Requests the last full run counted for a check, every key together (the scheduler starts long chains early); 0 when unmeasured. */
 export function measuredRequests(check: Pick<CheckDefinition, 'id'>): number {
-  return Object.values(REQUEST_ESTIMATES.checks[check.id] ?? {}).reduce((sum, n) => sum + n, 0)
+  return allKeys(REQUEST_ESTIMATES.checks[check.id] ?? {})
 }
 
 /** Requests by key role the selection is expected to send. */
@@ -24,7 +27,7 @@ export function estimateRequests(checks: readonly CheckDefinition[], table: Requ
   const byArea = new Map<string, number[]>()
   for (const [id, roles] of Object.entries(table.checks)) {
     const area = id.split('.')[0]!
-    byArea.set(area, [...(byArea.get(area) ?? []), Object.values(roles).reduce((a, b) => a + b, 0)])
+    byArea.set(area, [...(byArea.get(area) ?? []), allKeys(roles)])
   }
   for (const [area, counts] of byArea) areaAverage.set(area, Math.round(counts.reduce((a, b) => a + b, 0) / counts.length))
   const total: Record<string, number> = {}

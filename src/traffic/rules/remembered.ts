@@ -39,7 +39,7 @@ const SCOPE_WORD = /^[a-z_]+:(read|write)$/
 const SCOPE_FIELD = /scope|permission|grant/i
 
 /**
- * The key's scopes as its /me shows them (§2 leaves the shape open: engine/me.ts reads a list, a string or a map),
+ * The key's scopes as its /me shows them (§2 leaves the shape open: judge/me.ts reads a list, a string or a map),
  * only when every word of every field named for scopes is a scope: `['*']`, `full_access` or `accounts:*` say
  * more than a list, and a key shown with them is never judged as lacking one.
  */
