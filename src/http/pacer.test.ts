@@ -31,13 +31,24 @@ describe('parseResetHeader', () => {
 })
 
 describe('Pacer', () => {
-  it('reads the limit and remaining of the draft form `600, 600;w=60`, and waits when none is left', async () => {
+  // Each waits for the reset, and the second its whole-second rounding may hide.
+  it.each([
+    {
+      name: 'reads the limit and remaining of the draft form `600, 600;w=60`, and waits when none is left',
+      headers: { 'ratelimit-limit': '600, 600;w=60', 'ratelimit-remaining': '0, 600;w=60', 'ratelimit-reset': '30' },
+      slept: [31_000],
+    },
+    {
+      name: 'waits for the reset when nothing is left, and never sends early',
+      headers: { 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '7' },
+      slept: [8000],
+    },
+  ])('$name', async ({ headers, slept }) => {
     const clock = fakeClock()
     const pacer = new Pacer({ concurrency: 1, maxWaitS: 90, ...clock })
-    pacer.observe({ 'ratelimit-limit': '600, 600;w=60', 'ratelimit-remaining': '0, 600;w=60', 'ratelimit-reset': '30' })
+    pacer.observe(headers)
     ;(await pacer.acquire())()
-    // The reset, and the second its whole-second rounding may hide.
-    expect(clock.slept).toEqual([31_000])
+    expect(clock.slept).toEqual(slept)
   })
   it('sends freely while the quota is large', async () => {
     const clock = fakeClock()
@@ -55,14 +66,6 @@ describe('Pacer', () => {
     pacer.observe({ 'ratelimit-limit': '60', 'ratelimit-remaining': '2', 'ratelimit-reset': '50' })
     ;(await pacer.acquire())()
     expect(clock.slept.at(-1)).toBe(1000)
-  })
-
-  it('waits for the reset when nothing is left, and never sends early', async () => {
-    const clock = fakeClock()
-    const pacer = new Pacer({ concurrency: 1, maxWaitS: 90, ...clock })
-    pacer.observe({ 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '7' })
-    ;(await pacer.acquire())()
-    expect(clock.slept).toEqual([8000])
   })
 
   it('refuses to wait longer than allowed', async () => {
