@@ -10,6 +10,14 @@ function feed(c: AdaptiveConcurrency, n: number, latencyMs: number, context: { d
   for (let i = 0; i < n; i++) c.answered(latencyMs, context)
 }
 
+/** A cap grown to the ceiling by fast answers to waiting requests: where the tests of shrinking start. */
+function grownToTheCeiling(): AdaptiveConcurrency {
+  const c = new AdaptiveConcurrency(settings)
+  feed(c, 500, 700)
+  expect(c.cap).toBe(16)
+  return c
+}
+
 describe('AdaptiveConcurrency', () => {
   it('starts at the old fixed four', () => {
     expect(new AdaptiveConcurrency(settings).cap).toBe(4)
@@ -41,9 +49,7 @@ describe('AdaptiveConcurrency', () => {
   })
 
   it('halves on 429, 503 or a connection error, once per round, never below one', () => {
-    const c = new AdaptiveConcurrency(settings)
-    feed(c, 500, 700)
-    expect(c.cap).toBe(16)
+    const c = grownToTheCeiling()
     c.overloaded()
     expect(c.cap).toBe(8)
     // The other answers sent under the old cap of 16 carry the same news: no further halving for them.
@@ -54,9 +60,7 @@ describe('AdaptiveConcurrency', () => {
   })
 
   it('shrinks when latency climbs well above its baseline, and grows again once it is the new normal or back', () => {
-    const c = new AdaptiveConcurrency(settings)
-    feed(c, 500, 700)
-    expect(c.cap).toBe(16)
+    const c = grownToTheCeiling()
     feed(c, 8, 2_500)
     expect(c.cap).toBeLessThan(16)
     const shrunk = c.cap
