@@ -137,27 +137,33 @@ describe('103 Early Hints before every answer', () => {
   })
 })
 
+/** The sink's secret in these tests. */
+const SINK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+
+/** A case.created delivery signed as §6.5 says, for a sink that holds SINK_SECRET: its body and its webhook-* headers. */
+function signedDelivery(messageId: string, recordId: string): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({
+    type: 'case.created',
+    timestamp: new Date().toISOString(),
+    data: { id: recordId, entityType: 'case', object: {}, changes: {} },
+  })
+  const ts = Math.floor(Date.now() / 1000)
+  const key = Buffer.from(SINK_SECRET.slice('whsec_'.length), 'base64')
+  const signature = `v1,${createHmac('sha256', key).update(`${messageId}.${ts}.${body}`).digest('base64')}`
+  return { body, headers: { 'webhook-id': messageId, 'webhook-timestamp': String(ts), 'webhook-signature': signature } }
+}
+
 describe('interim answers around the sink', () => {
   it('a sender that asks for 100 Continue gets it, then the delivery is verified and accepted', async () => {
-    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
-    const sink = await startSink({ host: '127.0.0.1', port: 0, secret })
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SINK_SECRET })
     try {
-      const body = JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString(), data: { id: 'x', entityType: 'case', object: {}, changes: {} } })
-      const ts = Math.floor(Date.now() / 1000)
-      const key = Buffer.from(secret.slice('whsec_'.length), 'base64')
-      const signature = `v1,${createHmac('sha256', key).update(`msg_100.${ts}.${body}`).digest('base64')}`
+      const { body, headers } = signedDelivery('msg_100', 'x')
       const outcome = await new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
         let continued = false
         const req = httpRequest(sink.url, {
           method: 'POST',
           agent: false,
-          headers: {
-            expect: '100-continue',
-            'content-type': 'application/json',
-            'webhook-id': 'msg_100',
-            'webhook-timestamp': String(ts),
-            'webhook-signature': signature,
-          },
+          headers: { expect: '100-continue', 'content-type': 'application/json', ...headers },
         })
         req.on('continue', () => {
           continued = true
@@ -203,19 +209,15 @@ function rawExchange(url: string, text: string, quietMs = 300): Promise<string> 
 }
 
 describe('Expect: 100-continue at the sink, from a sender that does not wait for it', () => {
-  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
-
   it('the 100 comes first, then the final answer on the same connection, and the delivery is accepted', async () => {
-    const sink = await startSink({ host: '127.0.0.1', port: 0, secret })
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SINK_SECRET })
     try {
-      const body = JSON.stringify({ type: 'case.created', timestamp: new Date().toISOString(), data: { id: 'y', entityType: 'case', object: {}, changes: {} } })
-      const ts = Math.floor(Date.now() / 1000)
-      const key = Buffer.from(secret.slice('whsec_'.length), 'base64')
-      const signature = `v1,${createHmac('sha256', key).update(`msg_eager.${ts}.${body}`).digest('base64')}`
+      const { body, headers } = signedDelivery('msg_eager', 'y')
+      const signedHeaders = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
       const answer = await rawExchange(
         sink.url,
         `POST / HTTP/1.1\r\nhost: sink\r\nexpect: 100-continue\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n` +
-          `webhook-id: msg_eager\r\nwebhook-timestamp: ${ts}\r\nwebhook-signature: ${signature}\r\n\r\n${body}`,
+          `${signedHeaders.join('')}\r\n${body}`,
       )
       expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /)
       expect(sink.deliveries.map((d) => d.verdict)).toEqual(['accepted'])
@@ -225,7 +227,7 @@ describe('Expect: 100-continue at the sink, from a sender that does not wait for
   })
 
   it('a body declared over the limit gets its 413 without a 100 (so it is never sent), and the connection closes', async () => {
-    const sink = await startSink({ host: '127.0.0.1', port: 0, secret, maxBodyBytes: 1000 })
+    const sink = await startSink({ host: '127.0.0.1', port: 0, secret: SINK_SECRET, maxBodyBytes: 1000 })
     try {
       const answer = await rawExchange(
         sink.url,
