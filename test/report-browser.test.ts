@@ -84,6 +84,14 @@ async function screenshot(page: Page, name: string): Promise<string> {
   return path
 }
 
+/** The report files of a made-up run with the hostile corpus in every field a server fills: ids, messages, expected, evidence bodies. */
+async function writeHostileCorpusReport(reportDir: string): Promise<void> {
+  const report = makeReport()
+  const failed = report.checks.find((c) => c.status === 'failed')!
+  Object.assign(failed, { message: `${failed.message} ${HOSTILE_WELL_FORMED}`, expected: HOSTILE_WELL_FORMED })
+  await writeReportFiles(report, reportDir)
+}
+
 describe.skipIf(!available && !IN_CI)('report.html in headless Chromium', () => {
   test('Chromium is there (CI installs it in .ci/run)', () => {
     expect(available, `no Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium package (apt-get install -y chromium)`).toBe(true)
@@ -175,11 +183,7 @@ describe.skipIf(!available && !IN_CI)('report.html in headless Chromium', () => 
 
   test('without its Content-Security-Policy the page is still inert: the escaping alone keeps the hostile corpus text', async () => {
     const reportDir = join(dir, 'hostile-no-csp')
-    const report = makeReport()
-    // The hostile corpus in every field a server fills: ids, messages, expected, evidence bodies.
-    const failed = report.checks.find((c) => c.status === 'failed')!
-    Object.assign(failed, { message: `${failed.message} ${HOSTILE_WELL_FORMED}`, expected: HOSTILE_WELL_FORMED })
-    await writeReportFiles(report, reportDir)
+    await writeHostileCorpusReport(reportDir)
     const file = join(reportDir, 'report.html')
     const withoutCsp = readFileSync(file, 'utf8').replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
     expect(withoutCsp).not.toMatch(/Content-Security-Policy/)
@@ -193,10 +197,7 @@ describe.skipIf(!available && !IN_CI)('report.html in headless Chromium', () => 
 
   test('under its own Content-Security-Policy (meta tag, and the same policy as a header): no script runs, nothing is fetched, the page reads as usual', async () => {
     const reportDir = join(dir, 'hostile-csp')
-    const report = makeReport()
-    const failed = report.checks.find((c) => c.status === 'failed')!
-    Object.assign(failed, { message: `${failed.message} ${HOSTILE_WELL_FORMED}`, expected: HOSTILE_WELL_FORMED })
-    await writeReportFiles(report, reportDir)
+    await writeHostileCorpusReport(reportDir)
     const html = readFileSync(join(reportDir, 'report.html'), 'utf8')
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]
     expect(policy).toMatch(/default-src 'none'/)
