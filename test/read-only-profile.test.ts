@@ -2,32 +2,20 @@
 // exchange; and through the CLI, from the server's side, by a pass-through in front of the reference server
 // that counts every method it receives (the CLI adds its own requests: the reachability probe, the sweep,
 // the clean-up).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { catalogue } from '../suites/index.ts'
 import { runInProcess } from '../src/run/in-process.ts'
 import { profileExclusion } from '../src/engine/scope.ts'
 import type { RunReport } from '../src/report/types.ts'
 import { baseEnv, runCli, targetEnv } from './hostile/cli.ts'
-import { startHostileProcess, type HostileProcess } from './hostile/process.ts'
+import { hostileForFile } from './hostile/for-file.ts'
 
 /** Methods that change nothing (RFC 9110 "safe" methods). */
 const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS']
 
-let server: HostileProcess
-let dir: string
-
-beforeAll(async () => {
-  server = await startHostileProcess()
-  dir = mkdtempSync(join(tmpdir(), 'crmconf-read-only-'))
-})
-
-afterAll(async () => {
-  await server?.close()
-  if (dir) rmSync(dir, { recursive: true, force: true })
-})
+const scene = hostileForFile('crmconf-read-only-')
 
 test('in process: every exchange of a read-only run is a GET, and every check that writes is skipped with the reason', async () => {
   const run = await runInProcess({ checks: catalogue, profile: 'read-only' })
@@ -51,13 +39,13 @@ test('in process: every exchange of a read-only run is a GET, and every check th
 })
 
 test('through the CLI: the server receives no request but GET', async () => {
-  const reportDir = join(dir, 'report')
-  const env = baseEnv({ ...targetEnv(server.baseUrls.pass, server.reference), CRM_SEED: '5' })
-  const run = await runCli(['run', '--profile', 'read-only', '--report-dir', reportDir, '--quiet'], { cwd: dir, env, hardLimitMs: 180_000 })
+  const reportDir = join(scene.dir, 'report')
+  const env = baseEnv({ ...targetEnv(scene.hostile.baseUrls.pass, scene.hostile.reference), CRM_SEED: '5' })
+  const run = await runCli(['run', '--profile', 'read-only', '--report-dir', reportDir, '--quiet'], { cwd: scene.dir, env, hardLimitMs: 180_000 })
   expect(run.hung).toBe(false)
   expect(run.code, run.stdout.slice(-2000) + run.stderr.slice(-2000)).not.toBe(2)
 
-  const methods = (await server.stats()).methods.pass ?? {}
+  const methods = (await scene.hostile.stats()).methods.pass ?? {}
   expect(Object.values(methods).reduce((a, b) => a + b, 0)).toBeGreaterThan(0)
   expect(
     Object.keys(methods).filter((m) => !SAFE_METHODS.includes(m)),

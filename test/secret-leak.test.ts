@@ -3,27 +3,15 @@
 // whose evidence lands in the report), and then every file of the report folder (the journal included) and
 // everything printed is searched for each key, its secret part and the webhook secret, in every encoding a
 // report uses.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { KEY_VARIABLES, type KeyRole } from '../src/config/config.ts'
 import { assertNoSecrets } from '../src/report/secrets.ts'
 import { baseEnv, runCli, targetEnv } from './hostile/cli.ts'
-import { startHostileProcess, type HostileProcess } from './hostile/process.ts'
+import { hostileForFile } from './hostile/for-file.ts'
 
-let hostile: HostileProcess
-let dir: string
-
-beforeAll(async () => {
-  hostile = await startHostileProcess()
-  dir = mkdtempSync(join(tmpdir(), 'crmconf-secret-leak-'))
-})
-
-afterAll(async () => {
-  await hostile?.close()
-  if (dir) rmSync(dir, { recursive: true, force: true })
-})
+const scene = hostileForFile('crmconf-secret-leak-')
 
 /** Every file under `root`, dotfolders (.journal) included. */
 function filesUnder(root: string): string[] {
@@ -45,20 +33,20 @@ function secretForms(keys: Record<KeyRole, string>, webhookSecret: string): Reco
 }
 
 test('no key and no webhook secret reaches any report file or anything printed', async () => {
-  const { keys, webhookSecret } = hostile.reference
+  const { keys, webhookSecret } = scene.hostile.reference
   const forms = secretForms(keys, webhookSecret)
   // The forms are long enough that a match can only be a leak.
   for (const [name, value] of Object.entries(forms)) expect(value.length, name).toBeGreaterThanOrEqual(16)
 
-  const reportDir = join(dir, 'report')
+  const reportDir = join(scene.dir, 'report')
   const env = baseEnv({
-    ...targetEnv(hostile.baseUrls.echo, hostile.reference),
+    ...targetEnv(scene.hostile.baseUrls.echo, scene.hostile.reference),
     CRM_PROFILE: 'full',
     CRM_SEED: '11',
     CRM_WEBHOOK_SINK_PORT: '0',
     CRM_WEBHOOK_TIMEOUT_S: '2',
   })
-  const run = await runCli(['run', '--report-dir', reportDir], { cwd: dir, env, hardLimitMs: 240_000 })
+  const run = await runCli(['run', '--report-dir', reportDir], { cwd: scene.dir, env, hardLimitMs: 240_000 })
   expect(run.hung, run.stdout.slice(-2000)).toBe(false)
   // The forced 500s fail MUST checks: exit 1, with every report written.
   expect(run.code, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(1)

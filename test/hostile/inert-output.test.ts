@@ -4,32 +4,20 @@
 // it prints with NO_COLOR=1 must hold no control character; the files a run writes are judged by machine:
 // junit.xml by a strict XML parser (libxml2's xmllint, as WebAssembly), summary.md by a GFM renderer.
 import { createHmac } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { marked } from 'marked'
 import { request } from 'undici'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
 import { proxyCommand } from '../../src/traffic/proxy-command.ts'
 import { runSinkCommand } from '../../src/webhooks/sink-command.ts'
 import type { Sink } from '../../src/webhooks/sink.ts'
 import { baseEnv, ROOT, runCli, targetEnv } from './cli.ts'
 import { controlsIn, HOSTILE_WELL_FORMED, HOSTILE_TEXT } from './corpus.ts'
-import { startHostileProcess, type HostileProcess } from './process.ts'
+import { hostileForFile } from './for-file.ts'
 
-let hostile: HostileProcess
-let dir: string
-
-beforeAll(async () => {
-  hostile = await startHostileProcess()
-  dir = mkdtempSync(join(tmpdir(), 'crmconf-inert-'))
-})
-
-afterAll(async () => {
-  await hostile?.close()
-  if (dir) rmSync(dir, { recursive: true, force: true })
-})
+const scene = hostileForFile('crmconf-inert-')
 
 /** What a printer printed, judged: no control character, and the corpus did reach it (shown escaped). */
 function expectInert(output: string, options: { reached?: boolean } = {}): void {
@@ -60,16 +48,16 @@ const HARD_LIMIT_MS = 150_000
 
 describe('every printer shows the hostile corpus as text', () => {
   it('a suite run against a server that puts it in ids, error codes and messages and /me: console, junit.xml, summary.md', async () => {
-    const reportDir = join(dir, 'suite')
+    const reportDir = join(scene.dir, 'suite')
     // The foreign key is a key of the main key's workspace, so the start-up warning quotes the workspace /me named.
     const env = baseEnv({
-      ...targetEnv(hostile.baseUrls.poison, hostile.reference),
-      CRM_API_KEY_FOREIGN: hostile.reference.keys.restricted,
+      ...targetEnv(scene.hostile.baseUrls.poison, scene.hostile.reference),
+      CRM_API_KEY_FOREIGN: scene.hostile.reference.keys.restricted,
       NO_COLOR: '1',
       CRM_SEED: '5',
     })
     const run = await runCli(['run', '--only', 'records,discovery', '--profile', 'full', '--report-dir', reportDir], {
-      cwd: dir,
+      cwd: scene.dir,
       env,
       hardLimitMs: HARD_LIMIT_MS,
     })
@@ -95,7 +83,7 @@ describe('every printer shows the hostile corpus as text', () => {
       startedAt: '2026-01-01T00:00:00.000Z',
       endedAt: '2026-01-01T00:00:00.010Z',
     })
-    const good = join(dir, 'traffic.ndjson')
+    const good = join(scene.dir, 'traffic.ndjson')
     writeFileSync(
       good,
       [
@@ -108,16 +96,16 @@ describe('every printer shows the hostile corpus as text', () => {
         .map((e) => JSON.stringify(e))
         .join('\n') + '\n',
     )
-    const reportDir = join(dir, 'traffic')
-    const judged = await runCli(['verify-traffic', good, '--report-dir', reportDir], { cwd: dir, env: baseEnv({ NO_COLOR: '1' }), hardLimitMs: 60_000 })
+    const reportDir = join(scene.dir, 'traffic')
+    const judged = await runCli(['verify-traffic', good, '--report-dir', reportDir], { cwd: scene.dir, env: baseEnv({ NO_COLOR: '1' }), hardLimitMs: 60_000 })
     expectInert(judged.stdout + judged.stderr)
     await expectWellFormed(join(reportDir, 'junit.xml'))
     expectInertMarkdown(join(reportDir, 'summary.md'))
 
-    const broken = join(dir, 'broken.ndjson')
+    const broken = join(scene.dir, 'broken.ndjson')
     writeFileSync(broken, `${JSON.stringify(exchange(200, {}))}\n{"request": ${HOSTILE_WELL_FORMED}\n`)
-    const refused = await runCli(['verify-traffic', broken, '--report-dir', join(dir, 'broken')], {
-      cwd: dir,
+    const refused = await runCli(['verify-traffic', broken, '--report-dir', join(scene.dir, 'broken')], {
+      cwd: scene.dir,
       env: baseEnv({ NO_COLOR: '1' }),
       hardLimitMs: 60_000,
     })
@@ -127,16 +115,16 @@ describe('every printer shows the hostile corpus as text', () => {
   it('the proxy: a client sending the corpus in the path and query, a server answering with it', async () => {
     let output = ''
     let stop: (reason: string) => void = () => undefined
-    const reportDir = join(dir, 'proxy')
+    const reportDir = join(scene.dir, 'proxy')
     const done = proxyCommand({
-      target: hostile.baseUrls.poison,
+      target: scene.hostile.baseUrls.poison,
       port: 0,
       reportDir,
       env: {},
       write: (text) => (output += text),
       until: async (proxy) => {
         const base = proxy.url
-        const auth = { authorization: `Bearer ${hostile.reference.keys.main}` }
+        const auth = { authorization: `Bearer ${scene.hostile.reference.keys.main}` }
         for (const path of [
           `/accounts?limit=${encodeURIComponent(HOSTILE_TEXT.osc52)}`,
           `/accounts/${encodeURIComponent(HOSTILE_WELL_FORMED)}`,
@@ -167,7 +155,7 @@ describe('every printer shows the hostile corpus as text', () => {
     let started: (sink: Sink) => void = () => undefined
     const ready = new Promise<Sink>((resolve) => (started = resolve))
     const running = runSinkCommand(
-      { host: '127.0.0.1', port: 0, secret, logFile: join(dir, 'sink.jsonl') },
+      { host: '127.0.0.1', port: 0, secret, logFile: join(scene.dir, 'sink.jsonl') },
       { signal: controller.signal, write: (t) => (output += t), onStarted: started },
     )
     const sink = await ready
@@ -203,23 +191,23 @@ describe('every printer shows the hostile corpus as text', () => {
   it('serve, certify, verify-submission and a refused command: what they echo of their input', async () => {
     const env = baseEnv({ NO_COLOR: '1' })
     const outputs: string[] = []
-    const serve = await runCli(['serve', '--port', '0', '--variant', HOSTILE_WELL_FORMED], { cwd: dir, env, hardLimitMs: 30_000 })
+    const serve = await runCli(['serve', '--port', '0', '--variant', HOSTILE_WELL_FORMED], { cwd: scene.dir, env, hardLimitMs: 30_000 })
     outputs.push(serve.stdout + serve.stderr)
-    const productFile = join(dir, 'product.json')
+    const productFile = join(scene.dir, 'product.json')
     writeFileSync(productFile, JSON.stringify({ product: HOSTILE_WELL_FORMED, [HOSTILE_TEXT.osc52]: 'x' }))
-    const certify = await runCli(['certify', '--embedded', '--product-file', productFile, '--out', join(dir, 'submission')], {
-      cwd: dir,
+    const certify = await runCli(['certify', '--embedded', '--product-file', productFile, '--out', join(scene.dir, 'submission')], {
+      cwd: scene.dir,
       env,
       hardLimitMs: 30_000,
     })
     outputs.push(certify.stdout + certify.stderr)
-    const submission = join(dir, `submission-${HOSTILE_TEXT.title}`)
+    const submission = join(scene.dir, `submission-${HOSTILE_TEXT.title}`)
     mkdirSync(submission, { recursive: true })
     writeFileSync(join(submission, 'PRODUCT.json'), JSON.stringify({ product: HOSTILE_WELL_FORMED, version: HOSTILE_WELL_FORMED, vendor: HOSTILE_WELL_FORMED }))
-    const verify = await runCli(['verify-submission', submission], { cwd: dir, env, hardLimitMs: 30_000 })
+    const verify = await runCli(['verify-submission', submission], { cwd: scene.dir, env, hardLimitMs: 30_000 })
     outputs.push(verify.stdout + verify.stderr)
     for (const output of outputs) expectInert(output, { reached: false })
     expect(outputs.join('\n')).toContain('\\e]52;')
-    expect(existsSync(join(dir, 'submission'))).toBe(false)
+    expect(existsSync(join(scene.dir, 'submission'))).toBe(false)
   }, 120_000)
 })

@@ -2,27 +2,15 @@
 // or JSON nested 200,000 deep, peaks within 1.5× the memory of a clean run (a small CI runner must hold it). Each run is a child process
 // (test/hostile/rss-probe.ts) that reports its own peak resident memory.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { RunReport } from '../../src/report/types.ts'
 import { baseEnv, ROOT, targetEnv } from './cli.ts'
-import { startHostileProcess, type HostileProcess } from './process.ts'
+import { hostileForFile } from './for-file.ts'
 import type { HostileMode } from './server.ts'
 
-let hostile: HostileProcess
-let dir: string
-
-beforeAll(async () => {
-  hostile = await startHostileProcess({ hugeBytes: 100 * 1024 * 1024 })
-  dir = mkdtempSync(join(tmpdir(), 'crmconf-memory-'))
-})
-
-afterAll(async () => {
-  await hostile?.close()
-  if (dir) rmSync(dir, { recursive: true, force: true })
-})
+const scene = hostileForFile('crmconf-memory-', { hugeBytes: 100 * 1024 * 1024 })
 
 interface Probe {
   code: number
@@ -31,14 +19,14 @@ interface Probe {
 }
 
 function runMeasured(mode: HostileMode): Promise<Probe> {
-  const reportDir = join(dir, mode)
+  const reportDir = join(scene.dir, mode)
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [join(ROOT, 'bin', 'run-ts.mjs'), join(ROOT, 'test', 'hostile', 'rss-probe.ts'), 'run', '--quiet', '--report-dir', reportDir],
       {
-        cwd: dir,
-        env: baseEnv({ ...targetEnv(hostile.baseUrls[mode], hostile.reference), NO_COLOR: '1', CRM_REQUEST_TIMEOUT_MS: '15000', CRM_SEED: '9' }),
+        cwd: scene.dir,
+        env: baseEnv({ ...targetEnv(scene.hostile.baseUrls[mode], scene.hostile.reference), NO_COLOR: '1', CRM_REQUEST_TIMEOUT_MS: '15000', CRM_SEED: '9' }),
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     )
