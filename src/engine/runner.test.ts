@@ -3,13 +3,13 @@ import type { CheckDefinition } from '../checks/types.ts'
 import { runChecks, startOrder } from './runner.ts'
 import type { RunSession } from './session.ts'
 
-// Enough of a session for checks that send nothing.
+// Enough of a session for checks that send nothing; the main key's adaptive cap stays at its start.
 const session = {
   profile: 'full',
   seed: 1,
   baseUrl: 'http://127.0.0.1:1/v1',
   config: {},
-  transport: { hasKey: () => true, trackClock: () => () => {} },
+  transport: { hasKey: () => true, trackClock: () => () => {}, mainCap: 4 },
   redactor: { string: (s: string) => s, value: (v: unknown) => v },
 } as unknown as RunSession
 
@@ -60,6 +60,17 @@ describe('the check scheduler', () => {
     expect(results.map((r) => r.status)).toEqual(['passed', 'passed', 'passed'])
     expect(events.indexOf('end b.1')).toBeLessThan(events.indexOf('end a.wait'))
     expect(events.indexOf('start b.2')).toBeLessThan(events.indexOf('end a.wait'))
+  })
+
+  it('starts another check beside one that waits deliberately, even with one check in flight', async () => {
+    // A check with no request on its way for DEFAULTS.checkIdleMs leaves the key idle: it does not hold its slot.
+    const events: string[] = []
+    let release!: () => void
+    const waiting = new Promise<void>((resolve) => (release = resolve))
+    const checks = [check('a.wait', events, { timeoutMs: 60_000 }, () => waiting), check('b.1', events, {}, async () => release())]
+    const results = await runChecks(checks, session, 1)
+    expect(results.map((r) => r.status)).toEqual(['passed', 'passed'])
+    expect(events.indexOf('start b.1')).toBeLessThan(events.indexOf('end a.wait'))
   })
 
   it('starts a check after the checks it names, and the last phase after everything else', async () => {

@@ -199,23 +199,19 @@ export const checksInFlight = (requestConcurrency: number): number => 2 * reques
 /**
  * Checks the scheduler runs at once now: twice the main key's current cap (adaptive-concurrency.ts), at least
  * DEFAULTS.checksInFlightMin, at most `most`. A fast server keeps the cap at four and eight checks run; a slow
- * one, whose checks mostly wait for answers, raises the cap and so the checks that fill it. A transport without
- * an adaptive cap (a test's) runs `most`.
+ * one, whose checks mostly wait for answers, raises the cap and so the checks that fill it.
  */
 export function admitted(session: Pick<RunSession, 'transport'>, most: number): number {
-  const cap = (session.transport as { mainCap?: number }).mainCap
-  return cap === undefined ? most : Math.min(most, Math.max(DEFAULTS.checksInFlightMin, 2 * cap))
+  return Math.min(most, Math.max(DEFAULTS.checksInFlightMin, 2 * session.transport.mainCap))
 }
 
 /**
  * Whether the scheduler may start another check: fewer than `admitted` of those running are busy (a check waiting
  * deliberately, `idle`, does not count: the long waits that start first must not hold the key idle behind them,
- * 30 s of a slow run did so), and fewer than twice `most` run at all (memory). A test's transport without an
- * adaptive cap: fewer than `most` run.
+ * 30 s of a slow run did so), and fewer than twice `most` run at all (memory).
  */
 function mayStart(session: Pick<RunSession, 'transport'>, most: number, running: Iterable<CheckActivity>, now: number): boolean {
   const all = [...running]
-  if ((session.transport as { mainCap?: number }).mainCap === undefined) return all.length < most
   const busy = all.filter((activity) => !idle(activity, now)).length
   return busy < admitted(session, most) && all.length < 2 * most
 }
