@@ -153,6 +153,14 @@ export function endedBefore(earlier: TrafficExchange, later: TrafficExchange): b
   return timeOf(earlier.endedAt) <= timeOf(later.startedAt)
 }
 
+/**
+ * True when `earlier` was answered before `later` was sent, and at most `ms` before: what it showed is taken to
+ * still hold when `later` reached the server (each rule's window: a state, a cursor, a listing, a retention).
+ */
+export function answeredWithin(earlier: TrafficExchange, later: TrafficExchange, ms: number): boolean {
+  return endedBefore(earlier, later) && timeOf(later.startedAt) - timeOf(earlier.endedAt) <= ms
+}
+
 /** The request's query without the cursor, as one string: pages of one walk share it. */
 export function querySignature(operation: ResolvedOperation, without: readonly string[] = ['cursor']): string {
   return Object.keys(operation.query)

@@ -19,12 +19,11 @@ import {
   BoundedMap,
   WriteClock,
   acrossExchanges,
-  endedBefore,
+  answeredWithin,
   isObject,
   isSuccess,
   keyOf,
   perExchange,
-  timeOf,
   querySignature,
   resourceOf,
   wholeBody,
@@ -329,8 +328,7 @@ export const filterComplete: TrafficRule = acrossExchanges(
         }
         if (!page || !params.every((p) => LIST_SHAPING.has(p) || asked.some((a) => a.filter.param === p))) return
         const listing = complete.peek(`${key} ${resource}`)
-        if (!listing || !endedBefore(listing.exchange, exchange) || !writes.quietSince(resource, listing.exchange)) return
-        if (timeOf(exchange.startedAt) - timeOf(listing.exchange.endedAt) > COMPLETE_LISTING_WINDOW_MS) return
+        if (!listing || !writes.quietSince(resource, listing.exchange) || !answeredWithin(listing.exchange, exchange, COMPLETE_LISTING_WINDOW_MS)) return
         const size = requestedPageSize(query.limit)
         const expected = listing.records.filter((r) => typeof r.id === 'string' && asked.every((a) => recordMatches(a.filter, r, a.value)))
         if (size === undefined || expected.length > size) return

@@ -8,7 +8,7 @@ import { UUID, acceptedListQuery } from '../../judge/accepted.ts'
 import { errorCode, pathNames } from '../../judge/errors.ts'
 import { RESOURCES } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, acrossExchanges, endedBefore, isObject, keyOf, perExchange, querySignature, recordsOf, resourceOf, timeOf, wholeBody } from './kit.ts'
+import { BoundedMap, acrossExchanges, answeredWithin, isObject, keyOf, perExchange, querySignature, recordsOf, resourceOf, wholeBody } from './kit.ts'
 import { writeDefects } from './responses.ts'
 
 /** How long a cursor the server handed out is taken to hold: §4.1 shows no expiry, so only a prompt next page is judged. */
@@ -63,8 +63,7 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
               issued.key === key &&
               issued.resource === resource &&
               issued.signature === querySignature(op) &&
-              endedBefore(issued.exchange, exchange) &&
-              timeOf(exchange.startedAt) - timeOf(issued.exchange.endedAt) <= CURSOR_FRESH_MS
+              answeredWithin(issued.exchange, exchange, CURSOR_FRESH_MS)
           }
         }
         if (!accepted) return

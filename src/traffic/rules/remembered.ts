@@ -14,6 +14,7 @@ import {
   BoundedMap,
   WriteClock,
   acrossExchanges,
+  answeredWithin,
   endedBefore,
   isApiCall,
   isObject,
@@ -86,8 +87,7 @@ export const scopeEnforced: TrafficRule = acrossExchanges(
         }
         const resource = resourceOf(op)
         const seen = keys.peek(key)
-        if (!resource || !OPS.has(op.op ?? '') || !seen || !endedBefore(seen.exchange, exchange)) return
-        if (timeOf(exchange.startedAt) - timeOf(seen.exchange.endedAt) > SCOPES_FRESH_MS) return
+        if (!resource || !OPS.has(op.op ?? '') || !seen || !answeredWithin(seen.exchange, exchange, SCOPES_FRESH_MS)) return
         const scope = scopeFor(resource, op.op as OpName)
         const area = RESOURCES[resource].scopeArea
         // Whether a write scope also grants reading is not shown: a key holding either is not judged on a read.
@@ -178,7 +178,7 @@ export const updateKeepsUnsent: TrafficRule = acrossExchanges(
         const sent = exchange.request.body
         if (op.op === 'update' && record && recordId === id && isObject(sent) && !exchange.request.truncated) {
           const before = states.peek(key)
-          if (before && endedBefore(before.exchange, exchange) && timeOf(exchange.startedAt) - timeOf(before.exchange.endedAt) <= STATE_FRESH_MS) {
+          if (before && answeredWithin(before.exchange, exchange, STATE_FRESH_MS)) {
             ctx.exercised()
             const lost = changedUnsent(resource, 'update', sent, before.record, record).filter(cleared)
             if (lost.length > 0)
