@@ -31,7 +31,7 @@ import {
   type RuleMeta,
 } from './kit.ts'
 
-interface Page {
+export interface Page {
   resource: ResourceName
   operation: ResolvedOperation
   records: AnyRecord[]
@@ -43,7 +43,7 @@ interface Page {
 const pages = new WeakMap<TrafficExchange, Page | null>()
 
 /** A list answered 200 with a data array, seen whole. */
-function pageOf(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
+export function pageOf(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
   const known = pages.get(exchange)
   if (known !== undefined) return known ?? undefined
   const page = readPage(exchange, operation)
@@ -84,7 +84,7 @@ interface Walked {
 }
 
 /** Bounds of the walk state: ids remembered per walk, and walks (open cursors) remembered at once. */
-const MAX_WALK_IDS = 500
+export const MAX_WALK_IDS = 500
 const MAX_WALKS = 1_000
 
 export const pageSize: TrafficRule = acrossExchanges(
@@ -293,6 +293,11 @@ export const COMPLETE_LISTING_WINDOW_MS = 30_000
 
 const LIST_SHAPING = new Set(['limit', 'sort', 'order'])
 
+/** A complete listing: the whole collection as the key sees it on one page (no filter, no cursor, no nextCursor). */
+export function isCompleteListing(page: Page): boolean {
+  return page.next === undefined && Object.keys(page.operation.query).every((p) => LIST_SHAPING.has(p))
+}
+
 /**
  * §4.3 filters are complete, not only sound: a filtered list leaves out no record that a complete listing of the
  * collection (one page, no filter, no cursor, no nextCursor) showed satisfying the filter, when the same key asked
@@ -322,8 +327,7 @@ export const filterComplete: TrafficRule = acrossExchanges(
         const params = Object.keys(query)
         const page = pageOf(exchange, ctx.operation)
         if (asked.length === 0) {
-          if (page && page.next === undefined && params.every((p) => LIST_SHAPING.has(p)))
-            complete.set(`${key} ${resource}`, { exchange, records: page.records })
+          if (page && isCompleteListing(page)) complete.set(`${key} ${resource}`, { exchange, records: page.records })
           return
         }
         if (!page || !params.every((p) => LIST_SHAPING.has(p) || asked.some((a) => a.filter.param === p))) return

@@ -9,7 +9,7 @@ import { sortAsked } from '../../judge/lists.ts'
 import { changedUnsent, cleared } from '../../judge/unsent.ts'
 import { namesUser, showsKeyName, stringsOf } from '../../judge/me-parts.ts'
 import { RESOURCES, scopeFor, type OpName, type ResourceName } from '../../spec/resources.ts'
-import type { ResolvedOperation, TrafficExchange, TrafficRule } from '../types.ts'
+import type { TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   WriteClock,
@@ -27,7 +27,7 @@ import {
   wholeBody,
   type AnyRecord,
 } from './kit.ts'
-import { COMPLETE_LISTING_WINDOW_MS } from './lists.ts'
+import { COMPLETE_LISTING_WINDOW_MS, MAX_WALK_IDS, isCompleteListing, pageOf } from './lists.ts'
 import { STATE_FRESH_MS } from './sequences.ts'
 
 const describe = (exchange: TrafficExchange) => `${exchange.request.method} ${exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}`
@@ -207,16 +207,7 @@ interface WalkPage {
   ids: Set<string>
 }
 
-const MAX_WALK_IDS = 500
 const SHAPING = new Set(['limit', 'sort', 'order', 'cursor'])
-
-function pageRecords(exchange: TrafficExchange, op: ResolvedOperation | undefined): { records: AnyRecord[]; next?: string } | undefined {
-  if (op?.op !== 'list' || exchange.response?.status !== 200) return undefined
-  const body = wholeBody(exchange)
-  if (!isObject(body) || !Array.isArray(body.data)) return undefined
-  const next = typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined
-  return { records: recordsOf(op, exchange), ...(next !== undefined ? { next } : {}) }
-}
 
 /**
  * A cursor walk skips nothing at the page boundary: a record a complete listing just showed (one page, no filter,
@@ -242,13 +233,13 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
         const op = ctx.operation
         const resource = resourceOf(op)
         const key = keyOf(exchange)
-        const page = pageRecords(exchange, op)
+        const page = pageOf(exchange, op)
         if (!op || !resource || !page || key === undefined) return
         const params = Object.keys(op.query)
         if (!params.every((p) => SHAPING.has(p))) return
         const signature = querySignature(op)
         const cursor = op.query.cursor
-        if (cursor === undefined && page.next === undefined) listings.set(`${key} ${resource}`, { exchange, records: page.records })
+        if (isCompleteListing(page)) listings.set(`${key} ${resource}`, { exchange, records: page.records })
         let ids = new Set<string>()
         const previous = cursor === undefined ? undefined : walks.peek(cursor)
         if (previous && previous.key === key && previous.resource === resource && previous.signature === signature) {
@@ -404,8 +395,8 @@ export const meShowsParts: TrafficRule = acrossExchanges(
           remember(key, state)
           return
         }
-        const page = op.resource === 'user' ? pageRecords(exchange, op) : undefined
-        if (page && page.next === undefined && op.query.cursor === undefined && Object.keys(op.query).every((p) => SHAPING.has(p))) {
+        const page = op.resource === 'user' ? pageOf(exchange, op) : undefined
+        if (page && isCompleteListing(page)) {
           state.users = new Set(page.records.map((r) => String(r.id).toLowerCase()))
           remember(key, state)
         }
