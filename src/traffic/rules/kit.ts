@@ -143,6 +143,21 @@ export function keyOf(exchange: TrafficExchange): string | undefined {
   return `auth:${auth}`
 }
 
+/**
+ * A create sent with an Idempotency-Key (§4.1): the key, and `scope`, the key within what it must be unique (the
+ * API key that sent it and the path): a retry is a create of the same scope.
+ */
+export function idempotentCreate(exchange: TrafficExchange, operation: ResolvedOperation | undefined): { idem: string; scope: string } | undefined {
+  const idem = exchange.request.headers['idempotency-key']
+  if (idem === undefined || operation?.op !== 'create') return undefined
+  return { idem, scope: `${keyOf(exchange) ?? '?'} ${operation.path} ${idem}` }
+}
+
+/** The request as sent, method and path with its query (no origin): how evidence names it. */
+export function requestLine(exchange: TrafficExchange): string {
+  return `${exchange.request.method} ${exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}`
+}
+
 export function timeOf(iso: string): number {
   const t = Date.parse(iso)
   return Number.isNaN(t) ? Number.NaN : t

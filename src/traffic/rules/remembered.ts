@@ -22,6 +22,7 @@ import {
   keyOf,
   querySignature,
   recordsOf,
+  requestLine,
   resourceOf,
   timeOf,
   wholeBody,
@@ -30,7 +31,6 @@ import {
 import { COMPLETE_LISTING_WINDOW_MS, MAX_WALK_IDS, isCompleteListing, pageOf } from './lists.ts'
 import { STATE_FRESH_MS } from './sequences.ts'
 
-const describe = (exchange: TrafficExchange) => `${exchange.request.method} ${exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}`
 const OPS: ReadonlySet<string> = new Set<OpName>(['list', 'get', 'create', 'update', 'replace', 'delete'])
 
 /** How long the scopes a /me showed are taken to hold: a key's scopes can be edited in the application (§5). */
@@ -98,7 +98,7 @@ export const scopeEnforced: TrafficRule = acrossExchanges(
         ctx.exercised()
         if (isSuccess(response.status))
           ctx.violation({
-            message: `${describe(exchange)} answered ${response.status} to a key whose /me showed the scopes ${[...seen.scopes].sort().join(' ')}: ${op.op} on ${resource} needs ${scope} (§5.4)`,
+            message: `${requestLine(exchange)} answered ${response.status} to a key whose /me showed the scopes ${[...seen.scopes].sort().join(' ')}: ${op.op} on ${resource} needs ${scope} (§5.4)`,
             expected: `403: a key reaches only resources inside its scopes (§1.2, §5.4, §5.6)`,
             exchanges: [seen.exchange, exchange],
           })
@@ -144,7 +144,7 @@ export const foreignRecordHidden: TrafficRule = acrossExchanges(
         ctx.exercised()
         if (status === 404) return
         ctx.violation({
-          message: `${describe(exchange)} by another workspace's key answered ${status} for a ${resource} shown to this workspace's keys${forbidden ? ' (403 tells the record exists; the same key reads this collection)' : ''} (§5.7)`,
+          message: `${requestLine(exchange)} by another workspace's key answered ${status} for a ${resource} shown to this workspace's keys${forbidden ? ' (403 tells the record exists; the same key reads this collection)' : ''} (§5.7)`,
           expected: '404, as if the record did not exist: a key reaches only its own workspace (§1.2, §5.7)',
           exchanges: [other, exchange],
         })
@@ -183,7 +183,7 @@ export const updateKeepsUnsent: TrafficRule = acrossExchanges(
             const lost = changedUnsent(resource, 'update', sent, before.record, record).filter(cleared)
             if (lost.length > 0)
               ctx.violation({
-                message: `${describe(exchange)} sent ${Object.keys(sent).join(', ') || 'no field'} and answered a record whose unsent ${lost.map((c) => `${c.field} (${JSON.stringify(c.before)} → ${JSON.stringify(c.after)})`).join(', ')} ${lost.length === 1 ? 'was' : 'were'} cleared (§4.4)`,
+                message: `${requestLine(exchange)} sent ${Object.keys(sent).join(', ') || 'no field'} and answered a record whose unsent ${lost.map((c) => `${c.field} (${JSON.stringify(c.before)} → ${JSON.stringify(c.after)})`).join(', ')} ${lost.length === 1 ? 'was' : 'were'} cleared (§4.4)`,
                 expected: '§4.4: on update all fields are optional; what is not sent is left as it was (replace is the operation that sends every field)',
                 exchanges: [before.exchange, exchange],
               })
@@ -270,7 +270,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
               })
               if (skipped)
                 ctx.violation({
-                  message: `${describe(exchange)} skipped ${resource} ${skipped.id} (${asked.sort} ${skipped[asked.sort]}), which lies between the previous page's last ${last.id} (${last[asked.sort]}) and this page's first ${first.id} (${first[asked.sort]}) and was in the complete listing just before (§4.1)`,
+                  message: `${requestLine(exchange)} skipped ${resource} ${skipped.id} (${asked.sort} ${skipped[asked.sort]}), which lies between the previous page's last ${last.id} (${last[asked.sort]}) and this page's first ${first.id} (${first[asked.sort]}) and was in the complete listing just before (§4.1)`,
                   expected: 'each record once in a walk by nextCursor (§4.1, §9.2)',
                   exchanges: [listing.exchange, previous.exchange, exchange],
                 })
@@ -327,7 +327,7 @@ export const limitEnforced: TrafficRule = acrossExchanges(
             ctx.exercised()
             if (isSuccess(response.status))
               ctx.violation({
-                message: `${describe(exchange)} answered ${response.status} after this key's quota was spent (RateLimit-Remaining 0, limit ${spent.limit}, ${state.accepted.filter((t) => t > end - 60_000).length} calls accepted in the last minute) (§8)`,
+                message: `${requestLine(exchange)} answered ${response.status} after this key's quota was spent (RateLimit-Remaining 0, limit ${spent.limit}, ${state.accepted.filter((t) => t > end - 60_000).length} calls accepted in the last minute) (§8)`,
                 expected: '429 with Retry-After until the window resets (§7.7, §8)',
                 exchanges: [spent.exchange, exchange],
               })

@@ -12,6 +12,7 @@ import {
   acrossExchanges,
   answeredWithin,
   endedBefore,
+  idempotentCreate,
   isApiCall,
   isObject,
   isSuccess,
@@ -40,13 +41,13 @@ export const idempotentReplay: TrafficRule = acrossExchanges(
     const firsts = new BoundedMap<string, TrafficExchange>()
     return {
       observe(exchange, ctx) {
-        const idem = exchange.request.headers['idempotency-key']
+        const create = idempotentCreate(exchange, ctx.operation)
         const response = exchange.response
-        if (idem === undefined || ctx.operation?.op !== 'create' || !response || response.truncated) return
-        const id = `${keyOf(exchange) ?? '?'} ${ctx.operation.path} ${idem}`
-        const first = firsts.peek(id)
+        if (!create || !response || response.truncated) return
+        const { idem, scope } = create
+        const first = firsts.peek(scope)
         if (!first) {
-          if (isSuccess(response.status) && isObject(response.body)) firsts.set(id, exchange)
+          if (isSuccess(response.status) && isObject(response.body)) firsts.set(scope, exchange)
           return
         }
         // A different body is the client's fault (traffic.client.idempotency-key-reuse); a retry sent while the
