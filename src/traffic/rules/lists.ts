@@ -19,11 +19,12 @@ import {
   BoundedMap,
   WriteClock,
   acrossExchanges,
-  answeredWithin,
+  endedBefore,
   isObject,
   isSuccess,
   keyOf,
   perExchange,
+  timeOf,
   querySignature,
   resourceOf,
   wholeBody,
@@ -298,6 +299,32 @@ export function isCompleteListing(page: Page): boolean {
   return page.next === undefined && Object.keys(page.operation.query).every((p) => LIST_SHAPING.has(p))
 }
 
+/** The last complete listing of each key's collection (at most 100 kept): what a later page of it is compared with. */
+export class CompleteListings {
+  private readonly seen = new BoundedMap<string, { exchange: TrafficExchange; records: AnyRecord[] }>(100)
+
+  /** Keeps the page when it is a complete listing. */
+  note(key: string, page: Page, exchange: TrafficExchange): void {
+    if (isCompleteListing(page)) this.seen.set(`${key} ${page.resource}`, { exchange, records: page.records })
+  }
+
+  /**
+   * The key's listing of the collection that still shows it when `exchange` is sent: answered before `follower`
+   * was sent, at most COMPLETE_LISTING_WINDOW_MS before `exchange`, and no write to the collection seen since.
+   */
+  justBefore(
+    key: string,
+    resource: ResourceName,
+    writes: WriteClock,
+    follower: TrafficExchange,
+    exchange: TrafficExchange,
+  ): { exchange: TrafficExchange; records: AnyRecord[] } | undefined {
+    const listing = this.seen.peek(`${key} ${resource}`)
+    if (!listing || !endedBefore(listing.exchange, follower) || !writes.quietSince(resource, listing.exchange)) return undefined
+    return timeOf(exchange.startedAt) - timeOf(listing.exchange.endedAt) <= COMPLETE_LISTING_WINDOW_MS ? listing : undefined
+  }
+}
+
 /**
  * §4.3 filters are complete, not only sound: a filtered list leaves out no record that a complete listing of the
  * collection (one page, no filter, no cursor, no nextCursor) showed satisfying the filter, when the same key asked
@@ -313,7 +340,7 @@ export const filterComplete: TrafficRule = acrossExchanges(
     title: 'A filtered list shows every record a complete listing just showed satisfying the filter (same key, no write between, room on the page)',
   },
   () => {
-    const complete = new BoundedMap<string, { exchange: TrafficExchange; records: AnyRecord[] }>(100)
+    const listings = new CompleteListings()
     const writes = new WriteClock()
     return {
       observe(exchange, ctx) {
@@ -327,12 +354,12 @@ export const filterComplete: TrafficRule = acrossExchanges(
         const params = Object.keys(query)
         const page = pageOf(exchange, ctx.operation)
         if (asked.length === 0) {
-          if (page && isCompleteListing(page)) complete.set(`${key} ${resource}`, { exchange, records: page.records })
+          if (page) listings.note(key, page, exchange)
           return
         }
         if (!page || !params.every((p) => LIST_SHAPING.has(p) || asked.some((a) => a.filter.param === p))) return
-        const listing = complete.peek(`${key} ${resource}`)
-        if (!listing || !writes.quietSince(resource, listing.exchange) || !answeredWithin(listing.exchange, exchange, COMPLETE_LISTING_WINDOW_MS)) return
+        const listing = listings.justBefore(key, resource, writes, exchange, exchange)
+        if (!listing) return
         const size = requestedPageSize(query.limit)
         const expected = listing.records.filter((r) => typeof r.id === 'string' && asked.every((a) => recordMatches(a.filter, r, a.value)))
         if (size === undefined || expected.length > size) return

@@ -28,7 +28,7 @@ import {
   wholeBody,
   type AnyRecord,
 } from './kit.ts'
-import { COMPLETE_LISTING_WINDOW_MS, MAX_WALK_IDS, isCompleteListing, pageOf } from './lists.ts'
+import { CompleteListings, MAX_WALK_IDS, isCompleteListing, pageOf } from './lists.ts'
 import { STATE_FRESH_MS } from './sequences.ts'
 
 const OPS: ReadonlySet<string> = new Set<OpName>(['list', 'get', 'create', 'update', 'replace', 'delete'])
@@ -224,7 +224,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
     title: 'Consecutive pages of a walk leave out no record a complete listing just showed between their boundary records in the sort asked',
   },
   () => {
-    const listings = new BoundedMap<string, { exchange: TrafficExchange; records: AnyRecord[] }>(100)
+    const listings = new CompleteListings()
     const walks = new BoundedMap<string, WalkPage>(1_000)
     const writes = new WriteClock()
     return {
@@ -239,25 +239,17 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
         if (!params.every((p) => SHAPING.has(p))) return
         const signature = querySignature(op)
         const cursor = op.query.cursor
-        if (isCompleteListing(page)) listings.set(`${key} ${resource}`, { exchange, records: page.records })
+        listings.note(key, page, exchange)
         let ids = new Set<string>()
         const previous = cursor === undefined ? undefined : walks.peek(cursor)
         if (previous && previous.key === key && previous.resource === resource && previous.signature === signature) {
           walks.delete(cursor!)
           ids = previous.ids
-          const listing = listings.peek(`${key} ${resource}`)
+          const listing = listings.justBefore(key, resource, writes, previous.exchange, exchange)
           const asked = sortAsked(op.query)
           const last = previous.records.at(-1)
           const first = page.records[0]
-          if (
-            listing &&
-            asked &&
-            last &&
-            first &&
-            endedBefore(listing.exchange, previous.exchange) &&
-            writes.quietSince(resource, listing.exchange) &&
-            timeOf(exchange.startedAt) - timeOf(listing.exchange.endedAt) <= COMPLETE_LISTING_WINDOW_MS
-          ) {
+          if (listing && asked && last && first) {
             const a = timeOf(String(last[asked.sort]))
             const b = timeOf(String(first[asked.sort]))
             if (!Number.isNaN(a) && !Number.isNaN(b)) {
