@@ -147,9 +147,9 @@ export const idempotencyKeyReuse: TrafficRule = acrossExchanges(
       observe(exchange, ctx) {
         const create = idempotentCreate(exchange, ctx.operation)
         if (!create || exchange.request.truncated) return
-        const first = sent.peek(create.scope)
+        const first = sent.peek(create.retryKey)
         if (!first) {
-          sent.set(create.scope, exchange)
+          sent.set(create.retryKey, exchange)
           return
         }
         ctx.exercised()

@@ -144,13 +144,13 @@ export function keyOf(exchange: TrafficExchange): string | undefined {
 }
 
 /**
- * A create sent with an Idempotency-Key (§4.1): the key, and `scope`, the key within what it must be unique (the
- * API key that sent it and the path): a retry is a create of the same scope.
+ * A create sent with an Idempotency-Key (§4.1): its value, and `retryKey`, what a retry of the create shares with
+ * it: the API key that sent it, the path and the Idempotency-Key (unique per API key and path).
  */
-export function idempotentCreate(exchange: TrafficExchange, operation: ResolvedOperation | undefined): { idem: string; scope: string } | undefined {
+export function idempotentCreate(exchange: TrafficExchange, operation: ResolvedOperation | undefined): { idem: string; retryKey: string } | undefined {
   const idem = exchange.request.headers['idempotency-key']
   if (idem === undefined || operation?.op !== 'create') return undefined
-  return { idem, scope: `${keyOf(exchange) ?? '?'} ${operation.path} ${idem}` }
+  return { idem, retryKey: `${keyOf(exchange) ?? '?'} ${operation.path} ${idem}` }
 }
 
 /** The request as sent, method and path with its query (no origin): how evidence names it. */

@@ -44,10 +44,10 @@ export const idempotentReplay: TrafficRule = acrossExchanges(
         const create = idempotentCreate(exchange, ctx.operation)
         const response = exchange.response
         if (!create || !response || response.truncated) return
-        const { idem, scope } = create
-        const first = firsts.peek(scope)
+        const { idem, retryKey } = create
+        const first = firsts.peek(retryKey)
         if (!first) {
-          if (isSuccess(response.status) && isObject(response.body)) firsts.set(scope, exchange)
+          if (isSuccess(response.status) && isObject(response.body)) firsts.set(retryKey, exchange)
           return
         }
         // A different body is the client's fault (traffic.client.idempotency-key-reuse); a retry sent while the
