@@ -11,19 +11,28 @@ export function toE164(value: string): string | undefined {
   return E164.test(compact) ? compact : undefined
 }
 
-/** The form in which a value and a record field are compared (§4.3 "Meaning"). */
-export function comparable(filter: FilterSpec, value: string): string {
+/**
+ * The value in the form the filter's §4.3 "Meaning" asks for: lower case, upper case, E.164 (undefined when it is
+ * no phone number in E.164 with separators), as it is for an exact filter.
+ */
+function askedForm(filter: FilterSpec, value: string): string | undefined {
   switch (filter.match) {
     case 'lowercase':
       return value.toLowerCase()
     case 'uppercase':
       return value.toUpperCase()
     case 'e164':
-      return toE164(value) ?? value
-    default:
-      // A uuid names the same record in either case.
-      return filter.kind === 'uuid' ? value.toLowerCase() : value
+      return toE164(value)
+    case 'exact':
+      return value
   }
+}
+
+/** The form in which a value and a record field are compared (§4.3 "Meaning"). */
+export function comparable(filter: FilterSpec, value: string): string {
+  // A uuid names the same record in either case.
+  if (filter.kind === 'uuid') return value.toLowerCase()
+  return askedForm(filter, value) ?? value
 }
 
 /** True when the record's field matches the queried value. Records store case however they like. */
@@ -38,17 +47,8 @@ export function recordMatches(filter: FilterSpec, record: Record<string, unknown
  */
 export function queryValueFor(filter: FilterSpec, field: unknown): string | undefined {
   if (typeof field !== 'string' || field === '') return undefined
-  switch (filter.match) {
-    case 'lowercase':
-      return field.toLowerCase()
-    case 'uppercase':
-      return field.toUpperCase()
-    case 'e164':
-      return toE164(field)
-    default:
-      if (filter.kind === 'enum' && !filter.values?.includes(field)) return undefined
-      return field
-  }
+  if (filter.kind === 'enum' && !filter.values?.includes(field)) return undefined
+  return askedForm(filter, field)
 }
 
 /**
@@ -56,10 +56,7 @@ export function queryValueFor(filter: FilterSpec, field: unknown): string | unde
  * is the one that shows a case-sensitive comparison (§4.3 "lower case", "upper case").
  */
 export function revealsCase(filter: FilterSpec, field: string): boolean {
-  if (filter.match === 'lowercase') return field !== field.toLowerCase()
-  if (filter.match === 'uppercase') return field !== field.toUpperCase()
-  if (filter.match === 'e164') return field !== toE164(field)
-  return false
+  return askedForm(filter, field) !== field
 }
 
 /** A value of the filter's form that no record is expected to hold; undefined for enum filters (§3.3). */

@@ -211,6 +211,11 @@ export function isDraft(rec: StoredRecord): boolean {
   return rec.record.status === 'draft'
 }
 
+/** §3.1 "only while it is a draft": a refusal (refuseReplace, refuseDelete) of a record that is no longer one. */
+export function onlyDraft(noun: 'Quotation' | 'Invoice', action: 'replaced' | 'deleted'): (rec: StoredRecord) => string | undefined {
+  return (rec) => (isDraft(rec) ? undefined : `${noun} ${rec.record.number} is ${rec.record.status}: only a draft can be ${action}.`)
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Money: line items are open objects (§2 "not shown"); this server reads { quantity, unitPriceSen, discountSen,
 // taxRatePct } from each and treats anything missing or not a number as 0.

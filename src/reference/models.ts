@@ -16,7 +16,7 @@ import {
   FIRST_STAGE,
   has,
   invoiceDerived,
-  isDraft,
+  onlyDraft,
   statusOnCreate,
   keyUserDefault,
   mergeOf,
@@ -166,8 +166,8 @@ export const MODELS: Record<ResourceName, Model> = {
       quotationDerived(w, d.record, d.hidden)
       return d
     },
-    refuseReplace: (q) => (isDraft(q) ? undefined : `Quotation ${q.record.number} is ${q.record.status}: only a draft can be replaced.`),
-    refuseDelete: (q) => (isDraft(q) ? undefined : `Quotation ${q.record.number} is ${q.record.status}: only a draft can be deleted.`),
+    refuseReplace: onlyDraft('Quotation', 'replaced'),
+    refuseDelete: onlyDraft('Quotation', 'deleted'),
   },
 
   order: {
@@ -206,7 +206,7 @@ export const MODELS: Record<ResourceName, Model> = {
       invoiceDerived(d.record, d.hidden, w.at)
       return d
     },
-    refuseReplace: (i) => (isDraft(i) ? undefined : `Invoice ${i.record.number} is ${i.record.status}: only a draft can be replaced.`),
+    refuseReplace: onlyDraft('Invoice', 'replaced'),
   },
 
   payment: {

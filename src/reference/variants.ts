@@ -99,24 +99,26 @@ export interface Variant {
   extraFields?: boolean
 }
 
+/** The default row's choices: alt-d, alt-e and alt-f start from them and name only the choices they make otherwise. */
+const DEFAULT_CHOICES: Omit<Variant, 'name'> = {
+  basePath: '/v1',
+  createStatus: 201,
+  deleteReply: 'no-content-204',
+  lastPage: 'empty-string',
+  rateLimitReset: 'delta-seconds',
+  rateLimitLimit: 'plain',
+  retryAfter: 'delta-seconds',
+  // The body itself (malformed JSON, not an object) is `body`.
+  detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
+  nonUuidId: 'not-found-404',
+  idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
+  stateRefusal: { status: 409, code: 'invalid_state' },
+  meShape: 'nested',
+  updateMethod: 'PATCH',
+}
+
 export const VARIANTS: Record<VariantName, Variant> = {
-  default: {
-    name: 'default',
-    basePath: '/v1',
-    createStatus: 201,
-    deleteReply: 'no-content-204',
-    lastPage: 'empty-string',
-    rateLimitReset: 'delta-seconds',
-    rateLimitLimit: 'plain',
-    retryAfter: 'delta-seconds',
-    // The body itself (malformed JSON, not an object) is `body`.
-    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
-    nonUuidId: 'not-found-404',
-    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
-    stateRefusal: { status: 409, code: 'invalid_state' },
-    meShape: 'nested',
-    updateMethod: 'PATCH',
-  },
+  default: { name: 'default', ...DEFAULT_CHOICES },
   'alt-a': {
     name: 'alt-a',
     basePath: '/v1',
@@ -184,20 +186,8 @@ export const VARIANTS: Record<VariantName, Variant> = {
   // with microseconds and a `+00:00` offset (PostgreSQL's timestamptz), and fields of its own in records,
   // list envelopes and errors.
   'alt-d': {
+    ...DEFAULT_CHOICES,
     name: 'alt-d',
-    basePath: '/v1',
-    createStatus: 201,
-    deleteReply: 'no-content-204',
-    lastPage: 'empty-string',
-    rateLimitReset: 'delta-seconds',
-    rateLimitLimit: 'plain',
-    retryAfter: 'delta-seconds',
-    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
-    nonUuidId: 'not-found-404',
-    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
-    stateRefusal: { status: 409, code: 'invalid_state' },
-    meShape: 'nested',
-    updateMethod: 'PATCH',
     unroutedMethods: 'not-found-404',
     jsonContentType: 'application/json; charset=utf-8',
     connectionClose: true,
@@ -211,20 +201,10 @@ export const VARIANTS: Record<VariantName, Variant> = {
   // (`+08:00`, Malaysia); input refused that other rows clean up: an activity body past the preview's length,
   // comment HTML with a script in it.
   'alt-e': {
+    ...DEFAULT_CHOICES,
     name: 'alt-e',
-    basePath: '/v1',
-    createStatus: 201,
     deleteReply: 'record-200',
-    lastPage: 'empty-string',
-    rateLimitReset: 'delta-seconds',
-    rateLimitLimit: 'plain',
-    retryAfter: 'delta-seconds',
-    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
     nonUuidId: 'invalid-400',
-    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
-    stateRefusal: { status: 409, code: 'invalid_state' },
-    meShape: 'nested',
-    updateMethod: 'PATCH',
     unroutedMethods: 'not-implemented-501',
     jsonContentType: 'application/json;charset=UTF-8',
     errorContentType: 'application/problem+json',
@@ -237,20 +217,10 @@ export const VARIANTS: Record<VariantName, Variant> = {
   // A store that keeps write times in whole seconds, as MySQL's DATETIME or a Unix-seconds column does, and
   // shows them without a fraction; besides, 200 on create and a deleted record's body.
   'alt-f': {
+    ...DEFAULT_CHOICES,
     name: 'alt-f',
-    basePath: '/v1',
     createStatus: 200,
     deleteReply: 'record-200',
-    lastPage: 'empty-string',
-    rateLimitReset: 'delta-seconds',
-    rateLimitLimit: 'plain',
-    retryAfter: 'delta-seconds',
-    detailPath: (s) => (s.length === 0 ? 'body' : s.join('.')),
-    nonUuidId: 'not-found-404',
-    idempotencyMismatch: { status: 409, code: 'idempotency_conflict' },
-    stateRefusal: { status: 409, code: 'invalid_state' },
-    meShape: 'nested',
-    updateMethod: 'PATCH',
     wholeSeconds: true,
     dateTime: (iso) => iso.replace(/\.\d+Z$/, 'Z'),
   },

@@ -303,6 +303,12 @@ export const RECORD_EXAMPLES: Record<ResourceName, Record<string, unknown>> = {
 }
 
 /** One valid body per §4.4 body, keyed by `<resource>.<op>`. */
+/** A record example without the fields only the server sets: the body of a replace that puts back what a get read. */
+function asPutBack(record: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...fields } = record
+  return fields
+}
+
 export const WRITE_EXAMPLES: Record<string, Record<string, unknown>> = {
   'account.create': { name: 'Acme', email: '', tags: ['vip'], backupOwnerId: ID, address: null },
   'account.update': { email: null, website: 'https://acme.example' },
@@ -345,19 +351,8 @@ export const WRITE_EXAMPLES: Record<string, Record<string, unknown>> = {
   },
   'payment.create': { amountSen: 5000, method: 'cash', paidOn: '2026-01-10', invoiceId: ID },
   'product.create': { sku: 'WID-1', name: 'Widget', priceSen: 1999, status: 'archived' },
-  'product.replace': {
-    sku: 'WID-1',
-    name: 'Widget',
-    description: null,
-    unit: 'pcs',
-    priceSen: 1999,
-    costSen: null,
-    currency: 'MYR',
-    taxCategoryId: null,
-    parentId: null,
-    options: {},
-    status: 'active',
-  },
+  // A replace sends every field (§4.4): the record as read, put back without what the server sets.
+  'product.replace': asPutBack(RECORD_EXAMPLES.product),
   'task.create': { title: 'Call', priority: 'urgent', dueAt: AT, recurrence: null },
   'task.update': { dueAt: null, priority: 'low' },
   'activity.create': { kind: 'note', title: 'Logged', occurredAt: AT2 },

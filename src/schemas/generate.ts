@@ -102,30 +102,24 @@ export function writeSchema(r: ResourceSpec, op: WriteOp, body: BodySpec): JsonS
 }
 
 export function listEnvelopeSchema(): JsonSchema {
-  return {
-    $schema: JSON_SCHEMA_DIALECT,
-    $id: schemaId('list-envelope'),
-    title: 'list envelope',
-    description:
-      '§4.1 and §2: a list returns { data: record[], nextCursor: string } on every page. Only the value on the last page is not shown (§4.1): any string, "" included, but never absent or null.',
-    type: 'object',
-    required: ['data', 'nextCursor'],
-    properties: {
+  return objectSchema(
+    'list-envelope',
+    'list envelope',
+    '§4.1 and §2: a list returns { data: record[], nextCursor: string } on every page. Only the value on the last page is not shown (§4.1): any string, "" included, but never absent or null.',
+    {
       data: { type: 'array' },
       nextCursor: { type: 'string' },
     },
-  }
+    ['data', 'nextCursor'],
+  )
 }
 
 export function errorSchema(): JsonSchema {
-  return {
-    $schema: JSON_SCHEMA_DIALECT,
-    $id: schemaId('error'),
-    title: 'error envelope',
-    description: '§7.1: { error: { code: string, message: string, details?: [ { path: string, message: string } ] } }.',
-    type: 'object',
-    required: ['error'],
-    properties: {
+  return objectSchema(
+    'error',
+    'error envelope',
+    '§7.1: { error: { code: string, message: string, details?: [ { path: string, message: string } ] } }.',
+    {
       error: {
         type: 'object',
         required: ['code', 'message'],
@@ -143,7 +137,8 @@ export function errorSchema(): JsonSchema {
         },
       },
     },
-  }
+    ['error'],
+  )
 }
 
 export function meSchema(): JsonSchema {
@@ -158,14 +153,11 @@ export function meSchema(): JsonSchema {
 }
 
 export function webhookEventSchema(): JsonSchema {
-  return {
-    $schema: JSON_SCHEMA_DIALECT,
-    $id: schemaId('webhook-event'),
-    title: 'webhook event',
-    description: '§6.3: { type, timestamp, data: { id, entityType, object, changes } }; type is <entity>.<action> (§6.2). Inner shapes of object and changes are not shown.',
-    type: 'object',
-    required: ['type', 'timestamp', 'data'],
-    properties: {
+  return objectSchema(
+    'webhook-event',
+    'webhook event',
+    '§6.3: { type, timestamp, data: { id, entityType, object, changes } }; type is <entity>.<action> (§6.2). Inner shapes of object and changes are not shown.',
+    {
       type: { type: 'string', pattern: '^[^.\\s]+\\.[^\\s]+$', description: '§6.2: <entity>.<action>; kinds beyond case.created and invoice.paid are not shown, so any dotted name is accepted' },
       timestamp: { type: 'string' },
       data: {
@@ -179,7 +171,8 @@ export function webhookEventSchema(): JsonSchema {
         },
       },
     },
-  }
+    ['type', 'timestamp', 'data'],
+  )
 }
 
 /**

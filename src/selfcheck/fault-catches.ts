@@ -38,8 +38,11 @@ const BODIES_WRITES = (['account', 'contact', 'case', 'lead', 'opportunity', 'qu
 }))
 const bodiesIds = (suffix: 'roundtrip' | 'invalid', ops: ('create' | 'change')[]): string[] =>
   BODIES_WRITES.flatMap(({ r, change }) => ops.map((op) => `bodies.${r}.${op === 'create' ? 'create' : change}-${suffix}`))
-/** The validation area's per-body checks: required (a body with required fields), types (every body), enums (a body with an enum field). */
-const validationIds = (property: 'required' | 'types' | 'enums'): string[] =>
+/**
+ * The validation area's per-body checks: required (a body with required fields), types (every body), enums (a body
+ * with an enum field); with `having`, only the bodies with a field of a type it accepts.
+ */
+const validationIds = (property: 'required' | 'types' | 'enums', having?: (base: string) => boolean): string[] =>
   writeBodies()
     .filter(({ body }) =>
       property === 'required'
@@ -48,155 +51,37 @@ const validationIds = (property: 'required' | 'types' | 'enums'): string[] =>
           ? Object.values(body.fields).some((t) => parseFieldType(t).base === 'enum')
           : true,
     )
+    .filter(({ body }) => !having || Object.values(body.fields).some((t) => having(parseFieldType(t).base)))
     .map(({ resource, op }) => `validation.${resource}.${op}.${property}`)
 /** The collections whose records the records area writes with null text or uuid fields (their roundtrip checks). */
 const NULLABLE_WRITTEN = new Set(['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task', 'product', 'invoice', 'activity'])
+/** The collections the records area writes a record in and judges (schema, listed): a comment has no field to write null. */
+const RECORDS_WRITTEN = new Set([...NULLABLE_WRITTEN, 'comment'])
+const hasUpdatedAt = (r: ResourceSpec) => 'updatedAt' in r.record
+/** The records area's reads of a collection: a page of its list and one record by id. */
+const recordReadIds = (which: (r: ResourceSpec) => boolean = () => true): string[] =>
+  byResource((r) => (which(r) ? [`records.${r.name}.list-page`, `records.${r.name}.get-one`] : []))
+const recordSchemaIds = (which: (r: ResourceSpec) => boolean = () => true): string[] =>
+  byResource((r) => (RECORDS_WRITTEN.has(r.name) && which(r) ? [`records.${r.name}.schema`] : []))
+/** The records area's check of a record's change: by update where the collection has one, else by replace. */
+const changeIds = (r: ResourceSpec): string[] => (r.ops.update ? [`records.${r.name}.update`] : r.ops.replace ? [`records.${r.name}.replace`] : [])
+const timestampIds = byResource((r) => (r.ops.update || r.ops.replace ? [`records.${r.name}.timestamps`] : []))
 /** The idempotency area's replay of every create but the accounts' (suites/idempotency/every-create.ts). */
 const replayIds = byResource((r) => (r.ops.create && r.name !== 'account' ? [`idempotency.${r.name}.replays`] : []))
 const unknownIdIds = byResource((r) => (r.ops.get ? [`read-only.${r.name}.unknown-id`] : []))
 
 export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
-  'records.missing-updatedAt': [
-    'records.account.list-page',
-    'records.account.get-one',
-    'records.contact.list-page',
-    'records.contact.get-one',
-    'records.case.list-page',
-    'records.case.get-one',
-    'records.lead.list-page',
-    'records.lead.get-one',
-    'records.opportunity.list-page',
-    'records.opportunity.get-one',
-    'records.quotation.list-page',
-    'records.quotation.get-one',
-    'records.order.list-page',
-    'records.order.get-one',
-    'records.invoice.list-page',
-    'records.invoice.get-one',
-    'records.product.list-page',
-    'records.product.get-one',
-    'records.task.list-page',
-    'records.task.get-one',
-    'records.article.list-page',
-    'records.article.get-one',
-    'records.account.schema',
-    'records.contact.schema',
-    'records.case.schema',
-    'records.lead.schema',
-    'records.opportunity.schema',
-    'records.quotation.schema',
-    'records.task.schema',
-    'records.product.schema',
-    'records.invoice.schema',
-  ],
-  'records.datetime-without-zone': [
-    'records.account.list-page',
-    'records.account.get-one',
-    'records.contact.list-page',
-    'records.contact.get-one',
-    'records.case.list-page',
-    'records.case.get-one',
-    'records.comment.list-page',
-    'records.comment.get-one',
-    'records.lead.list-page',
-    'records.lead.get-one',
-    'records.opportunity.list-page',
-    'records.opportunity.get-one',
-    'records.quotation.list-page',
-    'records.quotation.get-one',
-    'records.order.list-page',
-    'records.order.get-one',
-    'records.invoice.list-page',
-    'records.invoice.get-one',
-    'records.payment.list-page',
-    'records.payment.get-one',
-    'records.product.list-page',
-    'records.product.get-one',
-    'records.task.list-page',
-    'records.task.get-one',
-    'records.activity.list-page',
-    'records.activity.get-one',
-    'records.article.list-page',
-    'records.article.get-one',
-    'records.message.list-page',
-    'records.message.get-one',
-    'records.user.list-page',
-    'records.user.get-one',
-    'records.account.schema',
-    'records.contact.schema',
-    'records.case.schema',
-    'records.lead.schema',
-    'records.opportunity.schema',
-    'records.quotation.schema',
-    'records.task.schema',
-    'records.product.schema',
-    'records.invoice.schema',
-    'records.comment.schema',
-    'records.activity.schema',
-  ],
+  'records.missing-updatedAt': [...recordReadIds(hasUpdatedAt), ...recordSchemaIds(hasUpdatedAt)],
+  'records.datetime-without-zone': [...recordReadIds(), ...recordSchemaIds()],
   'records.null-as-empty-string': byResource((r) =>
-    NULLABLE_WRITTEN.has(r.name)
-      ? [
-          `records.${r.name}.roundtrip`,
-          `records.${r.name}.schema`,
-          `records.${r.name}.listed`,
-          ...(r.ops.update ? [`records.${r.name}.update`] : r.ops.replace ? [`records.${r.name}.replace`] : []),
-        ]
-      : [],
+    NULLABLE_WRITTEN.has(r.name) ? [`records.${r.name}.roundtrip`, `records.${r.name}.schema`, `records.${r.name}.listed`, ...changeIds(r)] : [],
   ),
   'records.comment-html-escaped': ['records.comment.roundtrip', 'records.comment.listed'],
-  'records.list-index-lag': [
-    'records.account.listed',
-    'records.contact.listed',
-    'records.case.listed',
-    'records.lead.listed',
-    'records.opportunity.listed',
-    'records.quotation.listed',
-    'records.task.listed',
-    'records.product.listed',
-    'records.invoice.listed',
-    'records.comment.listed',
-    'records.activity.listed',
-  ],
-  'records.change-not-persisted': [
-    ...byResource((r) => (r.ops.update || r.ops.replace ? [`records.${r.name}.timestamps`] : [])),
-    'records.account.update',
-    'records.contact.update',
-    'records.case.update',
-    'records.lead.update',
-    'records.opportunity.update',
-    'records.quotation.replace',
-    'records.task.update',
-    'records.product.replace',
-    'records.invoice.replace',
-  ],
-  'records.updatedAt-not-bumped': [
-    'records.account.timestamps',
-    'records.contact.timestamps',
-    'records.case.timestamps',
-    'records.lead.timestamps',
-    'records.opportunity.timestamps',
-    'records.quotation.timestamps',
-    'records.task.timestamps',
-    'records.product.timestamps',
-    'records.invoice.timestamps',
-  ],
-  'records.write-only-echoed': [
-    'records.account.write-only-hidden',
-    'records.contact.write-only-hidden',
-    'records.quotation.write-only-hidden',
-    'records.task.write-only-hidden',
-    'records.invoice.write-only-hidden',
-  ],
-  'records.deleted-still-readable': [
-    'records.account.delete',
-    'records.contact.delete',
-    'records.case.delete',
-    'records.lead.delete',
-    'records.opportunity.delete',
-    'records.quotation.delete',
-    'records.task.delete',
-  ],
+  'records.list-index-lag': byResource((r) => (RECORDS_WRITTEN.has(r.name) ? [`records.${r.name}.listed`] : [])),
+  'records.change-not-persisted': [...timestampIds, ...byResource((r) => (RECORDS_WRITTEN.has(r.name) ? changeIds(r) : []))],
+  'records.updatedAt-not-bumped': timestampIds,
+  'records.write-only-echoed': byResource((r) => (Object.keys(r.writeOnly).length > 0 ? [`records.${r.name}.write-only-hidden`] : [])),
+  'records.deleted-still-readable': byResource((r) => (r.ops.delete ? [`records.${r.name}.delete`] : [])),
   'bodies.create-drops-optional-fields': bodiesIds('roundtrip', ['create']),
   'bodies.update-resets-unsent-fields': ['bodies.account.update-roundtrip', 'bodies.contact.update-roundtrip', 'bodies.task.update-roundtrip'],
   'bodies.replace-skips-nulls': ['bodies.quotation.replace-roundtrip'],
@@ -260,54 +145,9 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'validation.no-details': [...validationIds('required'), ...validationIds('types'), ...validationIds('enums')],
   'validation.required-unchecked': validationIds('required'),
   'validation.enums-unchecked': validationIds('enums'),
-  'validation.types-coerced': [
-    'validation.account.create.types',
-    'validation.account.update.types',
-    'validation.contact.create.types',
-    'validation.contact.update.types',
-    'validation.case.create.types',
-    'validation.case.update.types',
-    'validation.comment.create.types',
-    'validation.lead.create.types',
-    'validation.lead.update.types',
-    'validation.opportunity.create.types',
-    'validation.opportunity.update.types',
-    'validation.quotation.create.types',
-    'validation.quotation.replace.types',
-    'validation.invoice.create.types',
-    'validation.invoice.replace.types',
-    'validation.payment.create.types',
-    'validation.product.create.types',
-    'validation.product.replace.types',
-    'validation.task.create.types',
-    'validation.task.update.types',
-    'validation.activity.create.types',
-    'validation.message.create.types',
-  ],
-  'validation.reference-uuid-unchecked': [
-    'validation.account.create.types',
-    'validation.account.update.types',
-    'validation.contact.create.types',
-    'validation.contact.update.types',
-    'validation.case.create.types',
-    'validation.case.update.types',
-    'validation.comment.create.types',
-    'validation.lead.create.types',
-    'validation.opportunity.create.types',
-    'validation.opportunity.update.types',
-    'validation.quotation.create.types',
-    'validation.quotation.replace.types',
-    'validation.order.create.types',
-    'validation.invoice.create.types',
-    'validation.invoice.replace.types',
-    'validation.payment.create.types',
-    'validation.product.create.types',
-    'validation.product.replace.types',
-    'validation.task.create.types',
-    'validation.task.update.types',
-    'validation.activity.create.types',
-    'validation.message.create.types',
-  ],
+  // The types checks split by the field types each fault reaches: every type but uuid, and uuid references.
+  'validation.types-coerced': validationIds('types', (t) => t !== 'uuid'),
+  'validation.reference-uuid-unchecked': validationIds('types', (t) => t === 'uuid'),
   'validation.empty-email-refused': ['validation.account.email-values', 'validation.contact.email-values', 'validation.lead.email-values'],
   'validation.body-unguarded-500': ['validation.body.malformed-json', 'validation.body.not-an-object'],
   'auth.missing-key-403': ['auth.missing-key.read', 'auth.missing-key.write'],

@@ -82,6 +82,20 @@ function decoded(text: string, encoding: unknown): string {
   return encoding === 'base64' ? Buffer.from(text, 'base64').toString('utf8') : text
 }
 
+/**
+ * A request's postData or a response's content as the exchange holds it: the body read from its text, or
+ * `truncated` with a note when the text was too long to keep or the exporter left out a body that was `sent`
+ * (Playwright's `_file`, devtools without content): never judged as an empty or missing body. Nothing when none was sent.
+ */
+function bodyOfEntry(text: unknown, encoding: unknown, sent: boolean): { body?: unknown; truncated?: boolean; note?: string } {
+  if (typeof text === 'string' && text.startsWith(OMITTED_PREFIX)) return { truncated: true, note: tooLong(text) }
+  if (typeof text === 'string' && text !== '') {
+    const { body, truncated, note } = bodyOfText(decoded(text, encoding))
+    return truncated ? { body, truncated: true, note } : { body }
+  }
+  return sent ? { truncated: true, note: LEFT_OUT } : {}
+}
+
 /** One HAR entry as an exchange (secrets not yet masked). */
 export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): TrafficExchange {
   const request = entry.request
@@ -98,18 +112,9 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
     endedAt,
   }
   const postData = request.postData
-  const postText = postData?.text
   const bodySize = typeof request.bodySize === 'number' ? request.bodySize : 0
-  if (typeof postText === 'string' && postText.startsWith(OMITTED_PREFIX)) {
-    Object.assign(exchange.request, { truncated: true, note: tooLong(postText) })
-  } else if (typeof postText === 'string' && postText !== '') {
-    const { body, truncated, note } = bodyOfText(decoded(postText, postData?.encoding))
-    exchange.request.body = body
-    if (truncated) Object.assign(exchange.request, { truncated: true, note })
-  } else if (postData?._file !== undefined || bodySize > 0 || (postData !== undefined && postText === undefined)) {
-    // A body was sent but is not in the file: never judged as an empty or missing body.
-    Object.assign(exchange.request, { truncated: true, note: LEFT_OUT })
-  }
+  const sent = postData?._file !== undefined || bodySize > 0 || (postData !== undefined && postData.text === undefined)
+  Object.assign(exchange.request, bodyOfEntry(postData?.text, postData?.encoding, sent))
   const response = entry.response
   const status = typeof response?.status === 'number' ? response.status : Number(response?.status)
   // Browsers record a call that got no answer (blocked, failed, aborted by CORS) with status 0 or -1 and a
@@ -117,18 +122,11 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
   const failed = entry._failureText !== undefined || response?._failureText !== undefined
   if (response && Number.isInteger(status) && status > 0 && !failed) {
     const content = response.content
-    const text = content?.text
     const size = typeof content?.size === 'number' ? content.size : 0
-    exchange.response = { status, headers: headersOf(response.headers) }
-    if (typeof text === 'string' && text.startsWith(OMITTED_PREFIX)) {
-      Object.assign(exchange.response, { truncated: true, note: tooLong(text) })
-    } else if (typeof text === 'string' && text !== '') {
-      const { body, truncated, note } = bodyOfText(decoded(text, content?.encoding))
-      exchange.response.body = body
-      if (truncated) Object.assign(exchange.response, { truncated: true, note })
-    } else if (size > 0 || content?._file !== undefined) {
-      // The exporter left the body out (Playwright's `_file`, devtools without content): not judged as absent.
-      Object.assign(exchange.response, { truncated: true, note: LEFT_OUT })
+    exchange.response = {
+      status,
+      headers: headersOf(response.headers),
+      ...bodyOfEntry(content?.text, content?.encoding, size > 0 || content?._file !== undefined),
     }
   }
   return exchange

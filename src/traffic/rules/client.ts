@@ -1,12 +1,11 @@
 // Rules on what a client sends (side: client): the key on every call, §4.4 bodies, limit within 1–100, the
 // Retry-After of a 429 honoured, and an Idempotency-Key never reused for another body.
-import { bodyDefects } from '../../judge/bodies.ts'
 import { requestedPageSize } from '../../judge/lists.ts'
 import { wellFormedRetryAfterMs } from '../../judge/rate-header-forms.ts'
 import { deepEqual } from '../../judge/written.ts'
-import type { WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, acrossExchanges, isApiCall, keyOf, perExchange, resourceOf, timeOf } from './kit.ts'
+import { BoundedMap, acrossExchanges, idempotentCreate, isApiCall, keyOf, perExchange, resourceOf, timeOf } from './kit.ts'
+import { writeDefects } from './responses.ts'
 
 /** What the client sent instead of a bearer key: nothing, another scheme (named), or a bare value. */
 function describeAuthorization(auth: string | undefined): string {
@@ -48,11 +47,10 @@ export const bodyValid: TrafficRule = perExchange(
   (exchange, ctx) => {
     const resource = resourceOf(ctx.operation)
     const op = ctx.operation?.op
-    if (!resource || !(op === 'create' || op === 'update' || op === 'replace') || exchange.request.truncated) return
-    const body = exchange.request.body
-    const defects = bodyDefects(resource, op as WriteOp, body)
+    const defects = writeDefects(exchange, resource, op)
     if (defects === undefined) return
     ctx.exercised()
+    const body = exchange.request.body
     if (body === undefined || typeof body === 'string') {
       ctx.violation({
         message: `${exchange.request.method} ${ctx.operation!.path}: the ${resource} ${op} ${body === undefined ? 'sent no body' : 'body is not JSON'} (§4: bodies are JSON)`,
@@ -147,19 +145,17 @@ export const idempotencyKeyReuse: TrafficRule = acrossExchanges(
     const sent = new BoundedMap<string, TrafficExchange>()
     return {
       observe(exchange, ctx) {
-        const idem = exchange.request.headers['idempotency-key']
-        if (idem === undefined || ctx.operation?.op !== 'create') return
-        const id = `${keyOf(exchange) ?? '?'} ${ctx.operation.path} ${idem}`
-        if (exchange.request.truncated) return
-        const first = sent.peek(id)
+        const create = idempotentCreate(exchange, ctx.operation)
+        if (!create || exchange.request.truncated) return
+        const first = sent.peek(create.retryKey)
         if (!first) {
-          sent.set(id, exchange)
+          sent.set(create.retryKey, exchange)
           return
         }
         ctx.exercised()
         if (!deepEqual(first.request.body, exchange.request.body)) {
           ctx.violation({
-            message: `POST ${ctx.operation.path} reused Idempotency-Key ${JSON.stringify(idem)} with a different body (§4.1)`,
+            message: `POST ${ctx.operation!.path} reused Idempotency-Key ${JSON.stringify(create.idem)} with a different body (§4.1)`,
             expected: 'a unique Idempotency-Key per distinct request (§4.1 "any unique value")',
             exchanges: [first, exchange],
           })

@@ -143,6 +143,21 @@ export function keyOf(exchange: TrafficExchange): string | undefined {
   return `auth:${auth}`
 }
 
+/**
+ * A create sent with an Idempotency-Key (§4.1): its value, and `retryKey`, what a retry of the create shares with
+ * it: the API key that sent it, the path and the Idempotency-Key (unique per API key and path).
+ */
+export function idempotentCreate(exchange: TrafficExchange, operation: ResolvedOperation | undefined): { idem: string; retryKey: string } | undefined {
+  const idem = exchange.request.headers['idempotency-key']
+  if (idem === undefined || operation?.op !== 'create') return undefined
+  return { idem, retryKey: `${keyOf(exchange) ?? '?'} ${operation.path} ${idem}` }
+}
+
+/** The request as sent, method and path with its query (no origin): how evidence names it. */
+export function requestLine(exchange: TrafficExchange): string {
+  return `${exchange.request.method} ${exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}`
+}
+
 export function timeOf(iso: string): number {
   const t = Date.parse(iso)
   return Number.isNaN(t) ? Number.NaN : t
@@ -151,6 +166,14 @@ export function timeOf(iso: string): number {
 /** True when `earlier` was answered before `later` was sent: the server saw them in that order. */
 export function endedBefore(earlier: TrafficExchange, later: TrafficExchange): boolean {
   return timeOf(earlier.endedAt) <= timeOf(later.startedAt)
+}
+
+/**
+ * True when `earlier` was answered before `later` was sent, and at most `ms` before: what it showed is taken to
+ * still hold when `later` reached the server (each rule's window: a state, a cursor, a listing, a retention).
+ */
+export function answeredWithin(earlier: TrafficExchange, later: TrafficExchange, ms: number): boolean {
+  return endedBefore(earlier, later) && timeOf(later.startedAt) - timeOf(earlier.endedAt) <= ms
 }
 
 /** The request's query without the cursor, as one string: pages of one walk share it. */

@@ -32,7 +32,7 @@ import {
   type RuleMeta,
 } from './kit.ts'
 
-interface Page {
+export interface Page {
   resource: ResourceName
   operation: ResolvedOperation
   records: AnyRecord[]
@@ -44,7 +44,7 @@ interface Page {
 const pages = new WeakMap<TrafficExchange, Page | null>()
 
 /** A list answered 200 with a data array, seen whole. */
-function pageOf(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
+export function pageOf(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
   const known = pages.get(exchange)
   if (known !== undefined) return known ?? undefined
   const page = readPage(exchange, operation)
@@ -85,7 +85,7 @@ interface Walked {
 }
 
 /** Bounds of the walk state: ids remembered per walk, and walks (open cursors) remembered at once. */
-const MAX_WALK_IDS = 500
+export const MAX_WALK_IDS = 500
 const MAX_WALKS = 1_000
 
 export const pageSize: TrafficRule = acrossExchanges(
@@ -294,6 +294,37 @@ export const COMPLETE_LISTING_WINDOW_MS = 30_000
 
 const LIST_SHAPING = new Set(['limit', 'sort', 'order'])
 
+/** A complete listing: the whole collection as the key sees it on one page (no filter, no cursor, no nextCursor). */
+export function isCompleteListing(page: Page): boolean {
+  return page.next === undefined && Object.keys(page.operation.query).every((p) => LIST_SHAPING.has(p))
+}
+
+/** The last complete listing of each key's collection (at most 100 kept): what a later page of it is compared with. */
+export class CompleteListings {
+  private readonly seen = new BoundedMap<string, { exchange: TrafficExchange; records: AnyRecord[] }>(100)
+
+  /** Keeps the page when it is a complete listing. */
+  note(key: string, page: Page, exchange: TrafficExchange): void {
+    if (isCompleteListing(page)) this.seen.set(`${key} ${page.resource}`, { exchange, records: page.records })
+  }
+
+  /**
+   * The key's listing of the collection that still shows it when `exchange` is sent: answered before `follower`
+   * was sent, at most COMPLETE_LISTING_WINDOW_MS before `exchange`, and no write to the collection seen since.
+   */
+  justBefore(
+    key: string,
+    resource: ResourceName,
+    writes: WriteClock,
+    follower: TrafficExchange,
+    exchange: TrafficExchange,
+  ): { exchange: TrafficExchange; records: AnyRecord[] } | undefined {
+    const listing = this.seen.peek(`${key} ${resource}`)
+    if (!listing || !endedBefore(listing.exchange, follower) || !writes.quietSince(resource, listing.exchange)) return undefined
+    return timeOf(exchange.startedAt) - timeOf(listing.exchange.endedAt) <= COMPLETE_LISTING_WINDOW_MS ? listing : undefined
+  }
+}
+
 /**
  * §4.3 filters are complete, not only sound: a filtered list leaves out no record that a complete listing of the
  * collection (one page, no filter, no cursor, no nextCursor) showed satisfying the filter, when the same key asked
@@ -309,7 +340,7 @@ export const filterComplete: TrafficRule = acrossExchanges(
     title: 'A filtered list shows every record a complete listing just showed satisfying the filter (same key, no write between, room on the page)',
   },
   () => {
-    const complete = new BoundedMap<string, { exchange: TrafficExchange; records: AnyRecord[] }>(100)
+    const listings = new CompleteListings()
     const writes = new WriteClock()
     return {
       observe(exchange, ctx) {
@@ -323,14 +354,12 @@ export const filterComplete: TrafficRule = acrossExchanges(
         const params = Object.keys(query)
         const page = pageOf(exchange, ctx.operation)
         if (asked.length === 0) {
-          if (page && page.next === undefined && params.every((p) => LIST_SHAPING.has(p)))
-            complete.set(`${key} ${resource}`, { exchange, records: page.records })
+          if (page) listings.note(key, page, exchange)
           return
         }
         if (!page || !params.every((p) => LIST_SHAPING.has(p) || asked.some((a) => a.filter.param === p))) return
-        const listing = complete.peek(`${key} ${resource}`)
-        if (!listing || !endedBefore(listing.exchange, exchange) || !writes.quietSince(resource, listing.exchange)) return
-        if (timeOf(exchange.startedAt) - timeOf(listing.exchange.endedAt) > COMPLETE_LISTING_WINDOW_MS) return
+        const listing = listings.justBefore(key, resource, writes, exchange, exchange)
+        if (!listing) return
         const size = requestedPageSize(query.limit)
         const expected = listing.records.filter((r) => typeof r.id === 'string' && asked.every((a) => recordMatches(a.filter, r, a.value)))
         if (size === undefined || expected.length > size) return

@@ -8,7 +8,19 @@ import { UUID, acceptedListQuery } from '../../judge/accepted.ts'
 import { errorCode, pathNames } from '../../judge/errors.ts'
 import { RESOURCES } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { BoundedMap, acrossExchanges, endedBefore, isObject, keyOf, perExchange, querySignature, recordsOf, resourceOf, timeOf, wholeBody } from './kit.ts'
+import {
+  BoundedMap,
+  acrossExchanges,
+  answeredWithin,
+  isObject,
+  keyOf,
+  perExchange,
+  querySignature,
+  recordsOf,
+  requestLine,
+  resourceOf,
+  wholeBody,
+} from './kit.ts'
 import { writeDefects } from './responses.ts'
 
 /** How long a cursor the server handed out is taken to hold: §4.1 shows no expiry, so only a prompt next page is judged. */
@@ -20,8 +32,6 @@ function paramNames(url: string): string[] {
   if (q === -1) return []
   return [...new URLSearchParams(url.slice(q + 1).split('#')[0]).keys()]
 }
-
-const describe = (exchange: TrafficExchange) => `${exchange.request.method} ${exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}`
 
 export const nothingToRefuse: TrafficRule = acrossExchanges(
   {
@@ -63,15 +73,14 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
               issued.key === key &&
               issued.resource === resource &&
               issued.signature === querySignature(op) &&
-              endedBefore(issued.exchange, exchange) &&
-              timeOf(exchange.startedAt) - timeOf(issued.exchange.endedAt) <= CURSOR_FRESH_MS
+              answeredWithin(issued.exchange, exchange, CURSOR_FRESH_MS)
           }
         }
         if (!accepted) return
         ctx.exercised()
         if (response.status === 400)
           ctx.violation({
-            message: `${describe(exchange)} was answered 400, but nothing in it is invalid: ${op.op === 'me' ? 'GET /me takes no parameter' : op.op === 'get' ? 'the id is a uuid' : 'every parameter is one §4.1/§4.3 accept, with an accepted value'} (§7.3)`,
+            message: `${requestLine(exchange)} was answered 400, but nothing in it is invalid: ${op.op === 'me' ? 'GET /me takes no parameter' : op.op === 'get' ? 'the id is a uuid' : 'every parameter is one §4.1/§4.3 accept, with an accepted value'} (§7.3)`,
             expected:
               '400 only for invalid or missing fields (§7.3); a key that is missing or not valid gives 401 (§5.5), a record the key cannot see 404 (§5.7), a list 200',
           })
@@ -118,7 +127,7 @@ export const listNotFound: TrafficRule = acrossExchanges(
         ctx.exercised()
         if (response.status === 404)
           ctx.violation({
-            message: `${describe(exchange)} was answered 404, though this key was answered a list of ${op.path} before and was shown every record its uuid filters name (§4.1)`,
+            message: `${requestLine(exchange)} was answered 404, though this key was answered a list of ${op.path} before and was shown every record its uuid filters name (§4.1)`,
             expected: 'a page, empty when nothing matches: `{ data: [], … }` (§4.1, §4.3); 404 is for a record that does not exist or is not visible (§5.7)',
           })
       },
@@ -152,7 +161,7 @@ export const detailsEachField: TrafficRule = perExchange(
     const unnamed = fields.filter((f) => !details.some((d: { path?: unknown }) => pathNames(d?.path, f)))
     if (unnamed.length > 0)
       ctx.violation({
-        message: `${describe(exchange)} with ${fields.length} fields at fault (${fields.join(', ')}) was answered 400 whose details do not name ${unnamed.join(', ')} (§7.2)`,
+        message: `${requestLine(exchange)} with ${fields.length} fields at fault (${fields.join(', ')}) was answered 400 whose details do not name ${unnamed.join(', ')} (§7.2)`,
         expected: '§7.2: details lists each field to fix, with path naming the field',
       })
   },

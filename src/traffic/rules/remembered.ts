@@ -9,11 +9,12 @@ import { sortAsked } from '../../judge/lists.ts'
 import { changedUnsent, cleared } from '../../judge/unsent.ts'
 import { namesUser, showsKeyName, stringsOf } from '../../judge/me-parts.ts'
 import { RESOURCES, scopeFor, type OpName, type ResourceName } from '../../spec/resources.ts'
-import type { ResolvedOperation, TrafficExchange, TrafficRule } from '../types.ts'
+import type { TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   WriteClock,
   acrossExchanges,
+  answeredWithin,
   endedBefore,
   isApiCall,
   isObject,
@@ -21,15 +22,15 @@ import {
   keyOf,
   querySignature,
   recordsOf,
+  requestLine,
   resourceOf,
   timeOf,
   wholeBody,
   type AnyRecord,
 } from './kit.ts'
-import { COMPLETE_LISTING_WINDOW_MS } from './lists.ts'
+import { CompleteListings, MAX_WALK_IDS, isCompleteListing, pageOf } from './lists.ts'
 import { STATE_FRESH_MS } from './sequences.ts'
 
-const describe = (exchange: TrafficExchange) => `${exchange.request.method} ${exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}`
 const OPS: ReadonlySet<string> = new Set<OpName>(['list', 'get', 'create', 'update', 'replace', 'delete'])
 
 /** How long the scopes a /me showed are taken to hold: a key's scopes can be edited in the application (§5). */
@@ -86,8 +87,7 @@ export const scopeEnforced: TrafficRule = acrossExchanges(
         }
         const resource = resourceOf(op)
         const seen = keys.peek(key)
-        if (!resource || !OPS.has(op.op ?? '') || !seen || !endedBefore(seen.exchange, exchange)) return
-        if (timeOf(exchange.startedAt) - timeOf(seen.exchange.endedAt) > SCOPES_FRESH_MS) return
+        if (!resource || !OPS.has(op.op ?? '') || !seen || !answeredWithin(seen.exchange, exchange, SCOPES_FRESH_MS)) return
         const scope = scopeFor(resource, op.op as OpName)
         const area = RESOURCES[resource].scopeArea
         // Whether a write scope also grants reading is not shown: a key holding either is not judged on a read.
@@ -98,7 +98,7 @@ export const scopeEnforced: TrafficRule = acrossExchanges(
         ctx.exercised()
         if (isSuccess(response.status))
           ctx.violation({
-            message: `${describe(exchange)} answered ${response.status} to a key whose /me showed the scopes ${[...seen.scopes].sort().join(' ')}: ${op.op} on ${resource} needs ${scope} (§5.4)`,
+            message: `${requestLine(exchange)} answered ${response.status} to a key whose /me showed the scopes ${[...seen.scopes].sort().join(' ')}: ${op.op} on ${resource} needs ${scope} (§5.4)`,
             expected: `403: a key reaches only resources inside its scopes (§1.2, §5.4, §5.6)`,
             exchanges: [seen.exchange, exchange],
           })
@@ -144,7 +144,7 @@ export const foreignRecordHidden: TrafficRule = acrossExchanges(
         ctx.exercised()
         if (status === 404) return
         ctx.violation({
-          message: `${describe(exchange)} by another workspace's key answered ${status} for a ${resource} shown to this workspace's keys${forbidden ? ' (403 tells the record exists; the same key reads this collection)' : ''} (§5.7)`,
+          message: `${requestLine(exchange)} by another workspace's key answered ${status} for a ${resource} shown to this workspace's keys${forbidden ? ' (403 tells the record exists; the same key reads this collection)' : ''} (§5.7)`,
           expected: '404, as if the record did not exist: a key reaches only its own workspace (§1.2, §5.7)',
           exchanges: [other, exchange],
         })
@@ -178,12 +178,12 @@ export const updateKeepsUnsent: TrafficRule = acrossExchanges(
         const sent = exchange.request.body
         if (op.op === 'update' && record && recordId === id && isObject(sent) && !exchange.request.truncated) {
           const before = states.peek(key)
-          if (before && endedBefore(before.exchange, exchange) && timeOf(exchange.startedAt) - timeOf(before.exchange.endedAt) <= STATE_FRESH_MS) {
+          if (before && answeredWithin(before.exchange, exchange, STATE_FRESH_MS)) {
             ctx.exercised()
             const lost = changedUnsent(resource, 'update', sent, before.record, record).filter(cleared)
             if (lost.length > 0)
               ctx.violation({
-                message: `${describe(exchange)} sent ${Object.keys(sent).join(', ') || 'no field'} and answered a record whose unsent ${lost.map((c) => `${c.field} (${JSON.stringify(c.before)} → ${JSON.stringify(c.after)})`).join(', ')} ${lost.length === 1 ? 'was' : 'were'} cleared (§4.4)`,
+                message: `${requestLine(exchange)} sent ${Object.keys(sent).join(', ') || 'no field'} and answered a record whose unsent ${lost.map((c) => `${c.field} (${JSON.stringify(c.before)} → ${JSON.stringify(c.after)})`).join(', ')} ${lost.length === 1 ? 'was' : 'were'} cleared (§4.4)`,
                 expected: '§4.4: on update all fields are optional; what is not sent is left as it was (replace is the operation that sends every field)',
                 exchanges: [before.exchange, exchange],
               })
@@ -207,16 +207,7 @@ interface WalkPage {
   ids: Set<string>
 }
 
-const MAX_WALK_IDS = 500
 const SHAPING = new Set(['limit', 'sort', 'order', 'cursor'])
-
-function pageRecords(exchange: TrafficExchange, op: ResolvedOperation | undefined): { records: AnyRecord[]; next?: string } | undefined {
-  if (op?.op !== 'list' || exchange.response?.status !== 200) return undefined
-  const body = wholeBody(exchange)
-  if (!isObject(body) || !Array.isArray(body.data)) return undefined
-  const next = typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined
-  return { records: recordsOf(op, exchange), ...(next !== undefined ? { next } : {}) }
-}
 
 /**
  * A cursor walk skips nothing at the page boundary: a record a complete listing just showed (one page, no filter,
@@ -233,7 +224,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
     title: 'Consecutive pages of a walk leave out no record a complete listing just showed between their boundary records in the sort asked',
   },
   () => {
-    const listings = new BoundedMap<string, { exchange: TrafficExchange; records: AnyRecord[] }>(100)
+    const listings = new CompleteListings()
     const walks = new BoundedMap<string, WalkPage>(1_000)
     const writes = new WriteClock()
     return {
@@ -242,31 +233,23 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
         const op = ctx.operation
         const resource = resourceOf(op)
         const key = keyOf(exchange)
-        const page = pageRecords(exchange, op)
+        const page = pageOf(exchange, op)
         if (!op || !resource || !page || key === undefined) return
         const params = Object.keys(op.query)
         if (!params.every((p) => SHAPING.has(p))) return
         const signature = querySignature(op)
         const cursor = op.query.cursor
-        if (cursor === undefined && page.next === undefined) listings.set(`${key} ${resource}`, { exchange, records: page.records })
+        listings.note(key, page, exchange)
         let ids = new Set<string>()
         const previous = cursor === undefined ? undefined : walks.peek(cursor)
         if (previous && previous.key === key && previous.resource === resource && previous.signature === signature) {
           walks.delete(cursor!)
           ids = previous.ids
-          const listing = listings.peek(`${key} ${resource}`)
+          const listing = listings.justBefore(key, resource, writes, previous.exchange, exchange)
           const asked = sortAsked(op.query)
           const last = previous.records.at(-1)
           const first = page.records[0]
-          if (
-            listing &&
-            asked &&
-            last &&
-            first &&
-            endedBefore(listing.exchange, previous.exchange) &&
-            writes.quietSince(resource, listing.exchange) &&
-            timeOf(exchange.startedAt) - timeOf(listing.exchange.endedAt) <= COMPLETE_LISTING_WINDOW_MS
-          ) {
+          if (listing && asked && last && first) {
             const a = timeOf(String(last[asked.sort]))
             const b = timeOf(String(first[asked.sort]))
             if (!Number.isNaN(a) && !Number.isNaN(b)) {
@@ -279,7 +262,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
               })
               if (skipped)
                 ctx.violation({
-                  message: `${describe(exchange)} skipped ${resource} ${skipped.id} (${asked.sort} ${skipped[asked.sort]}), which lies between the previous page's last ${last.id} (${last[asked.sort]}) and this page's first ${first.id} (${first[asked.sort]}) and was in the complete listing just before (§4.1)`,
+                  message: `${requestLine(exchange)} skipped ${resource} ${skipped.id} (${asked.sort} ${skipped[asked.sort]}), which lies between the previous page's last ${last.id} (${last[asked.sort]}) and this page's first ${first.id} (${first[asked.sort]}) and was in the complete listing just before (§4.1)`,
                   expected: 'each record once in a walk by nextCursor (§4.1, §9.2)',
                   exchanges: [listing.exchange, previous.exchange, exchange],
                 })
@@ -336,7 +319,7 @@ export const limitEnforced: TrafficRule = acrossExchanges(
             ctx.exercised()
             if (isSuccess(response.status))
               ctx.violation({
-                message: `${describe(exchange)} answered ${response.status} after this key's quota was spent (RateLimit-Remaining 0, limit ${spent.limit}, ${state.accepted.filter((t) => t > end - 60_000).length} calls accepted in the last minute) (§8)`,
+                message: `${requestLine(exchange)} answered ${response.status} after this key's quota was spent (RateLimit-Remaining 0, limit ${spent.limit}, ${state.accepted.filter((t) => t > end - 60_000).length} calls accepted in the last minute) (§8)`,
                 expected: '429 with Retry-After until the window resets (§7.7, §8)',
                 exchanges: [spent.exchange, exchange],
               })
@@ -404,8 +387,8 @@ export const meShowsParts: TrafficRule = acrossExchanges(
           remember(key, state)
           return
         }
-        const page = op.resource === 'user' ? pageRecords(exchange, op) : undefined
-        if (page && page.next === undefined && op.query.cursor === undefined && Object.keys(op.query).every((p) => SHAPING.has(p))) {
+        const page = op.resource === 'user' ? pageOf(exchange, op) : undefined
+        if (page && isCompleteListing(page)) {
           state.users = new Set(page.records.map((r) => String(r.id).toLowerCase()))
           remember(key, state)
         }

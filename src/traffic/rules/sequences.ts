@@ -10,7 +10,9 @@ import type { RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   acrossExchanges,
+  answeredWithin,
   endedBefore,
+  idempotentCreate,
   isApiCall,
   isObject,
   isSuccess,
@@ -39,20 +41,19 @@ export const idempotentReplay: TrafficRule = acrossExchanges(
     const firsts = new BoundedMap<string, TrafficExchange>()
     return {
       observe(exchange, ctx) {
-        const idem = exchange.request.headers['idempotency-key']
+        const create = idempotentCreate(exchange, ctx.operation)
         const response = exchange.response
-        if (idem === undefined || ctx.operation?.op !== 'create' || !response || response.truncated) return
-        const id = `${keyOf(exchange) ?? '?'} ${ctx.operation.path} ${idem}`
-        const first = firsts.peek(id)
+        if (!create || !response || response.truncated) return
+        const { idem, retryKey } = create
+        const first = firsts.peek(retryKey)
         if (!first) {
-          if (isSuccess(response.status) && isObject(response.body)) firsts.set(id, exchange)
+          if (isSuccess(response.status) && isObject(response.body)) firsts.set(retryKey, exchange)
           return
         }
         // A different body is the client's fault (traffic.client.idempotency-key-reuse); a retry sent while the
         // first was still unanswered, or after the retention, proves nothing.
         if (first.request.truncated || exchange.request.truncated) return
-        if (!deepEqual(first.request.body, exchange.request.body) || !endedBefore(first, exchange)) return
-        if (timeOf(exchange.startedAt) - timeOf(first.endedAt) > RETENTION_MS) return
+        if (!deepEqual(first.request.body, exchange.request.body) || !answeredWithin(first, exchange, RETENTION_MS)) return
         ctx.exercised()
         const was = first.response!
         const evidence = { exchanges: [first, exchange] }
@@ -132,8 +133,7 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
         const key = `${resource}/${ctx.operation!.id}`
         const write = writes.peek(key)
         const record = wholeBody(exchange)
-        if (!write || !isObject(record) || !endedBefore(write.exchange, exchange)) return
-        if (timeOf(exchange.startedAt) - timeOf(write.exchange.endedAt) > READ_AFTER_WRITE_WINDOW_MS) return
+        if (!write || !isObject(record) || !answeredWithin(write.exchange, exchange, READ_AFTER_WRITE_WINDOW_MS)) return
         ctx.exercised()
         const mismatches = writtenMismatches(resource as ResourceName, write.op, write.sent, record)
         if (mismatches.length > 0) {
@@ -212,10 +212,6 @@ function withOnly(exchange: TrafficExchange, record: AnyRecord): TrafficExchange
   return { ...exchange, response: { ...response, body: { ...(response.body as AnyRecord), data: [record] } } }
 }
 
-function fresh(seen: SeenState, exchange: TrafficExchange): boolean {
-  return endedBefore(seen.exchange, exchange) && timeOf(exchange.startedAt) - timeOf(seen.exchange.endedAt) <= STATE_FRESH_MS
-}
-
 /**
  * A rule that judges an exchange against the status a quotation or invoice was last seen with: `lastSeen(key)`
  * gives the state of `${resource}/${id}` seen before this exchange and recently enough (STATE_FRESH_MS), and each
@@ -232,7 +228,7 @@ function againstSeenStatus(
       observe(exchange, ctx) {
         judge(exchange, ctx, (key) => {
           const seen = states.peek(key)
-          return seen && fresh(seen, exchange) ? seen : undefined
+          return seen && answeredWithin(seen.exchange, exchange, STATE_FRESH_MS) ? seen : undefined
         })
         const op = ctx.operation?.op
         if (fromLists || op !== 'list') noteStates(states, exchange, resourceOf(ctx.operation), recordsOf(ctx.operation, exchange), op === 'list')
