@@ -12,7 +12,7 @@ import {
 } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Exchange } from '../../src/checks/index.ts'
 import { checks as keyChecks } from './keys.ts'
-import { ON_THE_RATE_LIMITED_KEY, PROBE_TIMEOUT_MS, mainSeries, probe, recovery, type Call, type Probe } from './series.ts'
+import { ON_THE_RATE_LIMITED_KEY, PROBE_TIMEOUT_MS, mainSeries, probe, recovery, refusal, type Call } from './series.ts'
 
 const area = 'rate-limits'
 /** §5.8 "per-minute request limit": no wait is ever longer than the minute. */
@@ -21,14 +21,6 @@ const MINUTE_S = 60
 const RECOVERY_TIMEOUT_MS = 180_000
 
 const exchangesOf = (calls: Call[]): Exchange[] => calls.map((c) => c.response.exchange)
-
-/** The probe's 429, or a skip naming why there is none to judge (`rate-limits.429.reached` fails for it). */
-async function refusal(ctx: CheckContext): Promise<{ p: Probe; refused: Call }> {
-  const p = await probe(ctx)
-  if (p.unmet) ctx.skip(p.unmet)
-  if (!p.refused) ctx.skip('the probe met no 429 (see rate-limits.429.reached)')
-  return { p, refused: p.refused }
-}
 
 /**
  * Whether the calls show RateLimit-Remaining going down. `undefined`: no decrease, but a bucket refilling at

@@ -100,6 +100,17 @@ export function probe(ctx: CheckContext): Promise<Probe> {
   })
 }
 
+/**
+ * The probe's 429, for a check that judges it, or a skip naming why there is none to judge
+ * (`rate-limits.429.reached` fails for it). Not a factory: it ends the check that asks, never caches a verdict.
+ */
+export async function refusal(ctx: CheckContext): Promise<{ p: Probe; refused: Call }> {
+  const p = await probe(ctx)
+  if (p.unmet) ctx.skip(p.unmet)
+  if (!p.refused) ctx.skip('the probe met no 429 (see rate-limits.429.reached)')
+  return { p, refused: p.refused }
+}
+
 export interface Recovery {
   probe: Probe
   waitedMs?: number
