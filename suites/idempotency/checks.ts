@@ -15,7 +15,7 @@ import {
   RESOURCES,
   differingFields,
 } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, KeyRole, AnyRecord, ApiClient, ApiResponse } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, KeyRole, AnyRecord, ApiClient, ApiResponse, Exchange } from '../../src/checks/index.ts'
 import { restrictedScopes } from '../shared/restricted-scopes.ts'
 import { everyCreateChecks, idempotencyKey, trackDuplicate } from './every-create.ts'
 const area = 'idempotency'
@@ -53,6 +53,17 @@ function retry(ctx: CheckContext): Promise<{ first: First; response: ApiResponse
     trackDuplicate(ctx, 'account', response, [first.record.id])
     return { first, response }
   })
+}
+
+/** Fails when the retry's record differs from the first response's in any field (§4.1: a replay is the first response). */
+function expectSameRecord(ctx: CheckContext, first: AnyRecord, retried: AnyRecord, detail: { expected?: string; exchanges: Exchange[] }): void {
+  const differs = differingFields(first, retried)
+  if (differs.length > 0) {
+    ctx.fail(`the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, {
+      ...detail,
+      data: Object.fromEntries(differs.map((k) => [k, { first: first[k], retry: retried[k] }])),
+    })
+  }
 }
 
 /** The key a second caller uses: the foreign one, else a restricted one that may create accounts. */
@@ -124,13 +135,7 @@ export const checks: CheckDefinition[] = [
           exchanges: evidence,
         })
       }
-      const differs = differingFields(first.record, response.body)
-      if (differs.length > 0) {
-        ctx.fail(`the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, {
-          exchanges: evidence,
-          data: Object.fromEntries(differs.map((k) => [k, { first: first.record[k], retry: response.body[k] }])),
-        })
-      }
+      expectSameRecord(ctx, first.record, response.body, { exchanges: evidence })
     },
   }),
   defineCheck({
@@ -291,14 +296,7 @@ export const checks: CheckDefinition[] = [
           { expected, exchanges: evidence, data: { otherBody: { status: other.status, id: other.body?.id ?? null } } },
         )
       }
-      const differs = differingFields(first.record, res.body)
-      if (differs.length > 0) {
-        ctx.fail(`the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, {
-          expected,
-          exchanges: evidence,
-          data: Object.fromEntries(differs.map((k) => [k, { first: first.record[k], retry: res.body[k] }])),
-        })
-      }
+      expectSameRecord(ctx, first.record, res.body, { expected, exchanges: evidence })
     },
   }),
   ...everyCreateChecks,
