@@ -1,9 +1,10 @@
 // §5.1, §5.2, §5.5, §7.4: a call without a valid bearer key is answered 401 with the error envelope, on a read
 // and on a write. Writes send a valid body, so that only the credential can be the reason for a refusal.
-import { expectErrorEnvelope, defineCheck, tagged, trackCreated, RESOURCES } from '../../src/checks/index.ts'
+import { expectErrorEnvelope, defineCheck, tagged, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Level, KeyRole, ApiClient, ApiResponse, ApiRequest } from '../../src/checks/index.ts'
 import { randomBytes } from 'node:crypto'
 import { validCreateBody } from '../shared/bodies.ts'
+import { expectCreateNotAccepted } from './refused-create.ts'
 
 const area = 'auth'
 
@@ -151,13 +152,7 @@ function writeCheck(c: Credential): CheckDefinition {
       const { client, auth } = c.sender(ctx)
       const valid = await validCreateBody(ctx, 'account', `auth ${c.id}`)
       const res = await client.post(RESOURCES.account.path, tagged(ctx, 'account', valid.body), { auth })
-      if (res.ok && typeof res.body?.id === 'string') {
-        trackCreated(ctx, 'account', res.body.id)
-        ctx.fail(`the create was accepted (status ${res.status}) and made account ${res.body.id}; expected 401 (§5.5)`, {
-          expected: 'a call without a valid key is refused with 401 (§5.5, §7.4)',
-          exchanges: [res.exchange],
-        })
-      }
+      expectCreateNotAccepted(ctx, 'account', res, { status: 401, clause: '§5.5', why: 'a call without a valid key is refused with 401 (§5.5, §7.4)' })
       expect401(ctx, res)
     },
   })

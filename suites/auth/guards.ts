@@ -12,7 +12,6 @@ import {
   itemPath,
   runLabel,
   tagged,
-  trackCreated,
   createRecord,
   RESOURCE_LIST,
   RESOURCES,
@@ -24,6 +23,7 @@ import { createNeeds, MissingReference, validCreateBody } from '../shared/bodies
 import { baseline, createdDespite } from '../shared/created-despite.ts'
 import { changeBody, changedField, itemWritesOf, sendItemWrite, type ItemWrite } from '../shared/item-writes.ts'
 import { restrictedScopes } from '../shared/restricted-scopes.ts'
+import { expectCreateNotAccepted } from './refused-create.ts'
 
 const area = 'auth'
 
@@ -196,13 +196,7 @@ const ipBlockedWrite = defineCheck({
     const valid = await validCreateBody(ctx, 'account', 'auth ip-blocked create')
     const before = await baseline(ctx, 'account', valid)
     const res = await ctx.as('ipBlocked').post(RESOURCES.account.path, tagged(ctx, 'account', valid.body))
-    if (res.ok && typeof res.body?.id === 'string') {
-      trackCreated(ctx, 'account', res.body.id)
-      ctx.fail(`the create was accepted (status ${res.status}) and made account ${res.body.id}; expected 403 (§5.6)`, {
-        expected: IP_BLOCKED.why,
-        exchanges: [res.exchange],
-      })
-    }
+    expectCreateNotAccepted(ctx, 'account', res, { status: 403, clause: '§5.6', why: IP_BLOCKED.why })
     expectErrorEnvelope(res, '§5.6', { status: 403 })
     const after = await createdDespite(ctx, 'account', valid, before)
     if (after.created.length > 0) {

@@ -1,8 +1,8 @@
 // GET /me: the one call every key can make (§4.2 "check a key"). Its field names are not shown (§2), so only
 // "answers with a JSON object" that shows the key's scopes in some reasonable form is required; the shape is
 // reported as information.
-import { expectSchema, expectStatus, defineCheck, scopesFromMe, showsScopes } from '../../src/checks/index.ts'
-import { meParts } from './me-parts.ts'
+import { expectSchema, defineCheck, scopesFromMe, showsScopes } from '../../src/checks/index.ts'
+import { expectMainKeyServed, meParts } from './me-parts.ts'
 
 const area = 'discovery'
 
@@ -15,7 +15,7 @@ export const checks = [
     title: 'GET /me with a valid key answers 200 with a JSON object',
     async run(ctx) {
       const res = await ctx.api.get('/me')
-      expectStatus(res, 200, '§4.2', 'GET /me checks a key; the main key is valid')
+      expectMainKeyServed(res)
       expectSchema(res, 'me', '§2 (the /me response)')
     },
   }),
@@ -27,7 +27,7 @@ export const checks = [
     title: "GET /me shows the key's scopes, in any reasonable shape (a list, a space-separated string, a map of area to access, a wildcard)",
     async run(ctx) {
       const res = await ctx.api.get('/me')
-      expectStatus(res, 200, '§4.2', 'GET /me checks a key; the main key is valid')
+      expectMainKeyServed(res)
       // §2: "/me returns the workspace, the key's name and scopes, and the user"; only the field names are not shown.
       if (!showsScopes(res.body)) {
         ctx.fail(

@@ -29,9 +29,14 @@ function me(ctx: CheckContext): Promise<ApiResponse> {
   return ctx.session.memo('discovery.me.main', () => ctx.api.get('/me'))
 }
 
+/** GET /me with the main key answers 200: the call checks a key (§4.2), and the main key is valid. */
+export function expectMainKeyServed(res: ApiResponse): void {
+  expectStatus(res, 200, '§4.2', 'GET /me checks a key; the main key is valid')
+}
+
 async function meBody(ctx: CheckContext): Promise<ApiResponse> {
   const res = await me(ctx)
-  expectStatus(res, 200, '§4.2', 'GET /me checks a key; the main key is valid')
+  expectMainKeyServed(res)
   if (typeof res.body !== 'object' || res.body === null) ctx.skip('GET /me did not answer a JSON object (see discovery.me.answers)')
   return res
 }

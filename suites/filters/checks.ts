@@ -176,17 +176,22 @@ function nearMiss(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefi
     level: 'MUST',
     area,
     title: `${query(r, f)} returns no ${r.name} whose ${f.field} only nearly matches: a prefix, a suffix or a substring of the value or the other way round${f.match === 'lowercase' || f.match === 'uppercase' || f.match === 'exact' ? ', or in another case' : ''}`,
-    writes: plan.writes,
-    // Its records match the collection's other filters (an owner, a status): they must not be the newest match
-    // while a complete-new check looks for the record it made.
-    after: madeAfter(r),
-    run: (ctx) => probeNearMisses(ctx, plan, f),
+    ...probesNearMisses(r, f, plan),
   })
 }
 
 /** The filters near-miss and wildcard checks wait for: the collection's other filters' complete-new checks. */
 function madeAfter(r: ResourceSpec): string[] {
   return r.filters.filter((other) => MAKERS[r.name] && !MAKERS[r.name]!.unreachable?.includes(other.param)).map((other) => idOf(r, other, 'complete-new'))
+}
+
+/**
+ * What a near-miss or wildcard check declares and does, for one reason: it runs the plan's probe, which writes
+ * the plan's records. Its records match the collection's other filters (an owner, a status): they must not be
+ * the newest match while a complete-new check looks for the record it made.
+ */
+function probesNearMisses(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): Pick<CheckDefinition, 'writes' | 'after' | 'run'> {
+  return { writes: plan.writes, after: madeAfter(r), run: (ctx) => probeNearMisses(ctx, plan, f) }
 }
 
 function wildcards(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefinition {
@@ -196,9 +201,7 @@ function wildcards(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDef
     level: 'MUST',
     area,
     title: `${query(r, f)} reads %, _, * ${f.param === 'email' ? "and '" : 'quotes and a backslash'} in the value as themselves: no ${r.name} that the value read as a LIKE or glob pattern${f.match === 'exact' ? '' : ' in another case'} would match comes back, the exact one does`,
-    writes: plan.writes,
-    after: madeAfter(r),
-    run: (ctx) => probeNearMisses(ctx, plan, f),
+    ...probesNearMisses(r, f, plan),
   })
 }
 

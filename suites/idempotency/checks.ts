@@ -15,16 +15,11 @@ import {
   RESOURCES,
   differingFields,
 } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, KeyRole, AnyRecord, ApiClient, ApiResponse } from '../../src/checks/index.ts'
-import { randomUUID } from 'node:crypto'
+import type { CheckContext, CheckDefinition, KeyRole, AnyRecord, ApiClient, ApiResponse, Exchange } from '../../src/checks/index.ts'
 import { restrictedScopes } from '../shared/restricted-scopes.ts'
-import { everyCreateChecks } from './every-create.ts'
+import { everyCreateChecks, idempotencyKey, trackDuplicate } from './every-create.ts'
 const area = 'idempotency'
 const PATH = RESOURCES.account.path
-
-function idempotencyKey(ctx: CheckContext): string {
-  return `crmconf-${ctx.runId}-${randomUUID()}`
-}
 
 /** A tagged account body with a unique name and, when asked, a unique email to find it by. */
 function accountBody(ctx: CheckContext, purpose: string, withEmail: boolean): AnyRecord {
@@ -55,9 +50,20 @@ function retry(ctx: CheckContext): Promise<{ first: First; response: ApiResponse
   return ctx.session.memo('idempotency.retry', async () => {
     const first = await firstCreate(ctx)
     const response = await ctx.api.post(PATH, first.body, { idempotencyKey: first.key })
-    if (response.ok && typeof response.body?.id === 'string' && response.body.id !== first.record.id) trackCreated(ctx, 'account', response.body.id)
+    trackDuplicate(ctx, 'account', response, [first.record.id])
     return { first, response }
   })
+}
+
+/** Fails when the retry's record differs from the first response's in any field (§4.1: a replay is the first response). */
+function expectSameRecord(ctx: CheckContext, first: AnyRecord, retried: AnyRecord, detail: { expected?: string; exchanges: Exchange[] }): void {
+  const differs = differingFields(first, retried)
+  if (differs.length > 0) {
+    ctx.fail(`the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, {
+      ...detail,
+      data: Object.fromEntries(differs.map((k) => [k, { first: first[k], retry: retried[k] }])),
+    })
+  }
 }
 
 /** The key a second caller uses: the foreign one, else a restricted one that may create accounts. */
@@ -93,7 +99,7 @@ export const checks: CheckDefinition[] = [
       const { record, response: first } = await createRecord(ctx, 'account', body, { idempotencyKey: key, untagged: true })
       await new Promise((resolve) => setTimeout(resolve, RETENTION_PROBE_WAIT_MS))
       const again = await ctx.api.post(PATH, body, { idempotencyKey: key })
-      if (again.ok && typeof again.body?.id === 'string' && again.body.id !== record.id) trackCreated(ctx, 'account', again.body.id)
+      trackDuplicate(ctx, 'account', again, [record.id])
       if (again.status !== first.status || again.body?.id !== record.id) {
         ctx.fail(
           `the retry ${RETENTION_PROBE_WAIT_MS / 1000} s after the first create answered ${again.status} with record ${JSON.stringify(again.body?.id ?? null)}; the first response was ${first.status} with ${record.id} (§4.1: retried within 24 hours, the first response and no duplicate)`,
@@ -129,13 +135,7 @@ export const checks: CheckDefinition[] = [
           exchanges: evidence,
         })
       }
-      const differs = differingFields(first.record, response.body)
-      if (differs.length > 0) {
-        ctx.fail(`the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, {
-          exchanges: evidence,
-          data: Object.fromEntries(differs.map((k) => [k, { first: first.record[k], retry: response.body[k] }])),
-        })
-      }
+      expectSameRecord(ctx, first.record, response.body, { exchanges: evidence })
     },
   }),
   defineCheck({
@@ -283,10 +283,10 @@ export const checks: CheckDefinition[] = [
       const first = await createRecord(ctx, 'account', body, { idempotencyKey: key, untagged: true })
       // What the other body gets is not shown (§4.1): an error, the first response or a new record; only its effect on the retry is judged.
       const other = await ctx.api.post(PATH, accountBody(ctx, 'idempotency intact other', false), { idempotencyKey: key })
-      if (other.ok && typeof other.body?.id === 'string' && other.body.id !== first.record.id) trackCreated(ctx, 'account', other.body.id)
+      trackDuplicate(ctx, 'account', other, [first.record.id])
       const res = await ctx.api.post(PATH, body, { idempotencyKey: key })
       const id = res.ok && typeof res.body?.id === 'string' ? res.body.id : undefined
-      if (id !== undefined && id !== first.record.id && id !== other.body?.id) trackCreated(ctx, 'account', id)
+      trackDuplicate(ctx, 'account', res, [first.record.id, other.body?.id])
       const evidence = [first.response.exchange, other.exchange, res.exchange]
       const expected =
         'a retry with the same key and the same body within 24 hours returns the first response and creates no duplicate (§4.1), whatever came between'
@@ -296,14 +296,7 @@ export const checks: CheckDefinition[] = [
           { expected, exchanges: evidence, data: { otherBody: { status: other.status, id: other.body?.id ?? null } } },
         )
       }
-      const differs = differingFields(first.record, res.body)
-      if (differs.length > 0) {
-        ctx.fail(`the retry's record differs from the first response in ${differs.join(', ')} (§4.1)`, {
-          expected,
-          exchanges: evidence,
-          data: Object.fromEntries(differs.map((k) => [k, { first: first.record[k], retry: res.body[k] }])),
-        })
-      }
+      expectSameRecord(ctx, first.record, res.body, { expected, exchanges: evidence })
     },
   }),
   ...everyCreateChecks,

@@ -30,6 +30,14 @@ export function idempotencyKey(ctx: CheckContext): string {
   return `crmconf-${ctx.runId}-${randomUUID()}`
 }
 
+/**
+ * A record that a create sent again under an Idempotency-Key made after all (any id but those of `known`, the
+ * records it may rightly return): tracked, so that clean-up removes the duplicate the checks judge.
+ */
+export function trackDuplicate(ctx: CheckContext, resource: ResourceName, res: ApiResponse, known: unknown[]): void {
+  if (res.ok && typeof res.body?.id === 'string' && !known.includes(res.body.id)) trackCreated(ctx, resource, res.body.id)
+}
+
 interface FirstCreate {
   body: AnyRecord
   key: string
@@ -50,7 +58,7 @@ async function keyedCreate(ctx: CheckContext, resource: ResourceName, body: AnyR
 /** Sends the retry: same API key, Idempotency-Key and body. A second record it made is tracked for clean-up. */
 async function retry(ctx: CheckContext, resource: ResourceName, first: FirstCreate): Promise<ApiResponse> {
   const again = await ctx.api.post(RESOURCES[resource].path, first.body, { idempotencyKey: first.key })
-  if (again.ok && typeof again.body?.id === 'string' && again.body.id !== first.response.body?.id) trackCreated(ctx, resource, again.body.id)
+  trackDuplicate(ctx, resource, again, [first.response.body?.id])
   return again
 }
 

@@ -47,6 +47,27 @@ const missingFrom = (expected: AnyRecord[], listed: AnyRecord[]) => {
   return expected.filter((r) => !seen.has(String(r.id).toLowerCase())).map((r) => String(r.id))
 }
 
+/**
+ * Fails when records the walk must list never appear: `of` names them for the message ("12 children"), the first
+ * three missing ids are quoted, the last two pages are the evidence (the walk stopped short there).
+ */
+function expectNoneMissing(
+  ctx: CheckContext,
+  walk: Walk,
+  expected: AnyRecord[],
+  words: { what: string; of: string; clauses: string; expected: string },
+  data?: (missing: string[]) => Record<string, unknown>,
+): void {
+  const missing = missingFrom(expected, walk.records)
+  if (missing.length > 0) {
+    ctx.fail(`${words.what}: ${missing.length} of ${words.of} never appear: ${missing.slice(0, 3).join(', ')} (${words.clauses})`, {
+      expected: words.expected,
+      exchanges: walk.pages.slice(-2).map((p) => p.exchange),
+      ...(data && { data: data(missing) }),
+    })
+  }
+}
+
 const pageNote = (walk: Walk, index: number) => `page ${index + 1} of ${walk.pages.length}${index === walk.pages.length - 1 ? ' (the last)' : ''}`
 
 /** Fails on the first record of any page that a filter of the query does not match (§4.3 on every page). */
@@ -126,13 +147,7 @@ const filterEveryPage = defineCheck({
     ctx.observe('pages', walk.pages.length)
     const what = `GET ${ACCOUNTS}?parentId=${set.parentId}&limit=${limit} walked by nextCursor`
     expectFilteredEveryPage(ctx, walk, set.query, what)
-    const missing = missingFrom(set.records, walk.records)
-    if (missing.length > 0) {
-      ctx.fail(`${what}: ${missing.length} of ${size} children never appear: ${missing.slice(0, 3).join(', ')} (§4.3, §9.2)`, {
-        expected: 'every child account once across the pages',
-        exchanges: walk.pages.slice(-2).map((p) => p.exchange),
-      })
-    }
+    expectNoneMissing(ctx, walk, set.records, { what, of: `${size} children`, clauses: '§4.3, §9.2', expected: 'every child account once across the pages' })
   },
 })
 
@@ -161,13 +176,12 @@ const filterPair = defineCheck({
       (walk) => missingFrom(expected, walk.records).length === 0,
     )
     ctx.observe('pages', walk.pages.length)
-    const missing = missingFrom(expected, walk.records)
-    if (missing.length > 0) {
-      ctx.fail(`${what}: ${missing.length} of the ${expected.length} children holding the tier never appear: ${missing.slice(0, 3).join(', ')} (§4.3)`, {
-        expected: 'every record both filters match',
-        exchanges: walk.pages.slice(-2).map((p) => p.exchange),
-      })
-    }
+    expectNoneMissing(ctx, walk, expected, {
+      what,
+      of: `the ${expected.length} children holding the tier`,
+      clauses: '§4.3',
+      expected: 'every record both filters match',
+    })
   },
 })
 
@@ -226,14 +240,18 @@ const updatedAtWalk = defineCheck({
         exchanges: [ex(repeated.first), ex(repeated.again)],
       })
     }
-    const missing = missingFrom(expected, walk.records)
-    if (missing.length > 0) {
-      ctx.fail(`${what}: ${missing.length} of ${expected.length} accounts changed after the bound never appear: ${missing.slice(0, 3).join(', ')} (§9.2)`, {
+    expectNoneMissing(
+      ctx,
+      walk,
+      expected,
+      {
+        what,
+        of: `${expected.length} accounts changed after the bound`,
+        clauses: '§9.2',
         expected: '§9.2: incremental sync with updatedSince and sort=updatedAt returns every change after the bound',
-        exchanges: walk.pages.slice(-2).map((p) => p.exchange),
-        data: { missing, listed: ids(walk.records).length },
-      })
-    }
+      },
+      (missing) => ({ missing, listed: ids(walk.records).length }),
+    )
   },
 })
 

@@ -12,24 +12,15 @@ import {
 } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Exchange } from '../../src/checks/index.ts'
 import { checks as keyChecks } from './keys.ts'
-import { mainSeries, probe, recovery, type Call, type Probe } from './series.ts'
+import { ON_THE_RATE_LIMITED_KEY, PROBE_TIMEOUT_MS, mainSeries, probe, recovery, refusal, type Call } from './series.ts'
 
 const area = 'rate-limits'
 /** §5.8 "per-minute request limit": no wait is ever longer than the minute. */
 const MINUTE_S = 60
-/** Probe checks: the probe itself, then (recovery) a Retry-After wait of at most maxRetryAfterS. */
-const PROBE_TIMEOUT_MS = 60_000
+/** The recovery check: the probe, then a Retry-After wait of at most maxRetryAfterS. */
 const RECOVERY_TIMEOUT_MS = 180_000
 
 const exchangesOf = (calls: Call[]): Exchange[] => calls.map((c) => c.response.exchange)
-
-/** The probe's 429, or a skip naming why there is none to judge (`rate-limits.429.reached` fails for it). */
-async function refusal(ctx: CheckContext): Promise<{ p: Probe; refused: Call }> {
-  const p = await probe(ctx)
-  if (p.unmet) ctx.skip(p.unmet)
-  if (!p.refused) ctx.skip('the probe met no 429 (see rate-limits.429.reached)')
-  return { p, refused: p.refused }
-}
 
 /**
  * Whether the calls show RateLimit-Remaining going down. `undefined`: no decrease, but a bucket refilling at
@@ -165,8 +156,7 @@ const probeChecks: CheckDefinition[] = [
     level: 'MUST',
     area,
     title: 'A key that goes past its per-minute limit is answered 429',
-    keys: ['rateLimited'],
-    timeoutMs: PROBE_TIMEOUT_MS,
+    ...ON_THE_RATE_LIMITED_KEY,
     async run(ctx: CheckContext) {
       const p = await probe(ctx)
       if (p.unmet) ctx.skip(p.unmet)
@@ -187,8 +177,7 @@ const probeChecks: CheckDefinition[] = [
     level: 'MUST',
     area,
     title: 'A 429 carries Retry-After: whole seconds to wait, or an HTTP date',
-    keys: ['rateLimited'],
-    timeoutMs: PROBE_TIMEOUT_MS,
+    ...ON_THE_RATE_LIMITED_KEY,
     async run(ctx: CheckContext) {
       const { refused } = await refusal(ctx)
       const value = refused.response.header('retry-after')
@@ -211,8 +200,7 @@ const probeChecks: CheckDefinition[] = [
     level: 'SHOULD',
     area,
     title: 'The Retry-After of a 429 is at most 60 seconds: the limit is per minute',
-    keys: ['rateLimited'],
-    timeoutMs: PROBE_TIMEOUT_MS,
+    ...ON_THE_RATE_LIMITED_KEY,
     async run(ctx: CheckContext) {
       const { refused } = await refusal(ctx)
       const value = refused.response.header('retry-after')
@@ -232,8 +220,7 @@ const probeChecks: CheckDefinition[] = [
     level: 'MUST',
     area,
     title: 'A 429 carries RateLimit-Remaining: 0, RateLimit-Limit and RateLimit-Reset',
-    keys: ['rateLimited'],
-    timeoutMs: PROBE_TIMEOUT_MS,
+    ...ON_THE_RATE_LIMITED_KEY,
     async run(ctx: CheckContext) {
       const { refused } = await refusal(ctx)
       const res = refused.response
@@ -248,8 +235,7 @@ const probeChecks: CheckDefinition[] = [
     level: 'MUST',
     area,
     title: 'A 429 has the error envelope { error: { code, message } }',
-    keys: ['rateLimited'],
-    timeoutMs: PROBE_TIMEOUT_MS,
+    ...ON_THE_RATE_LIMITED_KEY,
     async run(ctx: CheckContext) {
       const { refused } = await refusal(ctx)
       if (refused.response.body?.error?.code !== undefined) ctx.observe('error.code', refused.response.body.error.code)

@@ -2,10 +2,9 @@
 // key's own limit (not a server default), and one key's calls do not spend another key's allowance.
 import { defineCheck, headerInt } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Exchange } from '../../src/checks/index.ts'
-import { ISOLATION_SPEND, PROBE_SLACK, isolation, probe, type Call } from './series.ts'
+import { ISOLATION_SPEND, ON_THE_RATE_LIMITED_KEY, PROBE_SLACK, isolation, refusal, type Call } from './series.ts'
 
 const area = 'rate-limits'
-const PROBE_TIMEOUT_MS = 60_000
 
 const remainingOf = (c: Call): number | undefined => headerInt(c.response.header('ratelimit-remaining'))
 
@@ -30,8 +29,7 @@ export const checks: CheckDefinition[] = [
     area,
     title:
       "One key's calls do not spend another key's allowance: the main key's calls leave the rate-limited key's RateLimit-Remaining alone, and the other way round",
-    keys: ['rateLimited'],
-    timeoutMs: PROBE_TIMEOUT_MS,
+    ...ON_THE_RATE_LIMITED_KEY,
     async run(ctx: CheckContext) {
       const iso = await isolation(ctx)
       const a1 = remainingOf(iso.limitedBefore)
@@ -73,12 +71,10 @@ export const checks: CheckDefinition[] = [
     level: 'MUST',
     area,
     title: "The rate-limited key's headers count its own limit: it is refused only once its RateLimit-Remaining has reached 0, not while they promise calls",
-    keys: ['rateLimited'],
-    timeoutMs: PROBE_TIMEOUT_MS,
+    ...ON_THE_RATE_LIMITED_KEY,
     async run(ctx: CheckContext) {
-      const p = await probe(ctx)
-      if (!p.refused) ctx.skip(p.unmet ?? 'the probe met no 429 (see rate-limits.429.reached)')
-      const at = p.calls.indexOf(p.refused)
+      const { p, refused } = await refusal(ctx)
+      const at = p.calls.indexOf(refused)
       if (at < 1) ctx.skip("the probe's first call was refused: the key's allowance was spent before it, so no Remaining can be compared")
       const before = p.calls[at - 1]!
       const remaining = remainingOf(before)
@@ -93,7 +89,7 @@ export const checks: CheckDefinition[] = [
           {
             expected:
               "RateLimit-Limit is the key's own per-minute limit (§5.8) and RateLimit-Remaining what is left of it: a key is refused when it reaches 0 (§7.7)",
-            exchanges: [before.response.exchange, p.refused.response.exchange],
+            exchanges: [before.response.exchange, refused.response.exchange],
           },
         )
       }

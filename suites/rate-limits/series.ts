@@ -2,7 +2,7 @@
 // on the main key, and the probe that drives the rate-limited key into its 429 and back out.
 // The factories return what they saw and never end a check, so that a verdict is never cached for another.
 import { ME_PATH, headerInt, retryAfterForm, wellFormedRetryAfterMs } from '../../src/checks/index.ts'
-import type { CheckContext, ApiClient, ApiResponse } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiClient, ApiResponse } from '../../src/checks/index.ts'
 
 /** Consecutive calls on the main key: enough to see RateLimit-Remaining move, few enough to be cheap. */
 export const MAIN_SERIES_LENGTH = 3
@@ -10,6 +10,15 @@ export const MAIN_SERIES_LENGTH = 3
 export const MAX_PROBED_LIMIT = 100
 /** Calls past the limit before the probe gives up on a 429 (a refill or two may land during the probe). */
 export const PROBE_SLACK = 5
+
+/** The time limit of a check that waits on the probe or the isolation measure: they spend at most a minute. */
+export const PROBE_TIMEOUT_MS = 60_000
+
+/**
+ * What a check judging the rate-limited key's calls declares, for one reason: it reads what the probe or the
+ * isolation measure saw on CRM_API_KEY_RATE_LIMITED, so it needs that key and a time limit covering them.
+ */
+export const ON_THE_RATE_LIMITED_KEY: Pick<CheckDefinition, 'keys' | 'timeoutMs'> = { keys: ['rateLimited'], timeoutMs: PROBE_TIMEOUT_MS }
 
 export interface Call {
   response: ApiResponse
@@ -89,6 +98,17 @@ export function probe(ctx: CheckContext): Promise<Probe> {
       return { calls, limit, unmet: `the probe's ${calls.length} calls took ${Math.round(tookMs / 1000)} s, more than the minute the limit is counted over` }
     return { calls, limit }
   })
+}
+
+/**
+ * The probe's 429, for a check that judges it, or a skip naming why there is none to judge
+ * (`rate-limits.429.reached` fails for it). Not a factory: it ends the check that asks, never caches a verdict.
+ */
+export async function refusal(ctx: CheckContext): Promise<{ p: Probe; refused: Call }> {
+  const p = await probe(ctx)
+  if (p.unmet) ctx.skip(p.unmet)
+  if (!p.refused) ctx.skip('the probe met no 429 (see rate-limits.429.reached)')
+  return { p, refused: p.refused }
 }
 
 export interface Recovery {

@@ -19,7 +19,8 @@ export interface Alias {
 export interface RoundTripPlan {
   resource: ResourceName
   writes: WriteNeed
-  create(ctx: CheckContext): Promise<AnyRecord>
+  /** The record the create hangs on (a case for a comment, an account for an activity). */
+  parent?: 'case' | 'account'
   change?: ChangePlan
   alias?: Alias
 }
@@ -32,11 +33,15 @@ function parent(ctx: CheckContext, resource: 'case' | 'account'): Promise<string
   })
 }
 
+/** What the round trip creates: the full create body of the plan's resource, labelled for the run, on its parent. */
+export async function createBody(ctx: CheckContext, plan: RoundTripPlan): Promise<AnyRecord> {
+  return fullCreate(ctx, plan.resource, runLabel(ctx, plan.resource), plan.parent && (await parent(ctx, plan.parent)))
+}
+
 export const PLANS: RoundTripPlan[] = [
   {
     resource: 'account',
     writes: 'safe',
-    create: async (ctx) => fullCreate(ctx, 'account', runLabel(ctx, 'account')),
     change: {
       op: 'update',
       body: (ctx, _created, sent) => ({
@@ -50,7 +55,6 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'contact',
     writes: 'safe',
-    create: async (ctx) => fullCreate(ctx, 'contact', runLabel(ctx, 'contact')),
     change: {
       op: 'update',
       body: (ctx) => ({ title: 'Lead tester', department: null, locale: 'zh-CN', tags: runTags(ctx, 'crmconf-updated') }),
@@ -59,7 +63,6 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'case',
     writes: 'safe',
-    create: async (ctx) => fullCreate(ctx, 'case', runLabel(ctx, 'case')),
     change: {
       op: 'update',
       body: (ctx, _created, sent) => ({
@@ -73,7 +76,6 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'lead',
     writes: 'safe',
-    create: async (ctx) => fullCreate(ctx, 'lead', runLabel(ctx, 'lead')),
     change: {
       op: 'update',
       // §3: `contacted` is one of the three values settable on update.
@@ -83,7 +85,6 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'opportunity',
     writes: 'safe',
-    create: async (ctx) => fullCreate(ctx, 'opportunity', runLabel(ctx, 'opportunity')),
     change: {
       op: 'update',
       body: (_ctx, _created, sent) => ({ name: `${sent.name} renamed`, amountSen: 2_500_000, expectedCloseDate: null, competitors: [], nextStep: null }),
@@ -92,7 +93,6 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'quotation',
     writes: 'safe',
-    create: async (ctx) => fullCreate(ctx, 'quotation', runLabel(ctx, 'quotation')),
     change: {
       // §4.4: replace sends every field and all line items.
       op: 'replace',
@@ -107,7 +107,6 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'task',
     writes: 'safe',
-    create: async (ctx) => fullCreate(ctx, 'task', runLabel(ctx, 'task')),
     change: {
       op: 'update',
       // A reminder before the due time, which stays set: a server may require one at or before the other.
@@ -117,7 +116,6 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'product',
     writes: 'full',
-    create: async (ctx) => fullCreate(ctx, 'product', runLabel(ctx, 'product')),
     change: {
       op: 'replace',
       // Archived: the product the API cannot delete is at least out of use after the run.
@@ -136,7 +134,6 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'invoice',
     writes: 'full',
-    create: async (ctx) => fullCreate(ctx, 'invoice', runLabel(ctx, 'invoice')),
     change: {
       op: 'replace',
       body: (_ctx, created, sent) => ({ ...REPLACE_BODIES.invoice!(created), title: `${sent.title} revised`, issueDate: '2030-02-03' }),
@@ -145,12 +142,12 @@ export const PLANS: RoundTripPlan[] = [
   {
     resource: 'comment',
     writes: 'full',
-    create: async (ctx) => fullCreate(ctx, 'comment', runLabel(ctx, 'comment'), await parent(ctx, 'case')),
+    parent: 'case',
     alias: { sent: 'html', field: 'body' },
   },
   {
     resource: 'activity',
     writes: 'full',
-    create: async (ctx) => fullCreate(ctx, 'activity', runLabel(ctx, 'activity'), await parent(ctx, 'account')),
+    parent: 'account',
   },
 ]

@@ -3,7 +3,7 @@
 // is recorded, not thrown, so that each check judges exactly its own part. Only a refused create ends the trip.
 import { createRecord, deleteRecord, itemPath, replaceRecord, tagged, updateRecord, readUntil, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckContext, ApiResponse, AnyRecord } from '../../src/checks/index.ts'
-import type { ChangePlan, RoundTripPlan } from './plans.ts'
+import { createBody, type ChangePlan, type RoundTripPlan } from './plans.ts'
 
 /** Listing a just-created record: bounded pages, looked at again within the consistency window (eventually.ts). */
 const LIST = { limit: 100, maxPages: 3 }
@@ -32,7 +32,7 @@ export function tripOf(ctx: CheckContext, plan: RoundTripPlan): Promise<Trip> {
 
 async function makeTrip(ctx: CheckContext, plan: RoundTripPlan): Promise<Trip> {
   const spec = RESOURCES[plan.resource]
-  const body = await plan.create(ctx)
+  const body = await createBody(ctx, plan)
   // The schema is judged by records.<r>.schema, not here, so that one broken field does not fail every check.
   const { record, response: created } = await createRecord(ctx, plan.resource, body, { validate: false })
   const sent = tagged(ctx, plan.resource, body)

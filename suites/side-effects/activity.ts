@@ -1,9 +1,9 @@
 // §2 activity `body` and §8: "short preview, up to 500 characters". A longer body is sent; the record keeps at
 // most 500, or the server refuses any body over 500 as input. Activities cannot be deleted (§4.2): full profile.
-import { defineCheck, itemPath, runLabel, trackCreated, LIMITS, RESOURCES } from '../../src/checks/index.ts'
+import { defineCheck, runLabel, LIMITS, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckDefinition } from '../../src/checks/index.ts'
 import { namesSentField } from '../shared/refusal.ts'
-import { sharedAccount } from './shared.ts'
+import { createdAndRead, expectPostedCreate, sharedAccount } from './shared.ts'
 
 const MAX = LIMITS.activityBodyMaxLength
 /** ASCII only, so every way of counting characters agrees. */
@@ -32,13 +32,9 @@ export const activityChecks: CheckDefinition[] = [
         }
         created = over
       }
-      if (!created.ok) ctx.fail(`create activity: status is ${created.status}, expected a 2xx (§4.2, §4.4)`, { exchanges: [created.exchange] })
-      if (typeof created.body?.id === 'string') trackCreated(ctx, 'activity', created.body.id)
-      const got = await ctx.api.get(itemPath('activity', created.body.id))
-      for (const [where, res] of [
-        ['create response', created],
-        ['GET', got],
-      ] as const) {
+      expectPostedCreate(ctx, 'activity', created)
+      const { got, views } = await createdAndRead(ctx, 'activity', created)
+      for (const [where, res] of views) {
         const body = res.body?.body
         if (body === null) ctx.skip(`${where}: the body is null: the preview limit cannot be observed`)
         if (typeof body === 'string' && body.length > MAX) {

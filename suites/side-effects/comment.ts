@@ -1,8 +1,9 @@
 // §2 comment: `body` is "sanitised HTML"; §4.4 POST /comments takes `html` "(HTML body, sanitised)". The probe is
 // an internal note (no email goes out, §1.6 is about public comments), but comments cannot be deleted: full.
-import { defineCheck, createRecord, itemPath, runLabel, trackCreated, RESOURCES } from '../../src/checks/index.ts'
+import { defineCheck, createRecord, runLabel, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckDefinition } from '../../src/checks/index.ts'
 import { unsafeParts } from './html-safety.ts'
+import { createdAndRead, expectPostedCreate } from './shared.ts'
 
 function probeHtml(marker: string): string {
   return [
@@ -36,13 +37,9 @@ export const commentChecks: CheckDefinition[] = [
         ctx.observe('unsafeHtml', 'refused with 400')
         created = await ctx.api.post(RESOURCES.comment.path, { caseId: kase.id, kind: 'internal', html: `<p>${marker} harmless text</p>` })
       }
-      if (!created.ok) ctx.fail(`create comment: status is ${created.status}, expected a 2xx (§4.2, §4.4)`, { exchanges: [created.exchange] })
-      if (typeof created.body?.id === 'string') trackCreated(ctx, 'comment', created.body.id)
-      const got = await ctx.api.get(itemPath('comment', created.body.id))
-      for (const [where, res] of [
-        ['create response', created],
-        ['GET', got],
-      ] as const) {
+      expectPostedCreate(ctx, 'comment', created)
+      const { got, views } = await createdAndRead(ctx, 'comment', created)
+      for (const [where, res] of views) {
         const body = res.body?.body
         if (typeof body !== 'string') ctx.fail(`${where}: comment body is ${JSON.stringify(body)}, expected a string (§2)`, { exchanges: [res.exchange] })
         const unsafe = unsafeParts(body)

@@ -1,7 +1,7 @@
 // §2 contact: `accountId` is "writable but not in the record" and "sets the primary account".
-import { defineCheck, createRecord, itemPath, runLabel } from '../../src/checks/index.ts'
+import { defineCheck, createRecord, runLabel } from '../../src/checks/index.ts'
 import type { CheckDefinition } from '../../src/checks/index.ts'
-import { sharedAccount, uniqueEmail } from './shared.ts'
+import { createdAndRead, sharedAccount, uniqueEmail } from './shared.ts'
 
 export const contactAccountChecks: CheckDefinition[] = [
   defineCheck({
@@ -13,17 +13,14 @@ export const contactAccountChecks: CheckDefinition[] = [
     writes: 'safe',
     async run(ctx) {
       const account = await sharedAccount(ctx)
-      const { record, response } = await createRecord(
+      const { response } = await createRecord(
         ctx,
         'contact',
         { firstName: 'Crmconf', lastName: runLabel(ctx, 'contact'), email: uniqueEmail(ctx, 'contact'), accountId: account.id },
         { validate: false },
       )
-      const got = await ctx.api.get(itemPath('contact', record.id))
-      for (const [where, res] of [
-        ['create response', response],
-        ['GET', got],
-      ] as const) {
+      const { got, views } = await createdAndRead(ctx, 'contact', response)
+      for (const [where, res] of views) {
         if (res.body?.primaryAccountId !== account.id) {
           ctx.fail(`${where}: primaryAccountId is ${JSON.stringify(res.body?.primaryAccountId)}, expected the accountId sent, ${account.id} (§2)`, {
             expected: 'accountId "sets the primary account" (§2 contact)',

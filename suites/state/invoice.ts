@@ -52,8 +52,6 @@ export const invoiceChecks: CheckDefinition[] = [
     writes: 'safe',
     async run(ctx) {
       await expectRefusedInEveryState(ctx, 'invoice', await oneOfEachState(ctx, 'invoice', ['sentInvoiceId']), (target) => ({
-        resource: 'invoice',
-        target,
         op: 'replace',
         clause: '§3.1',
         body: (before) => invoiceReplaceBody(before),

@@ -6,13 +6,17 @@ import type { Found } from '../shared/fixtures.ts'
 import { oneOfEachState } from '../shared/states.ts'
 import { createdAsDraft } from './created-status.ts'
 import { expectCreatedDraft, expectDraftReplaced } from './draft-writes.ts'
-import { expectRefusedInEveryState } from './refused-write.ts'
+import { expectRefusedInEveryState, type RefusedWrite } from './refused-write.ts'
 
 const area = 'state'
 
-/** A quotation of each non-draft state: sent and accepted from the fixtures, others (declined…) as listed. */
-function nonDraftQuotations(ctx: CheckContext): Promise<Found[]> {
-  return oneOfEachState(ctx, 'quotation', ['sentQuotationId', 'acceptedQuotationId'])
+/**
+ * §3.1: `write` (a replace or a delete), sent to a quotation of each non-draft state (sent and accepted from the
+ * fixtures, others, declined…, as listed), is refused and leaves the quotation as it was.
+ */
+async function expectRefusedUnlessDraft(ctx: CheckContext, write: (target: Found) => Omit<RefusedWrite, 'resource' | 'target' | 'clause'>): Promise<void> {
+  const targets = await oneOfEachState(ctx, 'quotation', ['sentQuotationId', 'acceptedQuotationId'])
+  await expectRefusedInEveryState(ctx, 'quotation', targets, (target) => ({ clause: '§3.1', ...write(target) }))
 }
 
 /** The order checks create the accepted quotation's order, which may move the quotation on (§3 transitions not shown). */
@@ -82,11 +86,8 @@ export const quotationChecks: CheckDefinition[] = [
     writes: 'safe',
     after: AFTER_ORDER,
     async run(ctx) {
-      await expectRefusedInEveryState(ctx, 'quotation', await nonDraftQuotations(ctx), (target) => ({
-        resource: 'quotation',
-        target,
+      await expectRefusedUnlessDraft(ctx, (target) => ({
         op: 'replace',
-        clause: '§3.1',
         // The record's own values: a server that wrongly accepts changes as little as the API lets us.
         body: (before) => quotationReplaceBody(before),
         send: (body) => replaceRecord(ctx, 'quotation', target.id, body!),
@@ -102,11 +103,8 @@ export const quotationChecks: CheckDefinition[] = [
     writes: 'safe',
     after: AFTER_ORDER,
     async run(ctx) {
-      await expectRefusedInEveryState(ctx, 'quotation', await nonDraftQuotations(ctx), (target) => ({
-        resource: 'quotation',
-        target,
+      await expectRefusedUnlessDraft(ctx, (target) => ({
         op: 'delete',
-        clause: '§3.1',
         send: () => deleteRecord(ctx, 'quotation', target.id),
       }))
     },

@@ -80,14 +80,14 @@ export async function expectRefusedInEveryState(
   ctx: CheckContext,
   resource: ResourceName,
   targets: Found[],
-  probe: (target: Found) => RefusedWrite,
+  write: (target: Found) => Omit<RefusedWrite, 'resource' | 'target'>,
 ): Promise<void> {
   if (targets.length === 0) return ctx.skip(`no non-draft ${resource} found by listing ${resource}s; set the fixture variables`)
   let firstSkip: CheckSkipped | undefined
   const judged: unknown[] = []
   for (const target of targets) {
     try {
-      judged.push(await expectRefusedWrite(ctx, probe(target)))
+      judged.push(await expectRefusedWrite(ctx, { resource, target, ...write(target) }))
     } catch (error) {
       if (!(error instanceof CheckSkipped)) throw error
       firstSkip ??= error

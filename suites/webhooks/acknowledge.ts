@@ -7,7 +7,7 @@ import { createRecord, defineCheck, runLabel } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { chosenAnswers } from './answers.ts'
 import { carries, summary } from './deliveries.ts'
-import { probeCase, probeDelivery, probeRetry, timeoutMs, waitBudgetMs } from './probe.ts'
+import { probeCase, probeDelivery, probeRetry, timeoutMs, watchesDeliveries } from './probe.ts'
 
 const area = 'webhooks'
 
@@ -41,9 +41,7 @@ export const acknowledgeChecks: CheckDefinition[] = [
     level: 'MUST',
     area,
     title: 'A delivery answered 202 or 204 is acknowledged: it is not delivered again',
-    writes: 'safe',
-    webhooks: true,
-    timeoutMs: waitBudgetMs(3),
+    ...watchesDeliveries(3),
     async run(ctx: CheckContext) {
       const probe = await probeCase(ctx)
       const bounced = await probeDelivery(ctx, probe)

@@ -7,7 +7,7 @@ import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/i
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
 import { carries, kindOf, tally } from './deliveries.ts'
-import { probeCase, probeDelivery, timeoutMs, waitBudgetMs } from './probe.ts'
+import { probeCase, probeDelivery, timeoutMs, waitBudgetMs, watchesDeliveries } from './probe.ts'
 
 const area = 'webhooks'
 
@@ -35,9 +35,7 @@ export const correlationChecks: CheckDefinition[] = [
     level: 'SHOULD',
     area,
     title: 'Creating a case through the API delivers case.created whose data.id is the new case',
-    writes: 'safe',
-    webhooks: true,
-    timeoutMs: waitBudgetMs(1),
+    ...watchesDeliveries(1),
     async run(ctx: CheckContext) {
       const probe = await probeCase(ctx)
       const delivery = await probeDelivery(ctx, probe)

@@ -4,7 +4,7 @@
 // same event come again (§6.7); every other delivery is acknowledged with 200 unless a check chose otherwise
 // (answers.ts).
 import { createRecord, runLabel, updateRecord } from '../../src/checks/index.ts'
-import type { CheckContext, ApiResponse, Delivery, Sink } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, Delivery, Sink } from '../../src/checks/index.ts'
 import { chosenAnswers } from './answers.ts'
 import { carries } from './deliveries.ts'
 
@@ -14,6 +14,15 @@ const WAIT_CAP_S = 3600
 /** A time limit covering `waits` waits of CRM_WEBHOOK_TIMEOUT_S, plus the requests around them. */
 export function waitBudgetMs(waits: number): number {
   return waits * WAIT_CAP_S * 1000 + 60_000
+}
+
+/**
+ * What a check that watches webhook deliveries declares, for one reason: it waits at the sink for deliveries
+ * about records it creates (the probe case, cases of its own, all deleted at clean-up), so it needs the sink,
+ * its writes are safe, and its time limit covers `waits` waits of CRM_WEBHOOK_TIMEOUT_S.
+ */
+export function watchesDeliveries(waits: number): Pick<CheckDefinition, 'writes' | 'webhooks' | 'timeoutMs'> {
+  return { writes: 'safe', webhooks: true, timeoutMs: waitBudgetMs(waits) }
 }
 
 /** The status answered to the probe's first case.created attempt: any non-2xx asks for a retry (§6.7). */

@@ -7,7 +7,7 @@
 import { defineCheck } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { summary } from './deliveries.ts'
-import { probeCase, probeDelivery, probeRetry, waitBudgetMs, type Probe } from './probe.ts'
+import { probeCase, probeDelivery, probeRetry, watchesDeliveries, type Probe } from './probe.ts'
 
 const area = 'webhooks'
 
@@ -35,6 +35,22 @@ async function bouncedAttempt(ctx: CheckContext): Promise<{ probe: Probe; first:
   return { probe, first }
 }
 
+/**
+ * The probe's bounced first attempt and the server's retry of it, with the delay between them observed. Both
+ * retry checks watch the same retry (probe.ts probeRetry, once per run); `noRetry` is what each makes of its
+ * absence, given the sink's word on byte-identical copies.
+ */
+async function retriedAttempt(
+  ctx: CheckContext,
+  noRetry: (probe: Probe, first: Delivery, copies: string) => never,
+): Promise<{ probe: Probe; first: Delivery; again: Delivery }> {
+  const { probe, first } = await bouncedAttempt(ctx)
+  const again = await probeRetry(ctx, probe, first)
+  if (again === undefined) return noRetry(probe, first, await copiesSeen(ctx, first))
+  ctx.observe('retryDelayMs', Math.max(0, Date.parse(again.receivedAt) - Date.parse(first.receivedAt)))
+  return { probe, first, again }
+}
+
 export const retryChecks: CheckDefinition[] = [
   defineCheck({
     id: 'webhooks.retry.same-id',
@@ -42,18 +58,13 @@ export const retryChecks: CheckDefinition[] = [
     level: 'MUST',
     area,
     title: 'After a non-2xx answer the same event is delivered again under the same webhook-id',
-    writes: 'safe',
-    webhooks: true,
-    timeoutMs: waitBudgetMs(2),
+    ...watchesDeliveries(2),
     async run(ctx: CheckContext) {
-      const { probe, first } = await bouncedAttempt(ctx)
-      const again = await probeRetry(ctx, probe, first)
-      if (again === undefined) {
+      const { probe, first, again } = await retriedAttempt(ctx, (_probe, first, copies) =>
         ctx.skip(
-          `no retry of case.created within ${ctx.config.webhookRetryWaitS} s of answering ${first.status}${await copiesSeen(ctx, first)}; webhooks.retry.arrives judges the silence (raise CRM_WEBHOOK_RETRY_WAIT_S to wait longer)`,
-        )
-      }
-      ctx.observe('retryDelayMs', Math.max(0, Date.parse(again.receivedAt) - Date.parse(first.receivedAt)))
+          `no retry of case.created within ${ctx.config.webhookRetryWaitS} s of answering ${first.status}${copies}; webhooks.retry.arrives judges the silence (raise CRM_WEBHOOK_RETRY_WAIT_S to wait longer)`,
+        ),
+      )
       if (again.webhookId !== first.webhookId) {
         ctx.fail(
           `the retry of case.created for case ${probe.id} carries webhook-id ${JSON.stringify(again.webhookId)}, the first attempt ${JSON.stringify(first.webhookId)} (§6.4: unique per event, used to ignore repeats)`,
@@ -72,25 +83,20 @@ export const retryChecks: CheckDefinition[] = [
     level: 'MUST',
     area,
     title: 'After a non-2xx answer the event is delivered again within CRM_WEBHOOK_RETRY_WAIT_S (default 60 s)',
-    writes: 'safe',
-    webhooks: true,
-    timeoutMs: waitBudgetMs(2),
+    ...watchesDeliveries(2),
     async run(ctx: CheckContext) {
-      const { probe, first } = await bouncedAttempt(ctx)
-      const again = await probeRetry(ctx, probe, first)
-      if (again === undefined) {
-        // §6.7 states that a non-2xx answer leads to retries but names no schedule: the wait is the user's to set
-        // (CRM_WEBHOOK_RETRY_WAIT_S) to cover the server's first retry; a server that never retries fails here.
+      // §6.7 states that a non-2xx answer leads to retries but names no schedule: the wait is the user's to set
+      // (CRM_WEBHOOK_RETRY_WAIT_S) to cover the server's first retry; a server that never retries fails here.
+      await retriedAttempt(ctx, (probe, first, copies) =>
         ctx.fail(
-          `no retry of case.created for case ${probe.id} within ${ctx.config.webhookRetryWaitS} s of the sink answering ${first.status}${await copiesSeen(ctx, first)} (§6.7: any other response than 2xx leads to retries; raise CRM_WEBHOOK_RETRY_WAIT_S if the server's first retry comes later)`,
+          `no retry of case.created for case ${probe.id} within ${ctx.config.webhookRetryWaitS} s of the sink answering ${first.status}${copies} (§6.7: any other response than 2xx leads to retries; raise CRM_WEBHOOK_RETRY_WAIT_S if the server's first retry comes later)`,
           {
             expected: `the same event delivered again within CRM_WEBHOOK_RETRY_WAIT_S (${ctx.config.webhookRetryWaitS} s) of a non-2xx answer`,
             exchanges: [probe.created.exchange],
             data: { firstAttempt: summary(first), waitedS: ctx.config.webhookRetryWaitS },
           },
-        )
-      }
-      ctx.observe('retryDelayMs', Math.max(0, Date.parse(again.receivedAt) - Date.parse(first.receivedAt)))
+        ),
+      )
     },
   }),
 ]

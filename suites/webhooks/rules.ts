@@ -7,7 +7,7 @@
 import { CheckFailed, defineCheck } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { attribute, brokenRule, kindOf, reached, summary, tally, type Rule } from './deliveries.ts'
-import { probeCase, probeDelivery, probeUpdate, settle, waitBudgetMs } from './probe.ts'
+import { probeCase, probeDelivery, probeUpdate, settle, watchesDeliveries } from './probe.ts'
 
 const area = 'webhooks'
 const SHOWN = 3
@@ -40,6 +40,23 @@ async function runDeliveries(ctx: CheckContext, options: { update?: boolean; sig
   return counted
 }
 
+/**
+ * What every check of this file declares, for one reason: it judges all the deliveries of the run, so it starts
+ * once every other check has ended (phase last), and alone it provokes the probe case and waits once for its event.
+ */
+const JUDGES_THE_RUNS_DELIVERIES = { ...watchesDeliveries(1), phase: 'last' } as const
+
+/**
+ * The run's deliveries (the probe case updated once, so one record has two events) whose event the sink
+ * verified and read, and that are `usable`; skips when there are none, saying what `cannot` be judged.
+ */
+async function verifiedEvents(ctx: CheckContext, cannot: string, usable: (d: Delivery) => boolean = () => true): Promise<Delivery[]> {
+  const deliveries = await runDeliveries(ctx, { update: true })
+  const verified = deliveries.filter((d) => d.event !== undefined && usable(d))
+  if (verified.length === 0) ctx.skip(`none of the ${deliveries.length} deliveries verified, so ${cannot} (see the other webhooks.delivery.* checks)`)
+  return verified
+}
+
 interface RuleCheck {
   rule: Rule
   id: string
@@ -67,10 +84,7 @@ function ruleCheck(spec: RuleCheck): CheckDefinition {
     level: 'MUST',
     area,
     title: spec.title,
-    writes: 'safe',
-    webhooks: true,
-    phase: 'last',
-    timeoutMs: waitBudgetMs(1),
+    ...JUDGES_THE_RUNS_DELIVERIES,
     async run(ctx) {
       const deliveries = await runDeliveries(ctx, { signedElsewhere: spec.signedElsewhere })
       const judged = deliveries.filter((d) => reached(d, spec.rule) && (spec.concerns?.(d) ?? true))
@@ -120,15 +134,9 @@ const uniqueId = defineCheck({
   level: 'MUST',
   area,
   title: 'Distinct events never share a webhook-id',
-  writes: 'safe',
-  webhooks: true,
-  phase: 'last',
-  timeoutMs: waitBudgetMs(1),
+  ...JUDGES_THE_RUNS_DELIVERIES,
   async run(ctx) {
-    const deliveries = await runDeliveries(ctx, { update: true })
-    const verified = deliveries.filter((d) => d.event !== undefined && d.webhookId !== undefined)
-    if (verified.length === 0)
-      ctx.skip(`none of the ${deliveries.length} deliveries verified, so no event can be told from another (see the other webhooks.delivery.* checks)`)
+    const verified = await verifiedEvents(ctx, 'no event can be told from another', (d) => d.webhookId !== undefined)
     const byId = new Map<string, Delivery[]>()
     for (const d of verified) byId.set(d.webhookId!, [...(byId.get(d.webhookId!) ?? []), d])
     ctx.observe('webhookIds', byId.size)
@@ -172,15 +180,9 @@ const kindEntity = defineCheck({
   level: 'MUST',
   area,
   title: "Every delivery's type is <entity>.<action> with the entity its data.entityType names",
-  writes: 'safe',
-  webhooks: true,
-  phase: 'last',
-  timeoutMs: waitBudgetMs(1),
+  ...JUDGES_THE_RUNS_DELIVERIES,
   async run(ctx) {
-    const deliveries = await runDeliveries(ctx, { update: true })
-    const typed = deliveries.filter((d) => d.event !== undefined)
-    if (typed.length === 0)
-      ctx.skip(`none of the ${deliveries.length} deliveries verified, so no event kind can be read (see the other webhooks.delivery.* checks)`)
+    const typed = await verifiedEvents(ctx, 'no event kind can be read')
     const kinds = tally(typed.map((d) => `${d.event!.type} (${d.event!.data.entityType})`))
     ctx.observe('kinds', kinds)
     const offending = typed.filter((d) => !kindNamesEntity(String(d.event!.type), String(d.event!.data.entityType)))
