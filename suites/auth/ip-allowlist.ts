@@ -2,13 +2,15 @@
 import { expectErrorEnvelope, defineCheck, RESOURCES } from '../../src/checks/index.ts'
 import type { CheckDefinition } from '../../src/checks/index.ts'
 
+const area = 'auth'
+
 export const checks: CheckDefinition[] = [
   // The mistake: an allowlist stored with the key but never compared with the caller's address.
   defineCheck({
     id: 'auth.ip-blocked.refused',
     clauses: ['§5.6', '§5.3', '§7.5'],
     level: 'MUST',
-    area: 'auth',
+    area,
     title: 'A key whose IP allowlist excludes the caller is refused with 403 and the error envelope',
     keys: ['ipBlocked'],
     async run(ctx) {

@@ -5,6 +5,8 @@ import type { CheckDefinition } from '../../src/checks/index.ts'
 import { namesSentField } from '../shared/refusal.ts'
 import { createdAndRead, expectPostedCreate, sharedAccount } from './shared.ts'
 
+const area = 'side-effects'
+
 const MAX = LIMITS.activityBodyMaxLength
 /** ASCII only, so every way of counting characters agrees. */
 const LONG_BODY = `crmconf activity preview ${'abcdefghij'.repeat(60)}`
@@ -14,7 +16,7 @@ export const activityChecks: CheckDefinition[] = [
     id: 'side-effects.activity.body-preview',
     clauses: ['§8', '§2'],
     level: 'MUST',
-    area: 'side-effects',
+    area,
     title: `An activity logged with a body over ${MAX} characters comes back with a body of at most ${MAX}`,
     writes: 'full',
     async run(ctx) {

@@ -5,6 +5,8 @@ import type { CheckDefinition } from '../../src/checks/index.ts'
 import { unsafeParts } from './html-safety.ts'
 import { createdAndRead, expectPostedCreate } from './shared.ts'
 
+const area = 'side-effects'
+
 function probeHtml(marker: string): string {
   return [
     `<p>${marker} harmless text</p>`,
@@ -19,7 +21,7 @@ export const commentChecks: CheckDefinition[] = [
     id: 'side-effects.comment.sanitised',
     clauses: ['§2', '§4.4'],
     level: 'MUST',
-    area: 'side-effects',
+    area,
     title: 'Comment HTML comes back sanitised: no script, no event handler, no javascript: URL, harmless text kept',
     writes: 'full',
     async run(ctx) {

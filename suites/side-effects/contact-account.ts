@@ -3,12 +3,14 @@ import { defineCheck, createRecord, runLabel } from '../../src/checks/index.ts'
 import type { CheckDefinition } from '../../src/checks/index.ts'
 import { createdAndRead, sharedAccount, uniqueEmail } from './shared.ts'
 
+const area = 'side-effects'
+
 export const contactAccountChecks: CheckDefinition[] = [
   defineCheck({
     id: 'side-effects.contact.primary-account',
     clauses: ['§2', '§4.4'],
     level: 'MUST',
-    area: 'side-effects',
+    area,
     title: 'A contact created with accountId has that account as its primaryAccountId',
     writes: 'safe',
     async run(ctx) {

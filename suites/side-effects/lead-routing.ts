@@ -3,6 +3,8 @@ import { defineCheck, createRecord, itemPath, runLabel, readUntil } from '../../
 import type { CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { uniqueEmail } from './shared.ts'
 
+const area = 'side-effects'
+
 /**
  * Routing may run after the create, from a queue (§1.6 gives no deadline): the lead is read again for up to 15 s,
  * and a server that routes at once pays nothing. Longer than the list window: a queue may be slower than an index.
@@ -16,7 +18,7 @@ export const leadChecks: CheckDefinition[] = [
     id: 'side-effects.lead.routed',
     clauses: ['§1.6'],
     level: 'MUST',
-    area: 'side-effects',
+    area,
     title: 'A lead created without ownerId is routed: it gets an owner',
     writes: 'safe',
     timeoutMs: 30_000,

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto'
 import { isStateRefusal, refusalOf } from '../shared/refusal.ts'
 import { changedFields, diffOf } from '../shared/record-diff.ts'
 
+const area = 'side-effects'
+
 const FIXED = ['pipelineId', 'stageKey', 'currency'] as const
 
 /** Values that differ from the record's, preferring ones the workspace really uses (a listed page). */
@@ -20,7 +22,7 @@ export const opportunityChecks: CheckDefinition[] = [
     id: 'side-effects.opportunity.fixed-fields',
     clauses: ['§4.4'],
     level: 'MUST',
-    area: 'side-effects',
+    area,
     title: 'An opportunity update that sends pipelineId, stageKey and currency leaves all three unchanged',
     writes: 'safe',
     async run(ctx) {

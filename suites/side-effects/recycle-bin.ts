@@ -4,6 +4,8 @@ import { defineCheck, expectStatus, createRecord, deleteRecord, itemPath, runLab
 import type { CheckContext, CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { uniqueEmail } from './shared.ts'
 
+const area = 'side-effects'
+
 interface Recyclable {
   resource: 'account' | 'contact'
   body: (ctx: CheckContext, email: string) => AnyRecord
@@ -22,7 +24,7 @@ function recycleCheck({ resource, body }: Recyclable): CheckDefinition {
     id: `side-effects.recycle-bin.${resource}`,
     clauses: ['§1.6', '§4.2', '§7.6'],
     level: 'MUST',
-    area: 'side-effects',
+    area,
     title: `A deleted ${resource} is no longer returned: GET answers 404 and a list filtered to it omits it`,
     writes: 'safe',
     async run(ctx) {

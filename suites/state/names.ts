@@ -4,6 +4,8 @@ import { defineCheck } from '../../src/checks/index.ts'
 import type { CheckDefinition, ResourceName } from '../../src/checks/index.ts'
 import { listedOnce, recordsOf } from '../shared/fixtures.ts'
 
+const area = 'state'
+
 const OPEN_STATUSES: ResourceName[] = ['quotation', 'invoice', 'order', 'case', 'lead']
 
 export const nameChecks: CheckDefinition[] = [
@@ -11,7 +13,7 @@ export const nameChecks: CheckDefinition[] = [
     id: 'state.names',
     clauses: ['§3'],
     level: 'INFO',
-    area: 'state',
+    area,
     title: 'The status values seen on one page of quotations, invoices, orders, cases and leads',
     async run(ctx) {
       let seen = 0

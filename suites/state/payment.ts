@@ -7,6 +7,8 @@ import { dateIn } from '../shared/drafts.ts'
 import { exclusive, recordLock } from '../shared/exclusive.ts'
 import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
 
+const area = 'state'
+
 /** The part payment made here: the smallest amount (1 sen, §1.4), so a sent invoice serves many runs' rule. */
 const PART_PAYMENT_SEN = 1
 
@@ -15,7 +17,7 @@ export const paymentChecks: CheckDefinition[] = [
     id: 'state.payment.raises-paid',
     clauses: ['§2', '§4.2'],
     level: 'MUST',
-    area: 'state',
+    area,
     title: "A payment recorded against an invoice raises the invoice's paidSen by its amount",
     writes: 'full',
     // The restricted key's payment names the same invoice, which must still take one (§5.6 is judged by the answer).

@@ -7,6 +7,8 @@ import type { CheckDefinition } from '../../src/checks/index.ts'
 import { attribute, summary } from './deliveries.ts'
 import { settle, waitBudgetMs } from './probe.ts'
 
+const area = 'webhooks'
+
 const SHOWN = 3
 
 export const noiseChecks: CheckDefinition[] = [
@@ -14,7 +16,7 @@ export const noiseChecks: CheckDefinition[] = [
     id: 'webhooks.sink.noise',
     clauses: ['§6.5', '§6.6'],
     level: 'INFO',
-    area: 'webhooks',
+    area,
     title: 'Requests to the sink that the server did not send about this run are counted as noise, never judged',
     writes: 'none',
     webhooks: true,
