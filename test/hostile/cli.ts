@@ -49,7 +49,12 @@ export function targetEnv(
   if (reference.restrictedScopes) env.CRM_API_KEY_RESTRICTED_SCOPES = reference.restrictedScopes.join(' ')
   for (const [name, variable] of Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][])
     if (reference.fixtures?.[name]) env[variable] = reference.fixtures[name]
-  if (reference.webhookSecret) env.CRM_WEBHOOK_SECRET = reference.webhookSecret
+  if (reference.webhookSecret) {
+    env.CRM_WEBHOOK_SECRET = reference.webhookSecret
+    // The servers these tests start deliver no webhooks: a port of the system's choosing keeps runs of test files
+    // that vitest runs side by side from contending for the sink's default 8787 (a run refuses a busy port).
+    env.CRM_WEBHOOK_SINK_PORT = '0'
+  }
   return env
 }
 
