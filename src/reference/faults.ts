@@ -632,6 +632,12 @@ export const FAULTS = [
     area: 'webhooks',
     description: 'The event is serialised before its data is attached: every delivery is signed but its body is { type, timestamp }, naming no record.',
   },
+  {
+    id: 'records.empty-text-as-null',
+    area: 'records',
+    description:
+      'Records are serialised with blank strings as null (a serialiser setting), so a string field written "" reads null, even where §2 types it non-null.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

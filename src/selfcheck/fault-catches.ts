@@ -328,6 +328,7 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'validation.scalar-body-as-empty': ['validation.body.scalar-on-all-optional'],
   'idempotency.retention-seconds': ['idempotency.replay.after-a-pause'],
   'webhooks.body-without-data': ['webhooks.delivery.body-shape'],
+  'records.empty-text-as-null': ['records.case.empty-description'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

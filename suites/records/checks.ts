@@ -5,5 +5,6 @@ import { PLANS } from './plans.ts'
 import { extraFieldsCheck, readChecks } from './read.ts'
 import { roundTripChecks } from './round-trip.ts'
 import { unknownIdChecks } from './unknown-id.ts'
+import { emptyTextChecks } from './empty-text.ts'
 
-export const checks: CheckDefinition[] = [...readChecks, ...PLANS.flatMap(roundTripChecks), extraFieldsCheck, ...unknownIdChecks]
+export const checks: CheckDefinition[] = [...readChecks, ...PLANS.flatMap(roundTripChecks), extraFieldsCheck, ...unknownIdChecks, ...emptyTextChecks]
