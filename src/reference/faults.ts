@@ -636,7 +636,7 @@ export const FAULTS = [
     id: 'records.empty-text-as-null',
     area: 'records',
     description:
-      'Records are serialised with blank strings as null (a serialiser setting), so a string field written "" reads null, even where §2 types it non-null.',
+      'The body binder turns blank strings into null after validation (ASP.NET ConvertEmptyStringToNull, a nilify-blanks hook): text written "" is stored null, even where §2 types it non-null.',
   },
 ] as const satisfies readonly FaultInfo[]
 

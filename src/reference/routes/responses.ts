@@ -22,7 +22,6 @@ export const RESPONSE_FAULTS = [
   'records.missing-updatedAt',
   'records.datetime-without-zone',
   'records.null-as-empty-string',
-  'records.empty-text-as-null',
 ] as const satisfies readonly FaultId[]
 
 export interface Responses {
@@ -98,11 +97,7 @@ export function responses(state: AppState): Responses {
     return seconds
   }
 
-  const recordFaults =
-    faults['records.missing-updatedAt'] ||
-    faults['records.datetime-without-zone'] ||
-    faults['records.null-as-empty-string'] ||
-    faults['records.empty-text-as-null']
+  const recordFaults = faults['records.missing-updatedAt'] || faults['records.datetime-without-zone'] || faults['records.null-as-empty-string']
 
   /** The record in the variant's own form: its date-times written its way, and a field of its own. */
   const framed = (spec: ResourceSpec, record: Json): Json => {
@@ -122,8 +117,6 @@ export function responses(state: AppState): Responses {
     }
     // The fault: a nullable string or uuid that is null is sent as "" (a zero value serialised as is).
     if (faults['records.null-as-empty-string']) for (const f of nullableTextFields.get(spec) ?? []) if (out[f] === null) out[f] = ''
-    // The fault: the mirror of the one above, every blank string sent as null.
-    if (faults['records.empty-text-as-null']) for (const [f, v] of Object.entries(out)) if (v === '') out[f] = null
     return out
   }
 

@@ -46,11 +46,16 @@ export const WRITE_FAULTS = [
   'state.delete-refused-only-when-sent',
   'validation.create-saved-before-validation',
   'validation.change-saved-before-validation',
+  'records.empty-text-as-null',
 ] as const satisfies readonly FaultId[]
 
 export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, checkBody, missingParent }: RequestReader, { present }: Responses) {
   const { store, clock, variant } = state
   const faults: SwitchesOf<typeof WRITE_FAULTS> = state.faults
+  // The fault: the body binder turns every blank string into null once the body is validated (ASP.NET's
+  // ConvertEmptyStringToNull, a nilify-blanks hook), so text written "" is stored null even where §2 says string.
+  const blanksAsNull = (body: Json): Json =>
+    faults['records.empty-text-as-null'] ? Object.fromEntries(Object.entries(body).map(([f, v]) => [f, v === '' ? null : v])) : body
 
   const refuse = (message: string): ApiError => new ApiError(variant.stateRefusal.status, variant.stateRefusal.code, message)
 
@@ -163,7 +168,7 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     // The fault: only the required fields (and the tags) reach the record.
     const kept = faults['bodies.create-drops-optional-fields']
       ? Object.fromEntries(Object.entries(body).filter(([f]) => spec.create!.required.includes(f) || f === 'tags'))
-      : body
+      : blanksAsNull(body)
     const draft = automate(spec, model.create!(w, kept, number), true)
     // The fault: the comment's HTML is escaped rather than sanitised, so its markup shows as text.
     if (faults['records.comment-html-escaped'] && spec.name === 'comment')
@@ -244,7 +249,7 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     const events: WebhookEvent[] = []
     const w = writeCtx(key, events)
     // The faults: an update that clears every nullable field it was not sent; a replace that skips null values.
-    let written = body
+    let written = blanksAsNull(body)
     if (op === 'update' && faults['bodies.update-resets-unsent-fields']) {
       written = {
         ...Object.fromEntries(
