@@ -7,48 +7,20 @@ import formatsModule from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { RECORD_EXAMPLES, WRITE_EXAMPLES } from '../schemas/examples.ts'
 import { schemaKeys } from '../schemas/registry.ts'
-import { RESOURCE_LIST } from '../spec/resources.ts'
+import { RESOURCE_LIST, type OpName } from '../spec/resources.ts'
+import { endpointTable } from '../../test/spec-tables.ts'
 import { buildOpenApi, componentName, writeOpenApi } from './build.ts'
 
 type Json = Record<string, any>
 const doc = buildOpenApi() as Json
 
-// §4.2, transcribed independently: path → method → scope.
-const TABLE: [string, Record<string, string>][] = [
-  ['/me', { get: '' }],
-  ['/accounts', { get: 'accounts:read', post: 'accounts:write' }],
-  ['/accounts/{id}', { get: 'accounts:read', patch: 'accounts:write', delete: 'accounts:write' }],
-  ['/contacts', { get: 'contacts:read', post: 'contacts:write' }],
-  ['/contacts/{id}', { get: 'contacts:read', patch: 'contacts:write', delete: 'contacts:write' }],
-  ['/cases', { get: 'cases:read', post: 'cases:write' }],
-  ['/cases/{id}', { get: 'cases:read', patch: 'cases:write', delete: 'cases:write' }],
-  ['/comments', { get: 'cases:read', post: 'cases:write' }],
-  ['/comments/{id}', { get: 'cases:read' }],
-  ['/leads', { get: 'leads:read', post: 'leads:write' }],
-  ['/leads/{id}', { get: 'leads:read', patch: 'leads:write', delete: 'leads:write' }],
-  ['/opportunities', { get: 'deals:read', post: 'deals:write' }],
-  ['/opportunities/{id}', { get: 'deals:read', patch: 'deals:write', delete: 'deals:write' }],
-  ['/quotations', { get: 'quotations:read', post: 'quotations:write' }],
-  ['/quotations/{id}', { get: 'quotations:read', put: 'quotations:write', delete: 'quotations:write' }],
-  ['/orders', { get: 'orders:read', post: 'orders:write' }],
-  ['/orders/{id}', { get: 'orders:read' }],
-  ['/invoices', { get: 'invoices:read', post: 'invoices:write' }],
-  ['/invoices/{id}', { get: 'invoices:read', put: 'invoices:write' }],
-  ['/payments', { get: 'invoices:read', post: 'invoices:write' }],
-  ['/payments/{id}', { get: 'invoices:read' }],
-  ['/products', { get: 'products:read', post: 'products:write' }],
-  ['/products/{id}', { get: 'products:read', put: 'products:write' }],
-  ['/tasks', { get: 'tasks:read', post: 'tasks:write' }],
-  ['/tasks/{id}', { get: 'tasks:read', patch: 'tasks:write', delete: 'tasks:write' }],
-  ['/activities', { get: 'activities:read', post: 'activities:write' }],
-  ['/activities/{id}', { get: 'activities:read' }],
-  ['/articles', { get: 'knowledge:read' }],
-  ['/articles/{id}', { get: 'knowledge:read' }],
-  ['/messages', { get: 'messages:read', post: 'messages:write' }],
-  ['/messages/{id}', { get: 'messages:read' }],
-  ['/users', { get: 'users:read' }],
-  ['/users/{id}', { get: 'users:read' }],
-]
+// §4.2 as the spec writes it, each operation under the method this document gives it (the spec shows the methods
+// of list, get and create only; §4.1): path → method → scope.
+const METHOD_OF: Record<OpName, string> = { list: 'get', get: 'get', create: 'post', update: 'patch', replace: 'put', delete: 'delete' }
+const TABLE: [string, Record<string, string>][] = endpointTable().map(({ path, operations }) => [
+  path,
+  Object.fromEntries(operations.map(({ op, scope }) => [METHOD_OF[op], scope])),
+])
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
 function resolvePointer(root: Json, ref: string): unknown {
