@@ -69,6 +69,8 @@ const timestampIds = byResource((r) => (r.ops.update || r.ops.replace ? [`record
 /** The idempotency area's replay of every create but the accounts' (suites/idempotency/every-create.ts). */
 const replayIds = byResource((r) => (r.ops.create && r.name !== 'account' ? [`idempotency.${r.name}.replays`] : []))
 const unknownIdIds = byResource((r) => (r.ops.get ? [`read-only.${r.name}.unknown-id`] : []))
+/** The auth area judges each invalid credential on a read and on a write (suites/auth/credentials.ts). */
+const credentialIds = (...credentials: string[]): string[] => credentials.flatMap((c) => [`auth.${c}.read`, `auth.${c}.write`])
 
 export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'records.missing-updatedAt': [...recordReadIds(hasUpdatedAt), ...recordSchemaIds(hasUpdatedAt)],
@@ -150,27 +152,13 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'validation.reference-uuid-unchecked': validationIds('types', (t) => t === 'uuid'),
   'validation.empty-email-refused': ['validation.account.email-values', 'validation.contact.email-values', 'validation.lead.email-values'],
   'validation.body-unguarded-500': ['validation.body.malformed-json', 'validation.body.not-an-object'],
-  'auth.missing-key-403': ['auth.missing-key.read', 'auth.missing-key.write'],
-  'auth.malformed-header-400': [
-    'auth.bearer-without-key.read',
-    'auth.bearer-without-key.write',
-    'auth.basic-scheme.read',
-    'auth.basic-scheme.write',
-    'auth.key-under-basic-scheme.read',
-    'auth.key-under-basic-scheme.write',
-  ],
-  'auth.prefix-not-checked': ['auth.wrong-prefix.read', 'auth.wrong-prefix.write'],
-  'auth.secret-not-compared': ['auth.unknown-secret.read', 'auth.unknown-secret.write'],
-  'auth.garbage-key-500': [
-    'auth.garbage-key.read',
-    'auth.garbage-key.write',
-    'auth.wrong-prefix.read',
-    'auth.wrong-prefix.write',
-    'invariants.no-server-errors',
-    'invariants.ratelimit-headers',
-  ],
-  'auth.revocation-ignored': ['auth.revoked-key.read', 'auth.revoked-key.write', 'auth.revoked-key.me', 'auth.revoked-key.item-writes'],
-  'auth.any-scheme': ['auth.key-under-basic-scheme.read', 'auth.key-under-basic-scheme.write'],
+  'auth.missing-key-403': credentialIds('missing-key'),
+  'auth.malformed-header-400': credentialIds('bearer-without-key', 'basic-scheme', 'key-under-basic-scheme'),
+  'auth.prefix-not-checked': credentialIds('wrong-prefix'),
+  'auth.secret-not-compared': credentialIds('unknown-secret'),
+  'auth.garbage-key-500': [...credentialIds('garbage-key', 'wrong-prefix'), 'invariants.no-server-errors', 'invariants.ratelimit-headers'],
+  'auth.revocation-ignored': [...credentialIds('revoked-key'), 'auth.revoked-key.me', 'auth.revoked-key.item-writes'],
+  'auth.any-scheme': credentialIds('key-under-basic-scheme'),
   'auth.scopes-ignored': scopeIds(false),
   'auth.comments-own-scope': ['auth.scope.comment.read'],
   'auth.scope-checked-after-write': scopeIds(false).filter((id) => id.endsWith('.write')),
