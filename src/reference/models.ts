@@ -154,8 +154,7 @@ export const MODELS: Record<ResourceName, Model> = {
     refs: { dealId: 'opportunity', accountId: 'account', contactId: 'contact' },
     numberPrefix: 'QUO',
     create(w, body, number) {
-      // §3: created as a draft.
-      const status = w.faults['state.created-not-draft'] ? 'open' : statusOnCreate(w, body)
+      const status = statusOnCreate(w, body)
       const d = createOf('quotation', body, { number, version: 1, ownerId: keyUserDefault(w), status, currency: DEFAULT_CURRENCY, language: 'en' })
       quotationDerived(w, d.record, d.hidden)
       return d
@@ -195,8 +194,7 @@ export const MODELS: Record<ResourceName, Model> = {
     refs: { accountId: 'account', contactId: 'contact' },
     numberPrefix: 'INV',
     create(w, body, number) {
-      // §3: created as a draft.
-      const status = w.faults['state.created-not-draft'] ? 'open' : statusOnCreate(w, body)
+      const status = statusOnCreate(w, body)
       const d = createOf('invoice', body, { number, ownerId: keyUserDefault(w), status, currency: DEFAULT_CURRENCY, language: 'en', paidSen: 0 })
       invoiceDerived(d.record, d.hidden, w.at)
       return d
