@@ -3,6 +3,9 @@ import type { Command } from 'commander'
 import { printable } from '../../text/printable.ts'
 import { collect } from './options.ts'
 
+/** Both listings print their checks as JSON the same way: indented, one trailing newline. */
+const printJson = (checks: unknown[]) => process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`)
+
 export function registerListCommand(program: Command, setExit: (code: number) => void): void {
   program
     .command('list')
@@ -22,25 +25,11 @@ export function registerListCommand(program: Command, setExit: (code: number) =>
           process.stderr.write(`${printable(answer.problem)}\n`)
           return setExit(2)
         }
-        if (opts.json)
-          process.stdout.write(
-            `${JSON.stringify(
-              answer.checks.map(({ run: _run, ...c }) => c),
-              null,
-              2,
-            )}\n`,
-          )
+        if (opts.json) printJson(answer.checks.map(({ run: _run, ...c }) => c))
         else process.stdout.write(answer.lines.map((line) => `${line}\n`).join(''))
         return
       }
-      if (opts.json)
-        process.stdout.write(
-          `${JSON.stringify(
-            catalogue.map(({ run: _run, declaredAt: _declaredAt, ...c }) => c),
-            null,
-            2,
-          )}\n`,
-        )
+      if (opts.json) printJson(catalogue.map(({ run: _run, declaredAt: _declaredAt, ...c }) => c))
       else for (const c of catalogue) process.stdout.write(`${c.id.padEnd(48)} ${c.level.padEnd(6)} ${c.clauses.join(',').padEnd(14)} ${c.title}\n`)
     })
 }
