@@ -2,8 +2,9 @@
 // spec: a hand copy in a test drifts along with the code it checks; a table read from the text fails when either does.
 import { readFileSync } from 'node:fs'
 import type { OpName } from '../src/spec/resources.ts'
+import { specPath } from '../src/spec/spec-text.ts'
 
-export const SPEC_TEXT = readFileSync(new URL('../spec/crm-api-spec.md', import.meta.url), 'utf8')
+export const SPEC_TEXT = readFileSync(specPath(), 'utf8')
 
 /** The spec's text from the heading `from` up to the heading `to`. */
 export function specSection(from: string, to: string): string {
