@@ -9,6 +9,10 @@ describe('the clause registry', () => {
     expect(new Set(STATEMENTS.map((s) => s.id)).size).toBe(STATEMENTS.length)
   })
 
+  it('names each statement <clause>/<slug> after its own clause', () => {
+    expect(STATEMENTS.filter((s) => !s.id.startsWith(`${s.clause}/`)).map((s) => s.id)).toEqual([])
+  })
+
   it('covers or explains every MUST statement', () => {
     const bare = STATEMENTS.filter((s) => s.level === 'MUST' && !s.checks?.length && !s.untestable)
     expect(bare.map((s) => s.id)).toEqual([])
