@@ -203,7 +203,7 @@ export function mergeOf(name: ResourceName, op: 'update' | 'replace', current: S
 
 /** §3: quotations and invoices are created as drafts, whatever status the body names (it is not a §4.4 field). */
 export function statusOnCreate(w: WriteCtx, body: Json): string {
-  // The faults: every record is created open; or the body is mass-assigned, status included.
+  // The faults: created open instead of draft; or the body is mass-assigned, status included.
   if (w.faults['state.created-not-draft']) return 'open'
   return w.faults['state.create-body-status-honoured'] && typeof body.status === 'string' ? body.status : 'draft'
 }
