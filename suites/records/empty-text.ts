@@ -77,13 +77,13 @@ async function sendBlanks(
   let sent = row.fields
   let response = await write(blanks(sent))
   if (response.status === 400) {
-    ctx.note(`the server refuses ${named(sent)} "" on ${what} (400): allowed, text may be held to be non-blank`)
+    ctx.note(`the server refuses ${what} with ${named(sent)} "" (400): allowed, text may be held to be non-blank`)
     if (optional.length === sent.length || (optional.length === 0 && !mustExist)) return undefined
     sent = optional
     const fill = Object.fromEntries(row.fields.filter((f) => required.includes(f)).map((f) => [f, filled[f]]))
     response = await write({ ...fill, ...blanks(sent) })
     if (response.status === 400 && sent.length > 0) {
-      ctx.note(`the server refuses ${named(sent)} "" on ${what} with ${named(Object.keys(fill))} filled too (400): allowed`)
+      ctx.note(`the server refuses ${what} with ${named(sent)} "" and ${named(Object.keys(fill))} filled too (400): allowed`)
       return undefined
     }
   }
