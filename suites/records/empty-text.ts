@@ -8,7 +8,9 @@
 // One check per row of the table: one create with every blank the create takes, one change with every blank the
 // change takes, one GET. A refusal does not say which blank it is about, so where the blanks include a field the
 // create requires, a refused write is sent again with that field filled, and the other blanks are still judged
-// (a binder may refuse a blank required name and null a blank optional unit).
+// (a binder may refuse a blank required name and null a blank optional unit). Each record is in the ledger from its
+// create on; one whose label field (a lead's fullName, a deal's name, a quotation's title) holds "" can be found by
+// the ledger's journal after a crash, not by the sweep, which reads the label.
 //
 // Left out: currency and sku are codes, not text ("" is no currency and no SKU: what a server makes of it is the
 // validation area's question); the titles of invoices and activities, a comment's html and a message's text,
