@@ -12,8 +12,8 @@
 // create on; one whose label field (a lead's fullName, a deal's name, a quotation's title) holds "" can be found by
 // the ledger's journal after a crash, not by the sweep, which reads the label.
 //
-// Left out: currency and sku are codes, not text ("" is no currency and no SKU: what a server makes of it is the
-// validation area's question); the titles of invoices and activities, a comment's html and a message's text,
+// Left out: currency, sku and a case's priority on update are codes, not text ("" names no currency, SKU or priority:
+// what a server makes of it is the validation area's question); the titles of invoices and activities, a comment's html and a message's text,
 // because each such write leaves a record the API cannot delete, and a message goes out to a customer (§1.6).
 import { defineCheck, holdsWritten, itemPath, trackCreated, tagged, updateRecord, replaceRecord, runLabel, RESOURCES } from '../../src/checks/index.ts'
 import type { AnyRecord, ApiResponse, CheckContext, CheckDefinition, ResourceName } from '../../src/checks/index.ts'
@@ -25,7 +25,7 @@ export interface EmptyTextRow {
   resource: ResourceName
   /** Fields typed `string` (not null) in the §2 record and in the §4.4 create and change bodies. */
   fields: string[]
-  /** The id's last part: `empty-text`, unless the row keeps the frozen id of an earlier check. */
+  /** The id's last part: `empty-text`, or `empty-<field>` for the case, whose description check came first (its id is frozen). */
   property?: string
   /** What else the change writes. */
   alsoOnChange?: AnyRecord
