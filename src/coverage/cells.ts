@@ -3,7 +3,17 @@
 // (§2 records, §4.2 operations, §4.3 filters, §4.4 bodies, §5.4 scopes) the cells are generated from
 // src/spec/resources.ts; the other axes are the spec's own lists, named once here with their clause.
 import { STATEMENTS } from '../spec/clauses.ts'
-import { LIST_PARAMETERS, RESOURCE_LIST, parseFieldType, writeBodies, type FilterSpec, type OpName, type ResourceSpec } from '../spec/resources.ts'
+import {
+  LIST_PARAMETERS,
+  RESOURCES,
+  RESOURCE_LIST,
+  parseFieldType,
+  writeBodies,
+  type FilterSpec,
+  type OpName,
+  type ParsedFieldType,
+  type ResourceSpec,
+} from '../spec/resources.ts'
 
 export interface Cell {
   /** `<family>:<axis values joined by '/'>`, stable and matched by the judge rules' globs. */
@@ -113,6 +123,14 @@ function recordCells(): Cell[] {
   return out
 }
 
+/** §4.4 body fields the record shows under another name: a comment's `html` and a message's `text` are its `body`. */
+const SHOWN_AS: Readonly<Record<string, string>> = { 'comment.html': 'body', 'message.text': 'body' }
+
+/** §2: a body field of type `string` landing in a record field typed `string`, not null: "" written is refused or kept, never null. */
+function writesText(resource: ResourceSpec, field: string, type: ParsedFieldType): boolean {
+  return type.base === 'string' && !type.nullable && resource.record[SHOWN_AS[`${resource.name}.${field}`] ?? field] === 'string'
+}
+
 /** §4.1, §4.4 and §7.2/§7.3: every field of every write body, each way a value can be wrong, one defect and several. */
 function bodyCells(): Cell[] {
   const out: Cell[] = []
@@ -126,6 +144,7 @@ function bodyCells(): Cell[] {
       if (!t.nullable) out.push(cell('§4.4/bodies', 'body-null', axes))
       if (t.base === 'enum') out.push(cell('§4.4/bodies', 'body-enum', axes))
       if (t.base === 'email') for (const value of ['address', 'null', 'empty']) out.push(cell('§4.1/email-fields', 'email', { ...axes, value }))
+      if (writesText(RESOURCES[resource], field, t)) out.push(cell('§2/fields-present', 'empty-text', axes))
     }
     // Several defects at once need two fields to get wrong (an order's body is its quoteId alone).
     if (Object.keys(body.fields).length >= 2) out.push(cell('§7.2/details', 'body-several-defects', { resource, op }))

@@ -144,6 +144,10 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'email:*/create/*/empty', checks: ['validation.{resource}.email-values?'] },
   { cells: 'email:*/update/*/address', checks: ['validation.{resource}.email-values?'] },
   { cells: 'email:*/update/*/null', checks: ['validation.{resource}.email-values?'] },
+  // §2 text typed string, written "" (suites/records/empty-text.ts, one check per resource): refused or kept, never null.
+  { cells: 'empty-text:case/*/description', checks: ['records.case.empty-description'] },
+  { cells: 'empty-text:case/*/subject', checks: ['records.case.empty-subject'] },
+  { cells: 'empty-text:*', checks: ['records.{resource}.empty-text?'], when: (axes) => ['name', 'fullName', 'title', 'unit'].includes(axes.field) },
   // §5 authentication
   { cells: 'scope:*/list/*', checks: ['auth.scope.{resource}.read'] },
   { cells: 'scope:*/create/refused-without-scope', checks: ['auth.scope.{resource}.write?'] },
@@ -219,6 +223,9 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'event-retry:case.created/2xx-other-than-200-acknowledges', checks: ['webhooks.ack.any-2xx'] },
 ]
 
+/** Fields typed string that hold a code, not written text: "" names no value, so a refusal is the likely answer. */
+const BLANK_CODE = '"" in a code rather than text (no currency, SKU or priority key): a validation question first; 1 create, 1 change and 1 read'
+
 /** The first rule that matches an uncovered cell gives its reason; the last rule catches the rest. */
 export const OPEN: OpenRule[] = [
   {
@@ -268,6 +275,14 @@ export const OPEN: OpenRule[] = [
   { cells: 'body-valid-roundtrip:*', kind: 'not-built', reason: 'a valid body of this operation read back: 1–2 requests' },
   { cells: 'body-optional:*', kind: 'not-built', reason: 'an optional field sent alone, read back: 1–2 requests' },
   { cells: 'email:*', kind: 'not-built', reason: 'this email value on this operation: 1–2 requests' },
+  { cells: 'empty-text:*/*/currency', kind: 'not-built', reason: BLANK_CODE },
+  { cells: 'empty-text:*/*/sku', kind: 'not-built', reason: BLANK_CODE },
+  { cells: 'empty-text:*/*/priority', kind: 'not-built', reason: BLANK_CODE },
+  {
+    cells: 'empty-text:*',
+    kind: 'too-costly',
+    reason: 'each such write leaves a record the API cannot delete (invoice, activity, comment) or sends a message to a customer (§1.6): 1–3 requests',
+  },
   { cells: 'scope:*/refused-with-read-scope-only', kind: 'needs-fixture', reason: "a key with the area's read scope but not its write scope, on every write" },
   { cells: 'scope:*', kind: 'not-built', reason: 'a restricted key on this operation: 2 requests' },
   { cells: 'invalid-key*:*/me', kind: 'not-built', reason: 'GET /me with this key: 1 request' },

@@ -82,6 +82,11 @@ export interface Variant {
   longActivityBodyRefused?: boolean
   /** Comment HTML with a script, an event handler or a javascript: URL is refused (400 naming html), not cleaned. Absent: cleaned. */
   unsafeHtmlRefused?: boolean
+  /**
+   * §4.4 marks the names and titles a create requires (`*`) but leaves blank text open: "" or white space in such a
+   * field is refused (400 naming it) on create, update and replace, as ASP.NET's [Required] does. Absent: kept.
+   */
+  blankRequiredTextRefused?: boolean
   /** The media type of error answers (`application/problem+json`, a JSON type of RFC 9457). Absent: as other answers. */
   errorContentType?: string
   /** §4.1 "opaque cursor": base64url, or standard padded base64 (`+`, `/`, `=`: the client must percent-encode them). Absent: base64url. */
@@ -199,7 +204,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
   // without a space and in capitals, errors as `application/problem+json`, cursors in padded standard base64,
   // bodies compressed with br whatever the request asks, date-times with nanoseconds in the workspace's zone
   // (`+08:00`, Malaysia); input refused that other rows clean up: an activity body past the preview's length,
-  // comment HTML with a script in it.
+  // comment HTML with a script in it, a blank name or title.
   'alt-e': {
     ...DEFAULT_CHOICES,
     name: 'alt-e',
@@ -213,6 +218,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     dateTime: (iso) => inZone(iso, 8 * 60),
     longActivityBodyRefused: true,
     unsafeHtmlRefused: true,
+    blankRequiredTextRefused: true,
   },
   // A store that keeps write times in whole seconds, as MySQL's DATETIME or a Unix-seconds column does, and
   // shows them without a fraction; besides, 200 on create and a deleted record's body.

@@ -180,6 +180,14 @@ export function requestReader(state: AppState): RequestReader {
         if (t === 'email' && body[f] === '') details.push({ segments: [f], message: `${f} must be an email address` })
     }
     const fields = spec[op]!.fields
+    // The variant's rule: a text field the create requires holds something on every write.
+    if (variant.blankRequiredTextRefused) {
+      for (const field of spec.create?.required ?? []) {
+        const v = body[field]
+        if (own(fields, field) === undefined || typeof v !== 'string' || v.trim() !== '' || details.some((d) => d.segments[0] === field)) continue
+        details.push({ segments: [field], message: `${field} may not be blank` })
+      }
+    }
     for (const [field, kind] of Object.entries(MODELS[spec.name].refs)) {
       const v = body[field]
       if (own(fields, field) === undefined || typeof v !== 'string' || details.some((d) => d.segments[0] === field)) continue
