@@ -42,14 +42,14 @@ export const acknowledgeChecks: CheckDefinition[] = [
     area,
     title: 'A delivery answered 202 or 204 is acknowledged: it is not delivered again',
     ...watchesDeliveries(3),
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const probe = await probeCase(ctx)
       const bounced = await probeDelivery(ctx, probe)
       if (bounced === undefined || bounced.status < 300 || !bounced.authentic)
-        ctx.skip("the probe case.created was not delivered signed and answered non-2xx, so the server's retry delay is unknown (see webhooks.retry.*)")
+        return ctx.skip("the probe case.created was not delivered signed and answered non-2xx, so the server's retry delay is unknown (see webhooks.retry.*)")
       const retried = await probeRetry(ctx, probe, bounced)
       if (retried === undefined)
-        ctx.skip(
+        return ctx.skip(
           `the server did not retry the probe's ${bounced.status} within CRM_WEBHOOK_RETRY_WAIT_S, so how long a retry of a 2xx would take is unknown (webhooks.retry.arrives judges that)`,
         )
       const delayMs = Math.max(0, Date.parse(retried.receivedAt) - Date.parse(bounced.receivedAt))

@@ -36,12 +36,12 @@ export const correlationChecks: CheckDefinition[] = [
     area,
     title: 'Creating a case through the API delivers case.created whose data.id is the new case',
     ...watchesDeliveries(1),
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const probe = await probeCase(ctx)
       const delivery = await probeDelivery(ctx, probe)
       if (delivery === undefined) {
         const seen = await sinkSummary(ctx)
-        ctx.fail(`no case.created delivery with data.id ${probe.id} within ${ctx.config.webhookTimeoutS} s of creating the case (§6.2)${seen.hint}`, {
+        return ctx.fail(`no case.created delivery with data.id ${probe.id} within ${ctx.config.webhookTimeoutS} s of creating the case (§6.2)${seen.hint}`, {
           expected: 'a case.created event for the case just created, delivered to the configured endpoint',
           exchanges: [probe.created.exchange],
           data: seen.data,
@@ -62,7 +62,7 @@ export const correlationChecks: CheckDefinition[] = [
     timeoutMs: waitBudgetMs(1),
     // It pays the invoice in full: the part payments of the state and idempotency areas come first.
     after: ['state.payment.raises-paid', 'idempotency.payment.replays'],
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const sink = await ctx.session.sink()
       const target = await sentInvoiceWithBalance(ctx, 1)
       const path = itemPath('invoice', target.id)
@@ -95,7 +95,7 @@ export const correlationChecks: CheckDefinition[] = [
       const delivery = await sink.waitFor((d) => carries(d, 'invoice.paid', target.id), timeoutMs(ctx))
       if (delivery === undefined) {
         const seen = await sinkSummary(ctx)
-        ctx.fail(`no invoice.paid delivery with data.id ${target.id} within ${ctx.config.webhookTimeoutS} s of paying its balance (§6.2)${seen.hint}`, {
+        return ctx.fail(`no invoice.paid delivery with data.id ${target.id} within ${ctx.config.webhookTimeoutS} s of paying its balance (§6.2)${seen.hint}`, {
           expected: 'an invoice.paid event for the invoice just paid in full, delivered to the configured endpoint',
           exchanges: [payment.exchange],
           data: seen.data,

@@ -59,7 +59,7 @@ export const retryChecks: CheckDefinition[] = [
     area,
     title: 'After a non-2xx answer the same event is delivered again under the same webhook-id',
     ...watchesDeliveries(2),
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { probe, first, again } = await retriedAttempt(ctx, (_probe, first, copies) =>
         ctx.skip(
           `no retry of case.created within ${ctx.config.webhookRetryWaitS} s of answering ${first.status}${copies}; webhooks.retry.arrives judges the silence (raise CRM_WEBHOOK_RETRY_WAIT_S to wait longer)`,
@@ -84,7 +84,7 @@ export const retryChecks: CheckDefinition[] = [
     area,
     title: 'After a non-2xx answer the event is delivered again within CRM_WEBHOOK_RETRY_WAIT_S (default 60 s)',
     ...watchesDeliveries(2),
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       // §6.7 states that a non-2xx answer leads to retries but names no schedule: the wait is the user's to set
       // (CRM_WEBHOOK_RETRY_WAIT_S) to cover the server's first retry; a server that never retries fails here.
       await retriedAttempt(ctx, (probe, first, copies) =>
