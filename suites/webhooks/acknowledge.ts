@@ -7,7 +7,7 @@ import { createRecord, defineCheck, runLabel } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { chosenAnswers } from './answers.ts'
 import { carries, summary } from './deliveries.ts'
-import { probeCase, probeDelivery, probeRetry, timeoutMs, watchesDeliveries } from './probe.ts'
+import { bouncedAttempt, probeRetry, timeoutMs, watchesDeliveries } from './probe.ts'
 
 const area = 'webhooks'
 
@@ -43,10 +43,7 @@ export const acknowledgeChecks: CheckDefinition[] = [
     title: 'A delivery answered 202 or 204 is acknowledged: it is not delivered again',
     ...watchesDeliveries(3),
     async run(ctx) {
-      const probe = await probeCase(ctx)
-      const bounced = await probeDelivery(ctx, probe)
-      if (bounced === undefined || bounced.status < 300 || !bounced.authentic)
-        return ctx.skip("the probe case.created was not delivered signed and answered non-2xx, so the server's retry delay is unknown (see webhooks.retry.*)")
+      const { probe, first: bounced } = await bouncedAttempt(ctx)
       const retried = await probeRetry(ctx, probe, bounced)
       if (retried === undefined)
         return ctx.skip(

@@ -7,7 +7,7 @@
 import { defineCheck } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { summary } from './deliveries.ts'
-import { probeCase, probeDelivery, probeRetry, watchesDeliveries, type Probe } from './probe.ts'
+import { bouncedAttempt, probeRetry, watchesDeliveries, type Probe } from './probe.ts'
 
 const area = 'webhooks'
 
@@ -16,23 +16,6 @@ async function copiesSeen(ctx: CheckContext, first: Delivery): Promise<string> {
   const copies = first.webhookId === undefined ? 0 : (await ctx.session.sink()).copiesOf(first.webhookId)
   if (copies === 0) return ''
   return `; ${copies} byte-identical cop${copies === 1 ? 'y' : 'ies'} of the first attempt arrived, which the sink cannot tell from a replay by anyone who saw it (a retry is signed anew: a current webhook-timestamp, Standard Webhooks)`
-}
-
-/** The probe's first attempt, when a retry of it is due and can be told; skips the check otherwise. */
-async function bouncedAttempt(ctx: CheckContext): Promise<{ probe: Probe; first: Delivery }> {
-  const probe = await probeCase(ctx)
-  const first = await probeDelivery(ctx, probe)
-  if (first === undefined)
-    ctx.skip(
-      `no case.created delivery for the probe case ${probe.id} within ${ctx.config.webhookTimeoutS} s, so no retry to watch (webhooks.case.created judges that)`,
-    )
-  if (first.status < 300) ctx.skip(`the sink answered the first case.created delivery ${first.status}, so no retry is due`)
-  if (!first.authentic) {
-    ctx.skip(
-      `the first case.created delivery is not signed with the secret (${first.reason}), so a retry could not be told from anyone's copy (webhooks.delivery.signature judges the signature)`,
-    )
-  }
-  return { probe, first }
 }
 
 /**
