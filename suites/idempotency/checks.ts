@@ -93,7 +93,7 @@ export const checks: CheckDefinition[] = [
     writes: 'safe',
     // Declared long so the scheduler starts it first: its wait runs beside the rest of the run.
     timeoutMs: RETENTION_PROBE_WAIT_MS + 60_000,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const key = idempotencyKey(ctx)
       const body = accountBody(ctx, 'idempotency retention', false)
       const { record, response: first } = await createRecord(ctx, 'account', body, { idempotencyKey: key, untagged: true })
@@ -119,7 +119,7 @@ export const checks: CheckDefinition[] = [
     area,
     title: 'A create retried with the same Idempotency-Key and body returns the first response: same status, same record',
     writes: 'safe',
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { first, response } = await retry(ctx)
       const evidence = [first.response.exchange, response.exchange]
       const replayedHeaders = Object.keys(response.exchange.response!.headers).filter((h) => first.response.header(h) === undefined)
@@ -145,7 +145,7 @@ export const checks: CheckDefinition[] = [
     area,
     title: 'A create retried with the same Idempotency-Key and body leaves exactly one record',
     writes: 'safe',
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { first, response } = await retry(ctx)
       const email = String(first.body.email)
       const withEmail = (list: ApiResponse): AnyRecord[] =>
@@ -190,7 +190,7 @@ export const checks: CheckDefinition[] = [
     area,
     title: 'The same body sent under two different Idempotency-Keys creates two records',
     writes: 'safe',
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const body = accountBody(ctx, 'idempotency other key', false)
       const a = await createRecord(ctx, 'account', body, { idempotencyKey: idempotencyKey(ctx), untagged: true })
       const b = await createRecord(ctx, 'account', body, { idempotencyKey: idempotencyKey(ctx), untagged: true })
@@ -210,7 +210,7 @@ export const checks: CheckDefinition[] = [
     area,
     title: "Another API key sending the same Idempotency-Key and body never gets the first key's record",
     writes: 'safe',
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { role, client } = await otherCaller(ctx)
       const first = await firstCreate(ctx)
       const res = await client.post(PATH, first.body, { idempotencyKey: first.key })
@@ -247,7 +247,7 @@ export const checks: CheckDefinition[] = [
     area,
     title: 'What the same Idempotency-Key with a different body gives (not shown): an error, the first response, or a new record',
     writes: 'safe',
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const key = idempotencyKey(ctx)
       let first: { record: AnyRecord }
       try {
@@ -277,7 +277,7 @@ export const checks: CheckDefinition[] = [
     area,
     title: 'After the same Idempotency-Key came with another body, a retry of the first request still returns the first response and creates nothing',
     writes: 'safe',
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const key = idempotencyKey(ctx)
       const body = accountBody(ctx, 'idempotency intact', false)
       const first = await createRecord(ctx, 'account', body, { idempotencyKey: key, untagged: true })

@@ -6,9 +6,7 @@
 import {
   CheckFailed,
   defineCheck,
-  expectRecord,
   createRecord,
-  itemPath,
   runLabel,
   tagged,
   trackCreated,
@@ -20,9 +18,7 @@ import {
 import type { CheckContext, CheckDefinition, AnyRecord, ApiResponse, ResourceName } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
 import { MissingReference, createNeeds, creatable, validCreateBody, type ValidBody } from '../shared/bodies.ts'
-import { dateIn } from '../shared/drafts.ts'
-import { exclusive, recordLock } from '../shared/exclusive.ts'
-import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
+import { payInTurn, paymentBody, readAfterPayment } from '../shared/invoice-payment.ts'
 import { orderFromAccepted } from '../shared/accepted-order.ts'
 const area = 'idempotency'
 
@@ -164,36 +160,11 @@ async function replayOrder(ctx: CheckContext): Promise<void> {
  * is shared with the state and webhook areas: the probe takes its turn (state/exclusive.ts) and leaves a balance.
  */
 async function replayPayment(ctx: CheckContext): Promise<void> {
-  const target = await sentInvoiceWithBalance(ctx, 2)
-  const path = itemPath('invoice', target.id)
-  const { before, first, again, after } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
-    const before = await ctx.api.get(path)
-    if (before.status === 404) ctx.skip(`${target.variable}: GET ${path} answered 404`)
-    expectRecord(before, '§4.2')
-    const balance = before.body.totalSen - before.body.paidSen
-    if (before.body.status === 'draft' || before.body.voidedAt != null || !(balance >= 2)) {
-      ctx.skip(
-        `invoice ${target.id} (status ${JSON.stringify(before.body.status)}, ${balance} outstanding) takes no payment that leaves a balance; set ${target.variable} to a sent invoice with one`,
-      )
-    }
-    const body = {
-      invoiceId: target.id,
-      amountSen: 1,
-      method: 'other',
-      paidOn: dateIn(0),
-      reference: runLabel(ctx, 'idempotency payment'),
-      note: 'crmconf conformance run: a payment retried under its Idempotency-Key',
-    }
+  const { target, before, first, again, after } = await payInTurn(ctx, 2, async (invoice) => {
+    const body = paymentBody(ctx, invoice, 1, 'idempotency payment', 'a payment retried under its Idempotency-Key')
     const first = await keyedCreate(ctx, 'payment', body, idempotencyKey(ctx))
     const again = await retry(ctx, 'payment', first)
-    // The invoice may be updated just after the payment is stored: read it again within the window if unchanged.
-    const { answer: after } = await readUntil(
-      ctx,
-      () => ctx.api.get(path),
-      (r) => r.body?.paidSen !== before.body.paidSen,
-      { lag: 'paidSenLagMs' },
-    )
-    return { before, first, again, after }
+    return { target: invoice.target, before: invoice.before, first, again, after: await readAfterPayment(ctx, invoice) }
   })
   expectFirstResponse(ctx, 'payment', first.response, again, [after])
   if (after.ok && typeof after.body?.paidSen === 'number' && after.body.paidSen > before.body.paidSen + 1) {

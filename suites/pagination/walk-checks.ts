@@ -3,7 +3,7 @@
 // walks of the run's own child set are in walks.ts; the other pagination checks, and their order, in checks.ts.
 import { defineCheck, observeWalkEnd, walkAllPages, LIMITS, distinctInstants, firstMisordered } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SortKey } from '../../src/checks/index.ts'
-import { childSet, listSource } from './fixtures.ts'
+import { childSet, listSource, type ListSource } from './fixtures.ts'
 import { ids, listPage } from './pages.ts'
 import { childWalk, childWalkLimit } from './walks.ts'
 
@@ -11,6 +11,12 @@ const area = 'pagination'
 
 /** Pages walked at most when the collection is larger than a page of 100 (no complete list to compare with). */
 const OPEN_WALK_PAGES = 4
+
+/** The records a walk of `src` expects: all it lists when they are known, else a page of 100 (there are more). */
+const sizeOf = (src: ListSource): number => src.records?.length ?? LIMITS.pageSizeMax
+
+/** The pages a walk of `src` by `limit` takes before it is judged endless (§9.2): all of them and two more, when known. */
+const maxPagesOf = (src: ListSource, limit: number): number => (src.records ? Math.ceil(sizeOf(src) / limit) + 2 : OPEN_WALK_PAGES)
 
 export const walkComplete = defineCheck({
   id: 'pagination.cursor.walk-complete',
@@ -22,9 +28,9 @@ export const walkComplete = defineCheck({
   async run(ctx) {
     const src = await listSource(ctx)
     const known = src.records
-    const size = known?.length ?? LIMITS.pageSizeMax
+    const size = sizeOf(src)
     const limit = childWalkLimit(size)
-    const maxPages = known ? Math.ceil(size / limit) + 2 : OPEN_WALK_PAGES
+    const maxPages = maxPagesOf(src, limit)
     // The run's own set is walked once for this check and pagination.cursor.filter-every-page.
     const walk = src.own ? await childWalk(ctx, await childSet(ctx), limit, maxPages) : await walkAllPages(ctx.api, src.path, { ...src.query, limit }, maxPages)
     observeWalkEnd(ctx, walk)
@@ -75,9 +81,8 @@ export const cursorOnEveryPage = defineCheck({
   title: 'Every page of a list carries nextCursor as a string, the last page too ("" or any other string)',
   async run(ctx) {
     const src = await listSource(ctx)
-    const size = src.records?.length ?? LIMITS.pageSizeMax
-    const limit = Math.max(2, Math.ceil(size / 3))
-    const walk = await walkAllPages(ctx.api, src.path, { ...src.query, limit }, src.records ? Math.ceil(size / limit) + 2 : OPEN_WALK_PAGES)
+    const limit = Math.max(2, Math.ceil(sizeOf(src) / 3))
+    const walk = await walkAllPages(ctx.api, src.path, { ...src.query, limit }, maxPagesOf(src, limit))
     ctx.observe('pages', walk.pages.length)
     ctx.observe('lastPage', walk.end)
     // §4.1 leaves the last page's value open, not its type: §2 and §4.1 give the envelope as { data, nextCursor: string }.

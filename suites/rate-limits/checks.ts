@@ -10,7 +10,7 @@ import {
   retryAfterProblem,
   tooManyRequestsHeadersProblem,
 } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, Exchange } from '../../src/checks/index.ts'
+import type { CheckDefinition, Exchange } from '../../src/checks/index.ts'
 import { checks as keyChecks } from './keys.ts'
 import { ON_THE_RATE_LIMITED_KEY, PROBE_TIMEOUT_MS, mainSeries, probe, recovery, refusal, type Call } from './series.ts'
 
@@ -50,7 +50,7 @@ const seriesChecks: CheckDefinition[] = [
     area,
     title: 'RateLimit-Remaining goes down between consecutive calls on the same key',
     timeoutMs: PROBE_TIMEOUT_MS,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const calls = await mainSeries(ctx)
       let judged = judgeDecrease(calls)
       let key = 'CRM_API_KEY'
@@ -95,7 +95,7 @@ const seriesChecks: CheckDefinition[] = [
     area,
     title: "RateLimit-Limit is a positive integer and the same on every response for one key (the key's per-minute limit)",
     timeoutMs: PROBE_TIMEOUT_MS,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const series: [string, Call[]][] = [['CRM_API_KEY', await mainSeries(ctx)]]
       if (ctx.session.transport.hasKey('rateLimited')) series.push(['CRM_API_KEY_RATE_LIMITED', (await probe(ctx)).calls])
       let judged = 0
@@ -128,7 +128,7 @@ const seriesChecks: CheckDefinition[] = [
     level: 'SHOULD',
     area,
     title: 'RateLimit-Reset is a non-negative number of seconds (from now, or a Unix time); which one is reported',
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const calls = await mainSeries(ctx)
       const present = calls.filter((c) => c.response.header('ratelimit-reset') !== undefined)
       if (present.length === 0) ctx.skip('no response has RateLimit-Reset (see invariants.ratelimit-headers)')
@@ -136,7 +136,7 @@ const seriesChecks: CheckDefinition[] = [
         const value = c.response.header('ratelimit-reset')
         const form = resetForm(value)
         if (!form) {
-          ctx.fail(`RateLimit-Reset is ${JSON.stringify(value)}, expected a non-negative number of seconds (§8)`, {
+          return ctx.fail(`RateLimit-Reset is ${JSON.stringify(value)}, expected a non-negative number of seconds (§8)`, {
             expected: 'delta seconds (RateLimit header fields draft) or a Unix time in seconds: the two forms clients read',
             exchanges: [c.response.exchange],
           })
@@ -157,7 +157,7 @@ const probeChecks: CheckDefinition[] = [
     area,
     title: 'A key that goes past its per-minute limit is answered 429',
     ...ON_THE_RATE_LIMITED_KEY,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const p = await probe(ctx)
       if (p.unmet) ctx.skip(p.unmet)
       ctx.observe('limit', p.limit)
@@ -178,7 +178,7 @@ const probeChecks: CheckDefinition[] = [
     area,
     title: 'A 429 carries Retry-After: whole seconds to wait, or an HTTP date',
     ...ON_THE_RATE_LIMITED_KEY,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { refused } = await refusal(ctx)
       const value = refused.response.header('retry-after')
       const form = retryAfterForm(value)
@@ -201,11 +201,11 @@ const probeChecks: CheckDefinition[] = [
     area,
     title: 'The Retry-After of a 429 is at most 60 seconds: the limit is per minute',
     ...ON_THE_RATE_LIMITED_KEY,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { refused } = await refusal(ctx)
       const value = refused.response.header('retry-after')
       const ms = wellFormedRetryAfterMs(value, refused.sentAt + refused.response.exchange.durationMs, refused.response.header('date'))
-      if (ms === undefined) ctx.skip(`Retry-After is ${JSON.stringify(value ?? null)} (see rate-limits.429.retry-after)`)
+      if (ms === undefined) return ctx.skip(`Retry-After is ${JSON.stringify(value ?? null)} (see rate-limits.429.retry-after)`)
       if (ms > MINUTE_S * 1000) {
         ctx.fail(`Retry-After asks for ${Math.ceil(ms / 1000)} s, more than the minute a per-minute limit needs (§5.8)`, {
           exchanges: [refused.response.exchange],
@@ -221,7 +221,7 @@ const probeChecks: CheckDefinition[] = [
     area,
     title: 'A 429 carries RateLimit-Remaining: 0, RateLimit-Limit and RateLimit-Reset',
     ...ON_THE_RATE_LIMITED_KEY,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { refused } = await refusal(ctx)
       const res = refused.response
       const problem = tooManyRequestsHeadersProblem((h) => res.header(h))
@@ -236,7 +236,7 @@ const probeChecks: CheckDefinition[] = [
     area,
     title: 'A 429 has the error envelope { error: { code, message } }',
     ...ON_THE_RATE_LIMITED_KEY,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { refused } = await refusal(ctx)
       if (refused.response.body?.error?.code !== undefined) ctx.observe('error.code', refused.response.body.error.code)
       expectErrorEnvelope(refused.response, '§7.7', { status: 429 })
@@ -251,9 +251,9 @@ const probeChecks: CheckDefinition[] = [
     title: 'After waiting the Retry-After of a 429, the next call on that key is served',
     keys: ['rateLimited'],
     timeoutMs: RECOVERY_TIMEOUT_MS,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const r = await recovery(ctx)
-      if (r.unmet || !r.after) ctx.skip(r.unmet ?? 'no call after the wait')
+      if (r.unmet || !r.after) return ctx.skip(r.unmet ?? 'no call after the wait')
       ctx.observe('waitedMs', Math.round(r.waitedMs ?? 0))
       const first = r.probe.calls[0]!.response
       const res = r.after.response
@@ -281,7 +281,7 @@ const pacingCheck = defineCheck({
   area,
   title: 'A run that paces itself by the RateLimit-* headers never meets a 429 on the main key',
   phase: 'last',
-  async run(ctx: CheckContext) {
+  async run(ctx) {
     const stats = ctx.session.transport.stats
     const count = stats.rateLimited.main ?? 0
     ctx.observe('main.requests', stats.byKey.main ?? 0)

@@ -30,7 +30,7 @@ export const checks: CheckDefinition[] = [
     title:
       "One key's calls do not spend another key's allowance: the main key's calls leave the rate-limited key's RateLimit-Remaining alone, and the other way round",
     ...ON_THE_RATE_LIMITED_KEY,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const iso = await isolation(ctx)
       const a1 = remainingOf(iso.limitedBefore)
       const a2 = remainingOf(iso.limitedAfter)
@@ -72,13 +72,13 @@ export const checks: CheckDefinition[] = [
     area,
     title: "The rate-limited key's headers count its own limit: it is refused only once its RateLimit-Remaining has reached 0, not while they promise calls",
     ...ON_THE_RATE_LIMITED_KEY,
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { p, refused } = await refusal(ctx)
       const at = p.calls.indexOf(refused)
       if (at < 1) ctx.skip("the probe's first call was refused: the key's allowance was spent before it, so no Remaining can be compared")
       const before = p.calls[at - 1]!
       const remaining = remainingOf(before)
-      if (remaining === undefined) ctx.skip('the response before the 429 has no usable RateLimit-Remaining (see invariants.ratelimit-headers)')
+      if (remaining === undefined) return ctx.skip('the response before the 429 has no usable RateLimit-Remaining (see invariants.ratelimit-headers)')
       ctx.observe('limit', p.limit)
       ctx.observe('remainingBefore429', remaining)
       ctx.observe('callsBefore429', at)

@@ -1,7 +1,7 @@
 // Quotations and invoices of this run, and the §4.4 replace bodies. A replace sends every field and all line
 // items (§4.2); the inner shape of items is not shown (§2), so the only item list every server must take is [].
 import { createRecord, runLabel, validate, ENUMS } from '../../src/checks/index.ts'
-import type { CheckContext, AnyRecord } from '../../src/checks/index.ts'
+import type { CheckContext, AnyRecord, DraftResource } from '../../src/checks/index.ts'
 
 const DAY_MS = 86_400_000
 
@@ -77,19 +77,30 @@ export function newInvoiceBody(ctx: CheckContext): AnyRecord {
   }
 }
 
-/** The run's draft quotation, created once and shared (deleted at clean-up). */
-export async function sharedDraftQuotation(ctx: CheckContext): Promise<AnyRecord> {
-  return ctx.session.memo('state.draft-quotation', async () => (await createRecord(ctx, 'quotation', newQuotationBody(ctx), { validate: false })).record)
+/** The §4.4 replace body of each draft resource, every field taken from `from` where the record shows it. */
+export const REPLACE_BODIES: Record<DraftResource, (from: AnyRecord, overrides?: AnyRecord) => AnyRecord> = {
+  quotation: quotationReplaceBody,
+  invoice: invoiceReplaceBody,
 }
 
-/** The run's draft invoice, created once and shared (invoices cannot be deleted: full profile). */
-export async function sharedDraftInvoice(ctx: CheckContext): Promise<AnyRecord> {
-  return ctx.session.memo('state.draft-invoice', async () => (await createRecord(ctx, 'invoice', newInvoiceBody(ctx), { validate: false })).record)
+const NEW_BODIES: Record<DraftResource, (ctx: CheckContext) => AnyRecord> = { quotation: newQuotationBody, invoice: newInvoiceBody }
+
+/**
+ * The run's draft of `resource`, created once and shared: a quotation is deleted at clean-up, an invoice cannot be
+ * deleted (§4.2) and needs the full profile.
+ */
+export async function sharedDraft(ctx: CheckContext, resource: DraftResource): Promise<AnyRecord> {
+  return ctx.session.memo(`state.draft-${resource}`, async () => (await createRecord(ctx, resource, NEW_BODIES[resource](ctx), { validate: false })).record)
 }
 
-/** The shared draft, or a skip when the server did not create it as a draft (that is created-draft's verdict). */
-export async function draftQuotationOrSkip(ctx: CheckContext): Promise<AnyRecord> {
-  const draft = await sharedDraftQuotation(ctx)
-  if (draft.status !== 'draft') ctx.skip(`the created quotation has status ${JSON.stringify(draft.status)}, not draft (see state.quotation.created-draft)`)
-  return draft
+/** `record` when it is a draft, else a skip: whether the server creates one as a draft is created-draft's verdict. */
+export function draftOrSkip(ctx: CheckContext, resource: DraftResource, record: AnyRecord): AnyRecord {
+  if (record.status !== 'draft')
+    ctx.skip(`the created ${resource} has status ${JSON.stringify(record.status)}, not draft (see state.${resource}.created-draft)`)
+  return record
+}
+
+/** The shared draft, or a skip when the server did not create it as a draft. */
+export async function sharedDraftOrSkip(ctx: CheckContext, resource: DraftResource): Promise<AnyRecord> {
+  return draftOrSkip(ctx, resource, await sharedDraft(ctx, resource))
 }

@@ -4,7 +4,7 @@ import { defineCheck, expectStatus, itemPath, trackCreated } from '../../src/che
 import type { CheckDefinition, AnyRecord, ApiResponse } from '../../src/checks/index.ts'
 import { ACCEPTED_QUOTATION_VARIABLE, ORDERS, orderFromAccepted, orderOf, ordersFor } from '../shared/accepted-order.ts'
 import { listCaughtUp } from '../shared/created-despite.ts'
-import { draftQuotationOrSkip } from '../shared/drafts.ts'
+import { sharedDraftOrSkip } from '../shared/drafts.ts'
 import { REFUSAL_EXPECTED, isStateRefusal, refusalOf } from '../shared/refusal.ts'
 import { oneOfEachState, surelyNotAccepted } from '../shared/states.ts'
 
@@ -19,7 +19,7 @@ export const orderChecks: CheckDefinition[] = [
     title: 'Creating an order from a quotation that is not accepted (a draft, a sent one, each other such state found) is refused (4xx) and creates no order',
     writes: 'safe',
     async run(ctx) {
-      const draft = await draftQuotationOrSkip(ctx)
+      const draft = await sharedDraftOrSkip(ctx, 'quotation')
       const others = await oneOfEachState(ctx, 'quotation', ['sentQuotationId'], surelyNotAccepted)
       const tried: { id: string; status: unknown; res: ApiResponse }[] = []
       for (const candidate of [{ id: String(draft.id) }, ...others]) {

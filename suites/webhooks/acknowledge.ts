@@ -7,7 +7,7 @@ import { createRecord, defineCheck, runLabel } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { chosenAnswers } from './answers.ts'
 import { carries, summary } from './deliveries.ts'
-import { probeCase, probeDelivery, probeRetry, timeoutMs, watchesDeliveries } from './probe.ts'
+import { bouncedAttempt, probeRetry, timeoutMs, watchesDeliveries } from './probe.ts'
 
 const area = 'webhooks'
 
@@ -42,14 +42,11 @@ export const acknowledgeChecks: CheckDefinition[] = [
     area,
     title: 'A delivery answered 202 or 204 is acknowledged: it is not delivered again',
     ...watchesDeliveries(3),
-    async run(ctx: CheckContext) {
-      const probe = await probeCase(ctx)
-      const bounced = await probeDelivery(ctx, probe)
-      if (bounced === undefined || bounced.status < 300 || !bounced.authentic)
-        ctx.skip("the probe case.created was not delivered signed and answered non-2xx, so the server's retry delay is unknown (see webhooks.retry.*)")
+    async run(ctx) {
+      const { probe, first: bounced } = await bouncedAttempt(ctx)
       const retried = await probeRetry(ctx, probe, bounced)
       if (retried === undefined)
-        ctx.skip(
+        return ctx.skip(
           `the server did not retry the probe's ${bounced.status} within CRM_WEBHOOK_RETRY_WAIT_S, so how long a retry of a 2xx would take is unknown (webhooks.retry.arrives judges that)`,
         )
       const delayMs = Math.max(0, Date.parse(retried.receivedAt) - Date.parse(bounced.receivedAt))

@@ -2,10 +2,9 @@
 // SHOULD, with the generous wait of CRM_WEBHOOK_TIMEOUT_S. Only deliveries about the run's own records
 // count, so events of other records or workspaces never decide anything. A delivery the sink refused (a bad
 // signature…) still shows the event was emitted: the delivery rules are judged by their own checks.
-import { expectStatus, defineCheck, createRecord, itemPath, runLabel } from '../../src/checks/index.ts'
+import { defineCheck, createRecord } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
-import { exclusive, recordLock } from '../shared/exclusive.ts'
-import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
+import { payInTurn, paymentBody } from '../shared/invoice-payment.ts'
 import { carries, kindOf, tally } from './deliveries.ts'
 import { probeCase, probeDelivery, timeoutMs, waitBudgetMs, watchesDeliveries } from './probe.ts'
 
@@ -24,10 +23,6 @@ async function sinkSummary(ctx: CheckContext): Promise<{ hint: string; data: Rec
   return { hint, data: { sink: sink.url, deliveryKindsSeen: tally(sink.deliveries.map(kindOf)) } }
 }
 
-function today(): string {
-  return new Date().toISOString().slice(0, 10)
-}
-
 export const correlationChecks: CheckDefinition[] = [
   defineCheck({
     id: 'webhooks.case.created',
@@ -36,12 +31,12 @@ export const correlationChecks: CheckDefinition[] = [
     area,
     title: 'Creating a case through the API delivers case.created whose data.id is the new case',
     ...watchesDeliveries(1),
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const probe = await probeCase(ctx)
       const delivery = await probeDelivery(ctx, probe)
       if (delivery === undefined) {
         const seen = await sinkSummary(ctx)
-        ctx.fail(`no case.created delivery with data.id ${probe.id} within ${ctx.config.webhookTimeoutS} s of creating the case (§6.2)${seen.hint}`, {
+        return ctx.fail(`no case.created delivery with data.id ${probe.id} within ${ctx.config.webhookTimeoutS} s of creating the case (§6.2)${seen.hint}`, {
           expected: 'a case.created event for the case just created, delivered to the configured endpoint',
           exchanges: [probe.created.exchange],
           data: seen.data,
@@ -62,40 +57,18 @@ export const correlationChecks: CheckDefinition[] = [
     timeoutMs: waitBudgetMs(1),
     // It pays the invoice in full: the part payments of the state and idempotency areas come first.
     after: ['state.payment.raises-paid', 'idempotency.payment.replays'],
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const sink = await ctx.session.sink()
-      const target = await sentInvoiceWithBalance(ctx, 1)
-      const path = itemPath('invoice', target.id)
-      // Another area pays part of the same invoice: the fresh read and the payment take their turn (state/exclusive.ts).
-      const { payment, paidAt } = await exclusive(ctx.session, recordLock('invoice', target.id), async () => {
-        const before = await ctx.api.get(path)
-        if (before.status === 404) ctx.skip(`${target.variable}: GET ${path} answered 404`)
-        expectStatus(before, 200, '§4.2')
-        const invoice = before.body
-        if (invoice?.status === 'draft') ctx.skip(`invoice ${target.id} is a draft; set ${target.variable} to a sent invoice`)
-        if (invoice?.voidedAt != null) ctx.skip(`invoice ${target.id} is void; set ${target.variable} to a sent invoice`)
-        const balance = Number(invoice?.totalSen) - Number(invoice?.paidSen)
-        if (!(balance >= 1))
-          ctx.skip(`invoice ${target.id} has ${invoice?.totalSen} - ${invoice?.paidSen} outstanding; set ${target.variable} to a sent invoice with a balance`)
-        const { response } = await createRecord(
-          ctx,
-          'payment',
-          {
-            invoiceId: target.id,
-            amountSen: balance,
-            method: 'other',
-            paidOn: today(),
-            reference: runLabel(ctx, 'payment'),
-            note: 'crmconf conformance run: pays the balance (§6.2 invoice.paid)',
-          },
-          { validate: false },
-        )
-        return { payment: response, paidAt: Date.now() }
+      // Another area pays part of the same invoice: this payment takes its turn (shared/invoice-payment.ts).
+      const { target, payment, paidAt } = await payInTurn(ctx, 1, async (invoice) => {
+        const body = paymentBody(ctx, invoice, invoice.balance, 'payment', 'pays the balance (§6.2 invoice.paid)')
+        const { response } = await createRecord(ctx, 'payment', body, { validate: false })
+        return { target: invoice.target, payment: response, paidAt: Date.now() }
       })
       const delivery = await sink.waitFor((d) => carries(d, 'invoice.paid', target.id), timeoutMs(ctx))
       if (delivery === undefined) {
         const seen = await sinkSummary(ctx)
-        ctx.fail(`no invoice.paid delivery with data.id ${target.id} within ${ctx.config.webhookTimeoutS} s of paying its balance (§6.2)${seen.hint}`, {
+        return ctx.fail(`no invoice.paid delivery with data.id ${target.id} within ${ctx.config.webhookTimeoutS} s of paying its balance (§6.2)${seen.hint}`, {
           expected: 'an invoice.paid event for the invoice just paid in full, delivered to the configured endpoint',
           exchanges: [payment.exchange],
           data: seen.data,

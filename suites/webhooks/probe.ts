@@ -96,6 +96,23 @@ export async function settle(sink: Sink): Promise<void> {
   }
 }
 
+/** The probe's first attempt, when a retry of it is due and can be told; skips the check otherwise. */
+export async function bouncedAttempt(ctx: CheckContext): Promise<{ probe: Probe; first: Delivery }> {
+  const probe = await probeCase(ctx)
+  const first = await probeDelivery(ctx, probe)
+  if (first === undefined)
+    ctx.skip(
+      `no case.created delivery for the probe case ${probe.id} within ${ctx.config.webhookTimeoutS} s, so no retry to watch (webhooks.case.created judges that)`,
+    )
+  if (first.status < 300) ctx.skip(`the sink answered the first case.created delivery ${first.status}, so no retry is due`)
+  if (!first.authentic) {
+    ctx.skip(
+      `the first case.created delivery is not signed with the secret (${first.reason}), so a retry could not be told from anyone's copy (webhooks.delivery.signature judges the signature)`,
+    )
+  }
+  return { probe, first }
+}
+
 /** CRM_WEBHOOK_RETRY_WAIT_S, in ms: how long after a non-2xx answer a retry is awaited (§6.7). */
 export function retryWaitMs(ctx: CheckContext): number {
   return ctx.config.webhookRetryWaitS * 1000

@@ -7,7 +7,7 @@
 import { defineCheck } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { summary } from './deliveries.ts'
-import { probeCase, probeDelivery, probeRetry, watchesDeliveries, type Probe } from './probe.ts'
+import { bouncedAttempt, probeRetry, watchesDeliveries, type Probe } from './probe.ts'
 
 const area = 'webhooks'
 
@@ -16,23 +16,6 @@ async function copiesSeen(ctx: CheckContext, first: Delivery): Promise<string> {
   const copies = first.webhookId === undefined ? 0 : (await ctx.session.sink()).copiesOf(first.webhookId)
   if (copies === 0) return ''
   return `; ${copies} byte-identical cop${copies === 1 ? 'y' : 'ies'} of the first attempt arrived, which the sink cannot tell from a replay by anyone who saw it (a retry is signed anew: a current webhook-timestamp, Standard Webhooks)`
-}
-
-/** The probe's first attempt, when a retry of it is due and can be told; skips the check otherwise. */
-async function bouncedAttempt(ctx: CheckContext): Promise<{ probe: Probe; first: Delivery }> {
-  const probe = await probeCase(ctx)
-  const first = await probeDelivery(ctx, probe)
-  if (first === undefined)
-    ctx.skip(
-      `no case.created delivery for the probe case ${probe.id} within ${ctx.config.webhookTimeoutS} s, so no retry to watch (webhooks.case.created judges that)`,
-    )
-  if (first.status < 300) ctx.skip(`the sink answered the first case.created delivery ${first.status}, so no retry is due`)
-  if (!first.authentic) {
-    ctx.skip(
-      `the first case.created delivery is not signed with the secret (${first.reason}), so a retry could not be told from anyone's copy (webhooks.delivery.signature judges the signature)`,
-    )
-  }
-  return { probe, first }
 }
 
 /**
@@ -59,7 +42,7 @@ export const retryChecks: CheckDefinition[] = [
     area,
     title: 'After a non-2xx answer the same event is delivered again under the same webhook-id',
     ...watchesDeliveries(2),
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       const { probe, first, again } = await retriedAttempt(ctx, (_probe, first, copies) =>
         ctx.skip(
           `no retry of case.created within ${ctx.config.webhookRetryWaitS} s of answering ${first.status}${copies}; webhooks.retry.arrives judges the silence (raise CRM_WEBHOOK_RETRY_WAIT_S to wait longer)`,
@@ -84,7 +67,7 @@ export const retryChecks: CheckDefinition[] = [
     area,
     title: 'After a non-2xx answer the event is delivered again within CRM_WEBHOOK_RETRY_WAIT_S (default 60 s)',
     ...watchesDeliveries(2),
-    async run(ctx: CheckContext) {
+    async run(ctx) {
       // §6.7 states that a non-2xx answer leads to retries but names no schedule: the wait is the user's to set
       // (CRM_WEBHOOK_RETRY_WAIT_S) to cover the server's first retry; a server that never retries fails here.
       await retriedAttempt(ctx, (probe, first, copies) =>
