@@ -39,15 +39,75 @@ export interface ResponseProblem {
  */
 export function perApiResponse(
   meta: RuleMeta,
-  judged: (response: ExchangeResponse) => boolean,
+  judged: (response: ExchangeResponse, exchange: TrafficExchange) => boolean,
   problem: (response: ExchangeResponse, exchange: TrafficExchange) => ResponseProblem | undefined,
 ): TrafficRule {
   return perExchange(meta, (exchange, ctx) => {
     const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || !response || !judged(response)) return
+    if (!isApiCall(exchange, ctx.operation) || !response || !judged(response, exchange)) return
     ctx.exercised()
     const found = problem(response, exchange)
     if (found) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}${found.detail}`, expected: found.expected })
+  })
+}
+
+/** An operation an exchange can name (see ResolvedOperation). */
+export type Op = NonNullable<ResolvedOperation['op']>
+
+/**
+ * Which answers a rule judges, declared beside its meta: the operations (of a §2 resource, or `me`), the status,
+ * whether the rule reads the body (then only one seen whole), and a condition of the rule's own on what it
+ * speaks of. `answerOf` picks an exchange by it; `perAnswer` judges each answer it picks.
+ */
+export interface Judges<O extends Op, R extends ResourceName = ResourceName> {
+  ops: readonly O[]
+  /** Every 2xx, or this one status. */
+  status: '2xx' | number
+  /** The rule reads the body: only answers whose body was seen whole (see seenWhole). */
+  wholeBody?: true
+  /** Only these §2 resources (default: every one). */
+  resources?: readonly R[]
+  where?: (answer: Answer<O, R>) => boolean
+}
+
+/** An answer a rule's Judges picked: the exchange, read once for the rule. */
+export interface Answer<O extends Op = Op, R extends ResourceName = ResourceName> {
+  exchange: TrafficExchange
+  operation: ResolvedOperation & { op: O }
+  /** The §2 resource (none for /me). */
+  resource: O extends 'me' ? undefined : R
+  response: ExchangeResponse
+  body: unknown
+}
+
+/** The exchange as an answer `judges` picks, or undefined when it is none. */
+export function answerOf<O extends Op, R extends ResourceName = ResourceName>(
+  judges: Judges<O, R>,
+  exchange: TrafficExchange,
+  operation: ResolvedOperation | undefined,
+): Answer<O, R> | undefined {
+  const response = exchange.response
+  const op = operation?.op
+  if (!response || op === undefined || !(judges.ops as readonly Op[]).includes(op)) return undefined
+  const resource = resourceOf(operation)
+  if (op !== 'me' && (!resource || (judges.resources !== undefined && !(judges.resources as readonly ResourceName[]).includes(resource)))) return undefined
+  if (judges.status === '2xx' ? !isSuccess(response.status) : response.status !== judges.status) return undefined
+  if (judges.wholeBody && !seenWhole(exchange)) return undefined
+  const answer = { exchange, operation, resource, response, body: response.body } as Answer<O, R>
+  return judges.where === undefined || judges.where(answer) ? answer : undefined
+}
+
+/** A rule on each answer its Judges pick: each counts as exercised, and `judge` says what is wrong with it. */
+export function perAnswer<O extends Op, R extends ResourceName = ResourceName>(
+  meta: RuleMeta,
+  judges: Judges<O, R>,
+  judge: (answer: Answer<O, R>, ctx: RuleContext) => void,
+): TrafficRule {
+  return perExchange(meta, (exchange, ctx) => {
+    const answer = answerOf(judges, exchange, ctx.operation)
+    if (!answer) return
+    ctx.exercised()
+    judge(answer, ctx)
   })
 }
 
@@ -100,11 +160,14 @@ export function resourceOf(operation: ResolvedOperation | undefined): ResourceNa
   return r === undefined || r === 'me' ? undefined : (r as ResourceName)
 }
 
-/** The response body, when it was seen whole (not cut at the size cap) and the request was not a HEAD. */
+/** True when a response was seen and its body, if any, was seen whole: not cut at the size cap, and no HEAD (which carries none). */
+export function seenWhole(exchange: TrafficExchange): boolean {
+  return exchange.response !== undefined && !exchange.response.truncated && exchange.request.method.toUpperCase() !== 'HEAD'
+}
+
+/** The response body, when it was seen whole (see seenWhole). */
 export function wholeBody(exchange: TrafficExchange): unknown {
-  const response = exchange.response
-  if (!response || response.truncated || exchange.request.method.toUpperCase() === 'HEAD') return undefined
-  return response.body
+  return seenWhole(exchange) ? exchange.response!.body : undefined
 }
 
 /** True when the response carried a body (JSON or text). */
@@ -112,22 +175,20 @@ export function hasBody(body: unknown): boolean {
   return body !== undefined && body !== ''
 }
 
+/** Answers that carry records: a list page, or a get, create, update or replace answered 2xx, seen whole. */
+const RECORD_ANSWERS: Judges<'list' | 'get' | 'create' | 'update' | 'replace'> = {
+  ops: ['list', 'get', 'create', 'update', 'replace'],
+  status: '2xx',
+  wholeBody: true,
+}
+
 /** The records a response carries: a list page's data, or the record of a get, create, update or replace. */
 export function recordsOf(operation: ResolvedOperation | undefined, exchange: TrafficExchange): AnyRecord[] {
-  const response = exchange.response
-  if (!response || !isSuccess(response.status)) return []
-  const body = wholeBody(exchange)
-  switch (operation?.op) {
-    case 'list':
-      return isObject(body) && Array.isArray(body.data) ? body.data.filter(isObject) : []
-    case 'get':
-    case 'create':
-    case 'update':
-    case 'replace':
-      return isObject(body) ? [body] : []
-    default:
-      return []
-  }
+  const answer = answerOf(RECORD_ANSWERS, exchange, operation)
+  const body = answer?.body
+  if (!isObject(body)) return []
+  if (answer!.operation.op !== 'list') return [body]
+  return Array.isArray(body.data) ? body.data.filter(isObject) : []
 }
 
 const ANONYMOUS = /^(bearer\s+)?<redacted>$/i
