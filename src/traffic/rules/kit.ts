@@ -175,6 +175,9 @@ export function hasBody(body: unknown): boolean {
   return body !== undefined && body !== ''
 }
 
+/** A list answered 200, seen whole: the answers list pages are read from. */
+export const LIST_PAGES: Judges<'list'> = { ops: ['list'], status: 200, wholeBody: true }
+
 /** Answers that carry records: a list page, or a get, create, update or replace answered 2xx, seen whole. */
 const RECORD_ANSWERS: Judges<'list' | 'get' | 'create' | 'update' | 'replace'> = {
   ops: ['list', 'get', 'create', 'update', 'replace'],

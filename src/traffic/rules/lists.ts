@@ -17,8 +17,10 @@ import { RESOURCES, type ResourceName } from '../../spec/resources.ts'
 import type { ResolvedOperation, RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
+  LIST_PAGES,
   WriteClock,
   acrossExchanges,
+  answerOf,
   endedBefore,
   isObject,
   isSuccess,
@@ -27,7 +29,6 @@ import {
   timeOf,
   querySignature,
   resourceOf,
-  wholeBody,
   type AnyRecord,
   type RuleMeta,
 } from './kit.ts'
@@ -61,12 +62,11 @@ function perPage(meta: RuleMeta, judge: (page: Page, exchange: TrafficExchange, 
 }
 
 function readPage(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
-  const resource = resourceOf(operation)
-  if (!resource || operation?.op !== 'list' || exchange.response?.status !== 200) return undefined
-  const body = wholeBody(exchange)
+  const answer = answerOf(LIST_PAGES, exchange, operation)
+  const body = answer?.body
   if (!isObject(body) || !Array.isArray(body.data)) return undefined
   const next = typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined
-  return { resource, operation: operation!, records: body.data.filter(isObject), ...(next !== undefined ? { next } : {}) }
+  return { resource: answer!.resource, operation: answer!.operation, records: body.data.filter(isObject), ...(next !== undefined ? { next } : {}) }
 }
 
 const describe = (exchange: TrafficExchange, operation: ResolvedOperation) =>

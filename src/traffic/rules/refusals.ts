@@ -11,6 +11,7 @@ import type { TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   acrossExchanges,
+  answerOf,
   answeredWithin,
   isObject,
   keyOf,
@@ -20,6 +21,7 @@ import {
   requestLine,
   resourceOf,
   wholeBody,
+  type Judges,
 } from './kit.ts'
 import { writeDefects } from './responses.ts'
 
@@ -135,6 +137,14 @@ export const listNotFound: TrafficRule = acrossExchanges(
   },
 )
 
+/** A write refused 400 invalid_request, seen whole: the refusals whose details §7.2 speaks of. */
+const INVALID_WRITES: Judges<'create' | 'update' | 'replace'> = {
+  ops: ['create', 'update', 'replace'],
+  status: 400,
+  wholeBody: true,
+  where: ({ body }) => errorCode(body) === 'invalid_request',
+}
+
 /**
  * §7.2 "details … lists each field to fix": a 400 invalid_request with details, to a body with several fields at
  * fault, names each of them (as validation.*.several-defects). Whether a 400 is due and names one field at all is
@@ -149,13 +159,13 @@ export const detailsEachField: TrafficRule = perExchange(
     title: 'A 400 invalid_request to a body with several fields at fault names each of them in details',
   },
   (exchange, ctx) => {
-    const response = exchange.response
-    const resource = resourceOf(ctx.operation)
-    if (!resource || !response || response.truncated || response.status !== 400 || errorCode(response.body) !== 'invalid_request') return
-    const details = (response.body as { error?: { details?: unknown } }).error?.details
+    const answer = answerOf(INVALID_WRITES, exchange, ctx.operation)
+    if (!answer) return
+    const details = (answer.body as { error?: { details?: unknown } }).error?.details
     if (!Array.isArray(details) || details.length === 0) return
-    const known = RESOURCES[resource][ctx.operation!.op as 'create' | 'update' | 'replace']?.fields ?? {}
-    const fields = [...new Set((writeDefects(exchange, resource, ctx.operation!.op) ?? []).map((i) => i.path))].filter((f) => f in known)
+    const { resource, operation } = answer
+    const known = RESOURCES[resource][operation.op]?.fields ?? {}
+    const fields = [...new Set((writeDefects(exchange, resource, operation.op) ?? []).map((i) => i.path))].filter((f) => f in known)
     if (fields.length < 2) return
     ctx.exercised()
     const unnamed = fields.filter((f) => !details.some((d: { path?: unknown }) => pathNames(d?.path, f)))

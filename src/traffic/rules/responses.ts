@@ -10,7 +10,7 @@ import { schemaProblem } from '../../judge/schema.ts'
 import { listKey, recordKey, type SchemaIssue } from '../../schemas/registry.ts'
 import { RESOURCES, type ResourceName, type WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { hasBody, isSuccess, perAnswer, perApiResponse, perExchange, recordsOf, resourceOf, timeOf, type ExchangeResponse } from './kit.ts'
+import { LIST_PAGES, hasBody, isSuccess, perAnswer, perApiResponse, perExchange, recordsOf, resourceOf, timeOf, type ExchangeResponse } from './kit.ts'
 
 const WRITE_OPS: ReadonlySet<string> = new Set(['create', 'update', 'replace'])
 
@@ -47,7 +47,7 @@ export const listSchema: TrafficRule = perAnswer(
     side: 'server',
     title: 'A list answered 200 is { data: record[], nextCursor: string } with every record as §2 lists it',
   },
-  { ops: ['list'], status: 200, wholeBody: true },
+  LIST_PAGES,
   ({ operation, resource, body }, ctx) => {
     const problem = schemaProblem(listKey(resource), body)
     if (problem)

@@ -17,7 +17,7 @@ import {
   isObject,
   isSuccess,
   keyOf,
-  perExchange,
+  perAnswer,
   recordsOf,
   resourceOf,
   timeOf,
@@ -265,7 +265,7 @@ export const draftOnly: TrafficRule = againstSeenStatus(
   },
 )
 
-export const createdDraft: TrafficRule = perExchange(
+export const createdDraft: TrafficRule = perAnswer(
   {
     id: 'traffic.state.created-draft',
     clauses: ['§3', '§4.2'],
@@ -273,15 +273,17 @@ export const createdDraft: TrafficRule = perExchange(
     side: 'server',
     title: 'A quotation or invoice created 2xx carries status draft (as state.*.created-draft)',
   },
-  (exchange, ctx) => {
-    const resource = resourceOf(ctx.operation)
-    if ((resource !== 'quotation' && resource !== 'invoice') || ctx.operation?.op !== 'create') return
-    const record = recordsOf(ctx.operation, exchange)[0]
+  {
+    resources: ['quotation', 'invoice'],
+    ops: ['create'],
+    status: '2xx',
+    wholeBody: true,
     // A create answered without the record (success bodies are not shown for every write) says nothing here.
-    if (!record || !('status' in record)) return
-    ctx.exercised()
-    const problem = notCreatedAsDraft(resource, record.status)
-    if (problem) ctx.violation({ message: `POST ${ctx.operation.path} answered ${exchange.response!.status}: ${problem.message}`, expected: problem.expected })
+    where: ({ body }) => isObject(body) && 'status' in body,
+  },
+  ({ operation, resource, response, body }, ctx) => {
+    const problem = notCreatedAsDraft(resource, (body as AnyRecord).status)
+    if (problem) ctx.violation({ message: `POST ${operation.path} answered ${response.status}: ${problem.message}`, expected: problem.expected })
   },
 )
 
