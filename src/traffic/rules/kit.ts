@@ -207,6 +207,20 @@ export function keyOf(exchange: TrafficExchange): string | undefined {
   return `auth:${auth}`
 }
 
+/** An API call answered, and the key that sent it: what the rules that follow one key across the traffic read. */
+export interface KeyedCall {
+  key: string
+  operation: ResolvedOperation
+  response: ExchangeResponse
+}
+
+/** The exchange as a KeyedCall: undefined for no API call, no answer, or a key the traffic does not tell apart (see keyOf). */
+export function keyedCall(exchange: TrafficExchange, operation: ResolvedOperation | undefined): KeyedCall | undefined {
+  const key = keyOf(exchange)
+  if (!isApiCall(exchange, operation) || !exchange.response || key === undefined) return undefined
+  return { key, operation, response: exchange.response }
+}
+
 /**
  * A create sent with an Idempotency-Key (§4.1): its value, and `retryKey`, what a retry of the create shares with
  * it: the API key that sent it, the path and the Idempotency-Key (unique per API key and path).

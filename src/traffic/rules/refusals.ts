@@ -15,6 +15,7 @@ import {
   answeredWithin,
   isObject,
   keyOf,
+  keyedCall,
   perExchange,
   querySignature,
   recordsOf,
@@ -106,11 +107,10 @@ export const listNotFound: TrafficRule = acrossExchanges(
     const shown = new BoundedMap<string, true>(DEFAULTS.trafficRecordsRemembered)
     return {
       observe(exchange, ctx) {
-        const op = ctx.operation
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call) return
+        const { key, operation: op, response } = call
         const resource = resourceOf(op)
-        const response = exchange.response
-        const key = keyOf(exchange)
-        if (!op || !response || key === undefined) return
         for (const r of recordsOf(op, exchange)) if (typeof r.id === 'string') shown.set(`${key} ${r.id.toLowerCase()}`, true)
         if (!resource || op.op !== 'list' || exchange.request.method.toUpperCase() !== 'GET') return
         const ok = response.status >= 200 && response.status < 300

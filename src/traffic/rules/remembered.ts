@@ -16,10 +16,10 @@ import {
   acrossExchanges,
   answeredWithin,
   endedBefore,
-  isApiCall,
   isObject,
   isSuccess,
   keyOf,
+  keyedCall,
   querySignature,
   recordsOf,
   requestLine,
@@ -74,10 +74,9 @@ export const scopeEnforced: TrafficRule = acrossExchanges(
     const keys = new BoundedMap<string, { scopes: Set<string>; exchange: TrafficExchange }>(DEFAULTS.trafficKeysRemembered)
     return {
       observe(exchange, ctx) {
-        const op = ctx.operation
-        const response = exchange.response
-        const key = keyOf(exchange)
-        if (!isApiCall(exchange, op) || !response || key === undefined) return
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call) return
+        const { key, operation: op, response } = call
         if (op.op === 'me') {
           if (response.status !== 200) return
           const scopes = scopesShown(wholeBody(exchange))
@@ -304,9 +303,9 @@ export const limitEnforced: TrafficRule = acrossExchanges(
     )
     return {
       observe(exchange, ctx) {
-        const response = exchange.response
-        const key = keyOf(exchange)
-        if (!isApiCall(exchange, ctx.operation) || !response || key === undefined) return
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call) return
+        const { key, response } = call
         const state = keys.get(key) ?? { accepted: [] }
         const start = timeOf(exchange.startedAt)
         const end = timeOf(exchange.endedAt)
@@ -368,10 +367,9 @@ export const meShowsParts: TrafficRule = acrossExchanges(
     }
     return {
       observe(exchange, ctx) {
-        const op = ctx.operation
-        const key = keyOf(exchange)
-        const response = exchange.response
-        if (!op || !response || key === undefined || response.status !== 200) return
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call || call.response.status !== 200) return
+        const { key, operation: op } = call
         const state = keys.get(key) ?? {}
         if (op.op === 'me') {
           const body = wholeBody(exchange)

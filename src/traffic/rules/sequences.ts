@@ -13,10 +13,9 @@ import {
   answeredWithin,
   endedBefore,
   idempotentCreate,
-  isApiCall,
   isObject,
   isSuccess,
-  keyOf,
+  keyedCall,
   perAnswer,
   recordsOf,
   resourceOf,
@@ -348,9 +347,9 @@ export const remainingNeverRises: TrafficRule = acrossExchanges(
     const keys = new BoundedMap<string, { recent: Quota[]; anchor?: Quota }>()
     return {
       observe(exchange, ctx) {
-        const response = exchange.response
-        const key = keyOf(exchange)
-        if (!isApiCall(exchange, ctx.operation) || !response || key === undefined) return
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call) return
+        const { key, response } = call
         const remaining = headerInt(response.headers['ratelimit-remaining'])
         const limit = headerInt(response.headers['ratelimit-limit'])
         const start = timeOf(exchange.startedAt)
