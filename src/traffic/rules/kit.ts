@@ -61,8 +61,8 @@ export type Op = NonNullable<ResolvedOperation['op']>
  */
 export interface Judges<O extends Op, R extends ResourceName = ResourceName> {
   ops: readonly O[]
-  /** Every 2xx, or this one status. */
-  status: '2xx' | number
+  /** Every 2xx, or this one status (absent: every answer). */
+  status?: '2xx' | number
   /** The rule reads the body: only answers whose body was seen whole (see seenWhole). */
   wholeBody?: true
   /** Only these §2 resources (default: every one). */
@@ -91,7 +91,7 @@ export function answerOf<O extends Op, R extends ResourceName = ResourceName>(
   if (!response || op === undefined || !(judges.ops as readonly Op[]).includes(op)) return undefined
   const resource = resourceOf(operation)
   if (op !== 'me' && (!resource || (judges.resources !== undefined && !(judges.resources as readonly ResourceName[]).includes(resource)))) return undefined
-  if (judges.status === '2xx' ? !isSuccess(response.status) : response.status !== judges.status) return undefined
+  if (judges.status === '2xx' ? !isSuccess(response.status) : judges.status !== undefined && response.status !== judges.status) return undefined
   if (judges.wholeBody && !seenWhole(exchange)) return undefined
   const answer = { exchange, operation, resource, response, body: response.body } as Answer<O, R>
   return judges.where === undefined || judges.where(answer) ? answer : undefined

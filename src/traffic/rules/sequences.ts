@@ -10,6 +10,7 @@ import type { RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   acrossExchanges,
+  answerOf,
   answeredWithin,
   endedBefore,
   idempotentCreate,
@@ -21,7 +22,10 @@ import {
   resourceOf,
   timeOf,
   wholeBody,
+  type Answer,
   type AnyRecord,
+  type Judges,
+  type Op,
   type RuleMeta,
 } from './kit.ts'
 
@@ -212,23 +216,26 @@ function withOnly(exchange: TrafficExchange, record: AnyRecord): TrafficExchange
 }
 
 /**
- * A rule that judges an exchange against the status a quotation or invoice was last seen with: `lastSeen(key)`
- * gives the state of `${resource}/${id}` seen before this exchange and recently enough (STATE_FRESH_MS), and each
- * exchange's records are noted after it is judged; a list's only where `fromLists`.
+ * A rule that judges the answers its Judges pick against the status a quotation or invoice was last seen with:
+ * `lastSeen(key)` gives the state of `${resource}/${id}` seen before this exchange and recently enough
+ * (STATE_FRESH_MS), and each exchange's records are noted after it is judged; a list's only where `fromLists`.
  */
-function againstSeenStatus(
+function againstSeenStatus<O extends Op, R extends ResourceName>(
   meta: RuleMeta,
   fromLists: boolean,
-  judge: (exchange: TrafficExchange, ctx: RuleContext, lastSeen: (key: string) => SeenState | undefined) => void,
+  judges: Judges<O, R>,
+  judge: (answer: Answer<O, R>, ctx: RuleContext, lastSeen: (key: string) => SeenState | undefined) => void,
 ): TrafficRule {
   return acrossExchanges(meta, () => {
     const states = new BoundedMap<string, SeenState>()
     return {
       observe(exchange, ctx) {
-        judge(exchange, ctx, (key) => {
-          const seen = states.peek(key)
-          return seen && answeredWithin(seen.exchange, exchange, STATE_FRESH_MS) ? seen : undefined
-        })
+        const answer = answerOf(judges, exchange, ctx.operation)
+        if (answer)
+          judge(answer, ctx, (key) => {
+            const seen = states.peek(key)
+            return seen && answeredWithin(seen.exchange, exchange, STATE_FRESH_MS) ? seen : undefined
+          })
         const op = ctx.operation?.op
         if (fromLists || op !== 'list') noteStates(states, exchange, resourceOf(ctx.operation), recordsOf(ctx.operation, exchange), op === 'list')
       },
@@ -245,21 +252,21 @@ export const draftOnly: TrafficRule = againstSeenStatus(
     title: 'A replace or delete of a quotation, or a replace of an invoice, is refused when it was last seen not a draft',
   },
   true,
-  (exchange, ctx, lastSeen) => {
-    const resource = resourceOf(ctx.operation)
-    const op = ctx.operation?.op
-    if ((resource === 'quotation' && (op === 'replace' || op === 'delete')) || (resource === 'invoice' && op === 'replace')) {
-      const seen = lastSeen(`${resource}/${ctx.operation!.id}`)
-      if (seen && typeof seen.status === 'string' && exchange.response) {
-        ctx.exercised()
-        if (seen.status !== 'draft' && isSuccess(exchange.response.status)) {
-          ctx.violation({
-            message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${exchange.response.status} on a ${resource} last seen with status ${JSON.stringify(seen.status)} (§3.1)`,
-            expected: `§3.1: a quotation can be replaced or deleted only while it is a draft; an invoice can be replaced only while it is a draft`,
-            exchanges: [seen.exchange, exchange],
-          })
-        }
-      }
+  {
+    resources: ['quotation', 'invoice'],
+    ops: ['replace', 'delete'],
+    where: ({ resource, operation }) => resource === 'quotation' || operation.op === 'replace',
+  },
+  ({ exchange, operation, resource, response }, ctx, lastSeen) => {
+    const seen = lastSeen(`${resource}/${operation.id}`)
+    if (!seen || typeof seen.status !== 'string') return
+    ctx.exercised()
+    if (seen.status !== 'draft' && isSuccess(response.status)) {
+      ctx.violation({
+        message: `${exchange.request.method} ${operation.path} (${operation.op}) answered ${response.status} on a ${resource} last seen with status ${JSON.stringify(seen.status)} (§3.1)`,
+        expected: `§3.1: a quotation can be replaced or deleted only while it is a draft; an invoice can be replaced only while it is a draft`,
+        exchanges: [seen.exchange, exchange],
+      })
     }
   },
 )
@@ -296,16 +303,16 @@ export const orderFromAccepted: TrafficRule = againstSeenStatus(
   },
   // A list may lag behind a change (a search index): only reads and writes of the record itself say its state.
   false,
-  (exchange, ctx, lastSeen) => {
-    if (resourceOf(ctx.operation) !== 'order' || ctx.operation?.op !== 'create' || !exchange.response) return
+  { resources: ['order'], ops: ['create'] },
+  ({ exchange, operation, response }, ctx, lastSeen) => {
     const quoteId = isObject(exchange.request.body) ? exchange.request.body.quoteId : undefined
     const seen = typeof quoteId === 'string' ? lastSeen(`quotation/${quoteId}`) : undefined
     // "draft" is the only status value §3 names, and a draft is not accepted; the accepted value is not shown.
     if (seen && seen.status === 'draft') {
       ctx.exercised()
-      if (isSuccess(exchange.response.status)) {
+      if (isSuccess(response.status)) {
         ctx.violation({
-          message: `POST ${ctx.operation!.path} answered ${exchange.response.status} for quotation ${quoteId}, last seen as a draft (§3.2)`,
+          message: `POST ${operation.path} answered ${response.status} for quotation ${quoteId}, last seen as a draft (§3.2)`,
           expected: '§3.2: an order is created from an accepted quotation',
           exchanges: [seen.exchange, exchange],
         })
