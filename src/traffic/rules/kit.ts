@@ -84,10 +84,10 @@ export interface Answer<O extends Op = Op, R extends ResourceName = ResourceName
 export function answerOf<O extends Op, R extends ResourceName = ResourceName>(
   judges: Judges<O, R>,
   exchange: TrafficExchange,
-  operation: ResolvedOperation | undefined,
+  operation: ResolvedOperation,
 ): Answer<O, R> | undefined {
   const response = exchange.response
-  const op = operation?.op
+  const op = operation.op
   if (!response || op === undefined || !(judges.ops as readonly Op[]).includes(op)) return undefined
   const resource = resourceOf(operation)
   if (op !== 'me' && (!resource || (judges.resources !== undefined && !(judges.resources as readonly ResourceName[]).includes(resource)))) return undefined
@@ -155,8 +155,8 @@ export function isSuccess(status: number): boolean {
 }
 
 /** The operation's resource when it is one of §2's (not `me`, not unknown). */
-export function resourceOf(operation: ResolvedOperation | undefined): ResourceName | undefined {
-  const r = operation?.resource
+export function resourceOf(operation: ResolvedOperation): ResourceName | undefined {
+  const r = operation.resource
   return r === undefined || r === 'me' ? undefined : (r as ResourceName)
 }
 
@@ -186,7 +186,7 @@ const RECORD_ANSWERS: Judges<'list' | 'get' | 'create' | 'update' | 'replace'> =
 }
 
 /** The records a response carries: a list page's data, or the record of a get, create, update or replace. */
-export function recordsOf(operation: ResolvedOperation | undefined, exchange: TrafficExchange): AnyRecord[] {
+export function recordsOf(operation: ResolvedOperation, exchange: TrafficExchange): AnyRecord[] {
   const answer = answerOf(RECORD_ANSWERS, exchange, operation)
   const body = answer?.body
   if (!isObject(body)) return []
@@ -215,7 +215,7 @@ export interface KeyedCall {
 }
 
 /** The exchange as a KeyedCall: undefined for no API call, no answer, or a key the traffic does not tell apart (see keyOf). */
-export function keyedCall(exchange: TrafficExchange, operation: ResolvedOperation | undefined): KeyedCall | undefined {
+export function keyedCall(exchange: TrafficExchange, operation: ResolvedOperation): KeyedCall | undefined {
   const key = keyOf(exchange)
   if (!isApiCall(exchange, operation) || !exchange.response || key === undefined) return undefined
   return { key, operation, response: exchange.response }
@@ -225,9 +225,9 @@ export function keyedCall(exchange: TrafficExchange, operation: ResolvedOperatio
  * A create sent with an Idempotency-Key (§4.1): its value, and `retryKey`, what a retry of the create shares with
  * it: the API key that sent it, the path and the Idempotency-Key (unique per API key and path).
  */
-export function idempotentCreate(exchange: TrafficExchange, operation: ResolvedOperation | undefined): { idem: string; retryKey: string } | undefined {
+export function idempotentCreate(exchange: TrafficExchange, operation: ResolvedOperation): { idem: string; retryKey: string } | undefined {
   const idem = exchange.request.headers['idempotency-key']
-  if (idem === undefined || operation?.op !== 'create') return undefined
+  if (idem === undefined || operation.op !== 'create') return undefined
   return { idem, retryKey: `${keyOf(exchange) ?? '?'} ${operation.path} ${idem}` }
 }
 
@@ -273,9 +273,9 @@ export class WriteClock {
   private readonly last = new Map<ResourceName, number>()
 
   /** Notes the exchange when it is a write answered 2xx; true when it was one. */
-  note(exchange: TrafficExchange, operation: ResolvedOperation | undefined): boolean {
+  note(exchange: TrafficExchange, operation: ResolvedOperation): boolean {
     const resource = resourceOf(operation)
-    if (!resource || !WRITE_OPS.has(operation?.op ?? '') || !exchange.response || !isSuccess(exchange.response.status)) return false
+    if (!resource || !WRITE_OPS.has(operation.op ?? '') || !exchange.response || !isSuccess(exchange.response.status)) return false
     this.last.set(resource, Math.max(this.last.get(resource) ?? 0, timeOf(exchange.endedAt) || 0))
     return true
   }

@@ -45,7 +45,7 @@ export interface Page {
 const pages = new WeakMap<TrafficExchange, Page | null>()
 
 /** A list answered 200 with a data array, seen whole. */
-export function pageOf(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
+export function pageOf(exchange: TrafficExchange, operation: ResolvedOperation): Page | undefined {
   const known = pages.get(exchange)
   if (known !== undefined) return known ?? undefined
   const page = readPage(exchange, operation)
@@ -61,7 +61,7 @@ function perPage(meta: RuleMeta, judge: (page: Page, exchange: TrafficExchange, 
   })
 }
 
-function readPage(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
+function readPage(exchange: TrafficExchange, operation: ResolvedOperation): Page | undefined {
   const answer = answerOf(LIST_PAGES, exchange, operation)
   const body = answer?.body
   if (!isObject(body) || !Array.isArray(body.data)) return undefined
@@ -347,7 +347,7 @@ export const filterComplete: TrafficRule = acrossExchanges(
         if (writes.note(exchange, ctx.operation)) return
         const resource = resourceOf(ctx.operation)
         const key = keyOf(exchange)
-        if (!resource || ctx.operation?.op !== 'list' || key === undefined) return
+        if (!resource || ctx.operation.op !== 'list' || key === undefined) return
         const query = ctx.operation.query
         const spec = RESOURCES[resource]
         const asked = filtersAsked(spec, query)
@@ -397,7 +397,7 @@ export const badParameterRefused: TrafficRule = perExchange(
   (exchange, ctx) => {
     const resource = resourceOf(ctx.operation)
     const response = exchange.response
-    if (!resource || ctx.operation?.op !== 'list' || !response || response.truncated) return
+    if (!resource || ctx.operation.op !== 'list' || !response || response.truncated) return
     const query = ctx.operation.query
     const badLimit = limitOutOfRange(query.limit)
     // Not in the list whatever the case: a server reading `OPEN` as `open` is not judged (the suite sends neither).

@@ -52,7 +52,7 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
       observe(exchange, ctx) {
         const op = ctx.operation
         const response = exchange.response
-        if (!op || !response || exchange.request.method.toUpperCase() !== 'GET') return
+        if (!response || exchange.request.method.toUpperCase() !== 'GET') return
         const resource = resourceOf(op)
         const key = keyOf(exchange)
         if (op.op === 'list' && resource && response.status === 200 && key !== undefined) {

@@ -133,8 +133,8 @@ export const foreignRecordHidden: TrafficRule = acrossExchanges(
           for (const r of recordsOf(op, exchange)) if (typeof r.id === 'string') shown.set(`${resource}/${r.id.toLowerCase()}`, exchange)
           return
         }
-        if (isSuccess(response.status) && op?.op === 'list') foreignReads.add(resource)
-        if (!ITEM_OPS.has(op?.op ?? '') || op?.id === undefined) return
+        if (isSuccess(response.status) && op.op === 'list') foreignReads.add(resource)
+        if (!ITEM_OPS.has(op.op ?? '') || op.id === undefined) return
         const other = shown.peek(`${resource}/${op.id.toLowerCase()}`)
         if (!other || !endedBefore(other, exchange)) return
         const status = response.status
@@ -167,7 +167,7 @@ export const updateKeepsUnsent: TrafficRule = acrossExchanges(
         const op = ctx.operation
         const resource = resourceOf(op)
         const response = exchange.response
-        if (!resource || !op?.op || !response) return
+        if (!resource || !op.op || !response) return
         const id = op.id?.toLowerCase()
         if (op.op === 'delete' && id) states.delete(`${resource}/${id}`)
         if (!isSuccess(response.status) || !['get', 'create', 'update', 'replace'].includes(op.op)) return
@@ -233,7 +233,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
         const resource = resourceOf(op)
         const key = keyOf(exchange)
         const page = pageOf(exchange, op)
-        if (!op || !resource || !page || key === undefined) return
+        if (!resource || !page || key === undefined) return
         const params = Object.keys(op.query)
         if (!params.every((p) => SHAPING.has(p))) return
         const signature = querySignature(op)

@@ -119,7 +119,7 @@ export const invalidRequest: TrafficRule = perExchange(
     if (!response || response.truncated) return
     // A key, a scope or an id refused first (401, 403, 404, 429) says nothing about the body.
     if (!isSuccess(response.status) && response.status !== 400) return
-    const issues = writeDefects(exchange, resourceOf(ctx.operation), ctx.operation?.op)
+    const issues = writeDefects(exchange, resourceOf(ctx.operation), ctx.operation.op)
     if (issues === undefined || issues.length === 0) return
     ctx.exercised()
     const fields = [...new Set(issues.map((i) => i.path))]
@@ -129,7 +129,7 @@ export const invalidRequest: TrafficRule = perExchange(
     const problems = (named.length === 0 ? [undefined] : named).map((f) => refusalProblem(response.status, response.body, f, { anyCode: notAnObject }))
     if (problems.some((p) => p === undefined)) return
     ctx.violation({
-      message: `${exchange.request.method} ${ctx.operation!.path} with a body that breaks §4.4 (${issues
+      message: `${exchange.request.method} ${ctx.operation.path} with a body that breaks §4.4 (${issues
         .slice(0, 3)
         .map((i) => `${i.path || '(root)'} ${i.message}`)
         .join('; ')}): ${problems[0]}`,
@@ -249,7 +249,7 @@ export const writeOnlyHidden: TrafficRule = perExchange(
       const shown = writeOnlyShown(resource, record)
       if (shown.length > 0) {
         ctx.violation({
-          message: `${exchange.request.method} ${ctx.operation!.path}: ${resource} ${JSON.stringify(record.id ?? null)} shows ${shown.join(', ')}, writable but not in the record (§2)`,
+          message: `${exchange.request.method} ${ctx.operation.path}: ${resource} ${JSON.stringify(record.id ?? null)} shows ${shown.join(', ')}, writable but not in the record (§2)`,
           expected: `${Object.keys(RESOURCES[resource].writeOnly).join(', ')}: writable but not in the record (§2)`,
         })
         return

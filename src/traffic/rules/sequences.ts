@@ -106,12 +106,12 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
     return {
       observe(exchange, ctx) {
         const resource = resourceOf(ctx.operation)
-        const op = ctx.operation?.op
+        const op = ctx.operation.op
         const response = exchange.response
         if (!resource || !response || !isSuccess(response.status)) return
         if (op === 'create' || op === 'update' || op === 'replace') {
           const body = wholeBody(exchange)
-          const id = op === 'create' ? (isObject(body) ? body.id : undefined) : ctx.operation!.id
+          const id = op === 'create' ? (isObject(body) ? body.id : undefined) : ctx.operation.id
           // A create answering with a record already seen created is an Idempotency-Key replay: it may answer the
           // first body's record, whatever this one sent (the spec leaves a reused key with another body open).
           const replay = op === 'create' && (exchange.request.headers['idempotency-key'] !== undefined || writes.peek(`${resource}/${id}`) !== undefined)
@@ -124,16 +124,16 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
               const mismatches = writtenMismatches(resource as ResourceName, op, exchange.request.body, body)
               if (mismatches.length > 0)
                 ctx.violation({
-                  message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${response.status} with a record that does not hold what was sent: ${describeMismatches(mismatches)} (§4.2)`,
+                  message: `${exchange.request.method} ${ctx.operation.path} (${op}) answered ${response.status} with a record that does not hold what was sent: ${describeMismatches(mismatches)} (§4.2)`,
                   expected: 'the record returned holds what was written, by meaning (§2, §4.4)',
                 })
             }
           }
           return
         }
-        if (op === 'delete') writes.delete(`${resource}/${ctx.operation!.id}`)
+        if (op === 'delete') writes.delete(`${resource}/${ctx.operation.id}`)
         if (op !== 'get' || response.status !== 200) return
-        const key = `${resource}/${ctx.operation!.id}`
+        const key = `${resource}/${ctx.operation.id}`
         const write = writes.peek(key)
         const record = wholeBody(exchange)
         if (!write || !isObject(record) || !answeredWithin(write.exchange, exchange, READ_AFTER_WRITE_WINDOW_MS)) return
@@ -141,7 +141,7 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
         const mismatches = writtenMismatches(resource as ResourceName, write.op, write.sent, record)
         if (mismatches.length > 0) {
           ctx.violation({
-            message: `GET ${ctx.operation!.path} after ${write.exchange.request.method} ${write.op}: ${describeMismatches(mismatches)} (§4.2)`,
+            message: `GET ${ctx.operation.path} after ${write.exchange.request.method} ${write.op}: ${describeMismatches(mismatches)} (§4.2)`,
             expected: 'the record holds what was written, by meaning (§2, §4.4)',
             exchanges: [write.exchange, exchange],
           })
@@ -164,9 +164,9 @@ export const goneAfterDelete: TrafficRule = acrossExchanges(
     return {
       observe(exchange, ctx) {
         const resource = resourceOf(ctx.operation)
-        const op = ctx.operation?.op
+        const op = ctx.operation.op
         const response = exchange.response
-        if (!resource || !response || ctx.operation?.id === undefined) return
+        if (!resource || !response || ctx.operation.id === undefined) return
         const key = `${resource}/${ctx.operation.id}`
         if (op === 'delete' && isSuccess(response.status)) {
           deleted.set(key, exchange)
@@ -236,7 +236,7 @@ function againstSeenStatus<O extends Op, R extends ResourceName>(
             const seen = states.peek(key)
             return seen && answeredWithin(seen.exchange, exchange, STATE_FRESH_MS) ? seen : undefined
           })
-        const op = ctx.operation?.op
+        const op = ctx.operation.op
         if (fromLists || op !== 'list') noteStates(states, exchange, resourceOf(ctx.operation), recordsOf(ctx.operation, exchange), op === 'list')
       },
     }
