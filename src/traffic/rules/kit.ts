@@ -1,5 +1,6 @@
-// What the traffic rules share: the rule shape for one exchange at a time, bounded maps for the rules that judge
-// across exchanges, and small readers of an exchange. Judgements themselves live in src/judge/, never here.
+// What the traffic rules share: the rule shape for one exchange at a time, the answers a rule judges declared as
+// data (Judges) and picked here, bounded maps for the rules that judge across exchanges, and small readers of an
+// exchange. Judgements themselves live in src/judge/, never here.
 import type { Level } from '../../checks/types.ts'
 import { isObject, type AnyRecord } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
@@ -67,6 +68,7 @@ export interface Judges<O extends Op, R extends ResourceName = ResourceName> {
   wholeBody?: true
   /** Only these §2 resources (default: every one). */
   resources?: readonly R[]
+  /** A condition of the rule's own on what it speaks of: an answer it turns down is not judged, nor counted. */
   where?: (answer: Answer<O, R>) => boolean
 }
 
@@ -77,6 +79,7 @@ export interface Answer<O extends Op = Op, R extends ResourceName = ResourceName
   /** The §2 resource (none for /me). */
   resource: O extends 'me' ? undefined : R
   response: ExchangeResponse
+  /** The response body: seen whole where the Judges say `wholeBody`. */
   body: unknown
 }
 
