@@ -157,6 +157,15 @@ export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300
 }
 
+/**
+ * True when the status is a verdict on what the request sent: accepted (2xx) or refused as invalid (400, §7.3). A
+ * key, a scope or an id refused first (401, 403, 404, 429), or a failure (5xx), says nothing about the body or the
+ * parameters.
+ */
+export function isVerdictOnInput(status: number): boolean {
+  return isSuccess(status) || status === 400
+}
+
 /** The operation's resource when it is one of §2's (not `me`, not unknown). */
 export function resourceOf(operation: ResolvedOperation): ResourceName | undefined {
   const r = operation.resource

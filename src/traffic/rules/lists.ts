@@ -24,6 +24,7 @@ import {
   endedBefore,
   isObject,
   isSuccess,
+  isVerdictOnInput,
   keyOf,
   perExchange,
   timeOf,
@@ -405,8 +406,7 @@ export const badParameterRefused: TrafficRule = perExchange(
       (f) => f.kind === 'enum' && query[f.param] !== undefined && !(f.values ?? []).some((v) => v.toLowerCase() === query[f.param]!.toLowerCase()),
     )
     if (!badLimit && !unlisted) return
-    // A key refused first (401, 403, 429) says nothing about the parameter; a 5xx is another rule's.
-    if (!isSuccess(response.status) && response.status !== 400) return
+    if (!isVerdictOnInput(response.status)) return
     ctx.exercised()
     const asked = badLimit ? `limit=${query.limit}` : `${unlisted!.param}=${query[unlisted!.param]}`
     if (isSuccess(response.status)) {

@@ -10,7 +10,7 @@ import { schemaProblem } from '../../judge/schema.ts'
 import { listKey, recordKey, type SchemaIssue } from '../../schemas/registry.ts'
 import { RESOURCES, type ResourceName, type WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { LIST_PAGES, hasBody, isSuccess, perAnswer, perApiResponse, perExchange, recordsOf, resourceOf, timeOf, type ExchangeResponse } from './kit.ts'
+import { LIST_PAGES, hasBody, isVerdictOnInput, perAnswer, perApiResponse, perExchange, recordsOf, resourceOf, timeOf, type ExchangeResponse } from './kit.ts'
 
 const WRITE_OPS: ReadonlySet<string> = new Set(['create', 'update', 'replace'])
 
@@ -117,8 +117,7 @@ export const invalidRequest: TrafficRule = perExchange(
   (exchange, ctx) => {
     const response = exchange.response
     if (!response || response.truncated) return
-    // A key, a scope or an id refused first (401, 403, 404, 429) says nothing about the body.
-    if (!isSuccess(response.status) && response.status !== 400) return
+    if (!isVerdictOnInput(response.status)) return
     const issues = writeDefects(exchange, resourceOf(ctx.operation), ctx.operation.op)
     if (issues === undefined || issues.length === 0) return
     ctx.exercised()
