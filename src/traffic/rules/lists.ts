@@ -73,13 +73,9 @@ function readPage(exchange: TrafficExchange, operation: ResolvedOperation): Page
 const describe = (exchange: TrafficExchange, operation: ResolvedOperation) =>
   `GET ${operation.path}${exchange.request.url.includes('?') ? `?${exchange.request.url.split('?')[1]}` : ''}`
 
-/** The previous page of each walk, keyed by the cursor it returned (the next page asks with it). */
+/** What the walk rule keeps of the previous page of each walk. */
 interface Walked {
   exchange: TrafficExchange
-  resource: ResourceName
-  signature: string
-  limit: string | undefined
-  count: number
   last?: AnyRecord
   /** Ids the walk showed so far, with the updatedAt each was shown with (bounded: the latest MAX_WALK_IDS). */
   ids: Map<string, unknown>
@@ -88,6 +84,29 @@ interface Walked {
 /** Bounds of the walk state: ids remembered per walk, and walks (open cursors) remembered at once. */
 export const MAX_WALK_IDS = 500
 const MAX_WALKS = 1_000
+
+/**
+ * Walks in progress, for the rules that judge a page against the one before it: what a rule keeps of each page
+ * that handed out a nextCursor, by that cursor. The next page of the walk asks with it, for the same collection
+ * and the same query (querySignature).
+ */
+export class OpenWalks<T> {
+  private readonly open = new BoundedMap<string, { resource: ResourceName; signature: string; kept: T }>(MAX_WALKS)
+
+  /** What was kept of the previous page of this page's walk (and `also` accepts), forgotten once followed. */
+  follow(page: Page, also: (kept: T) => boolean = () => true): T | undefined {
+    const cursor = page.operation.query.cursor
+    const previous = cursor === undefined ? undefined : this.open.peek(cursor)
+    if (!previous || previous.resource !== page.resource || previous.signature !== querySignature(page.operation) || !also(previous.kept)) return undefined
+    this.open.delete(cursor!)
+    return previous.kept
+  }
+
+  /** Keeps `kept` for the page's next page, when the page handed out a cursor. */
+  hold(page: Page, kept: T): void {
+    if (page.next !== undefined) this.open.set(page.next, { resource: page.resource, signature: querySignature(page.operation), kept })
+  }
+}
 
 export const pageSize: TrafficRule = acrossExchanges(
   {
@@ -98,9 +117,7 @@ export const pageSize: TrafficRule = acrossExchanges(
     title: 'A page holds at most limit records (at most 100; 25 without limit), and exactly 25 without limit when records follow it',
   },
   () => {
-    const pending = new BoundedMap<string, { exchange: TrafficExchange; limit: string | undefined; count: number; signature: string; resource: ResourceName }>(
-      MAX_WALKS,
-    )
+    const walks = new OpenWalks<{ exchange: TrafficExchange; limit: string | undefined; count: number }>()
     const writes = new WriteClock()
     return {
       observe(exchange, ctx) {
@@ -111,10 +128,8 @@ export const pageSize: TrafficRule = acrossExchanges(
         const { query } = page.operation
         const problem = pageSizeProblem(query.limit, page.records.length, false)
         if (problem) ctx.violation({ message: `${describe(exchange, page.operation)}: ${problem}`, expected: 'limit: page size 1–100, default 25 (§4.1, §8)' })
-        const cursor = query.cursor
-        const previous = cursor === undefined ? undefined : pending.peek(cursor)
-        if (previous && page.records.length > 0 && previous.resource === page.resource && previous.signature === querySignature(page.operation)) {
-          pending.delete(cursor!)
+        const previous = page.records.length > 0 ? walks.follow(page) : undefined
+        if (previous) {
           const more = pageSizeProblem(previous.limit, previous.count, true)
           if (more && !problem && writes.quietSince(page.resource, previous.exchange))
             ctx.violation({
@@ -123,14 +138,7 @@ export const pageSize: TrafficRule = acrossExchanges(
               exchanges: [previous.exchange, exchange],
             })
         }
-        if (page.next !== undefined)
-          pending.set(page.next, {
-            exchange,
-            limit: query.limit,
-            count: page.records.length,
-            signature: querySignature(page.operation),
-            resource: page.resource,
-          })
+        walks.hold(page, { exchange, limit: query.limit, count: page.records.length })
       },
     }
   },
@@ -235,19 +243,16 @@ export const walk: TrafficRule = acrossExchanges(
     title: 'Consecutive pages of one query repeat no record and stay in order across the page boundary',
   },
   () => {
-    const walks = new BoundedMap<string, Walked>(MAX_WALKS)
+    const walks = new OpenWalks<Walked>()
     const writes = new WriteClock()
     return {
       observe(exchange, ctx: RuleContext) {
         if (writes.note(exchange, ctx.operation)) return
         const page = pageOf(exchange, ctx.operation)
         if (!page) return
-        const signature = querySignature(page.operation)
-        const cursor = page.operation.query.cursor
-        const previous = cursor === undefined ? undefined : walks.peek(cursor)
+        const previous = walks.follow(page)
         let ids = new Map<string, unknown>()
-        if (previous && previous.resource === page.resource && previous.signature === signature) {
-          walks.delete(cursor!)
+        if (previous) {
           ids = previous.ids
           if (writes.quietSince(page.resource, previous.exchange) && page.records.length > 0) {
             ctx.exercised()
@@ -276,15 +281,7 @@ export const walk: TrafficRule = acrossExchanges(
           ids.set(String(r.id), r.updatedAt)
           if (ids.size > MAX_WALK_IDS) ids.delete(ids.keys().next().value as string)
         }
-        walks.set(page.next, {
-          exchange,
-          resource: page.resource,
-          signature,
-          limit: page.operation.query.limit,
-          count: page.records.length,
-          ...(page.records.length > 0 ? { last: page.records.at(-1)! } : {}),
-          ids,
-        })
+        walks.hold(page, { exchange, ...(page.records.length > 0 ? { last: page.records.at(-1)! } : {}), ids })
       },
     }
   },

@@ -20,7 +20,6 @@ import {
   isSuccess,
   keyOf,
   keyedCall,
-  querySignature,
   recordsOf,
   requestLine,
   resourceOf,
@@ -28,7 +27,7 @@ import {
   wholeBody,
   type AnyRecord,
 } from './kit.ts'
-import { CompleteListings, MAX_WALK_IDS, isCompleteListing, pageOf } from './lists.ts'
+import { CompleteListings, MAX_WALK_IDS, OpenWalks, isCompleteListing, pageOf } from './lists.ts'
 import { STATE_FRESH_MS } from './sequences.ts'
 
 const OPS: ReadonlySet<string> = new Set<OpName>(['list', 'get', 'create', 'update', 'replace', 'delete'])
@@ -199,8 +198,6 @@ export const updateKeepsUnsent: TrafficRule = acrossExchanges(
 interface WalkPage {
   exchange: TrafficExchange
   key: string
-  resource: ResourceName
-  signature: string
   records: AnyRecord[]
   /** Ids the walk showed so far (bounded). */
   ids: Set<string>
@@ -224,7 +221,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
   },
   () => {
     const listings = new CompleteListings()
-    const walks = new BoundedMap<string, WalkPage>(1_000)
+    const walks = new OpenWalks<WalkPage>()
     const writes = new WriteClock()
     return {
       observe(exchange, ctx) {
@@ -236,13 +233,10 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
         if (!resource || !page || key === undefined) return
         const params = Object.keys(op.query)
         if (!params.every((p) => SHAPING.has(p))) return
-        const signature = querySignature(op)
-        const cursor = op.query.cursor
         listings.note(key, page, exchange)
         let ids = new Set<string>()
-        const previous = cursor === undefined ? undefined : walks.peek(cursor)
-        if (previous && previous.key === key && previous.resource === resource && previous.signature === signature) {
-          walks.delete(cursor!)
+        const previous = walks.follow(page, (p) => p.key === key)
+        if (previous) {
           ids = previous.ids
           const listing = listings.justBefore(key, resource, writes, previous.exchange, exchange)
           const asked = sortAsked(op.query)
@@ -273,7 +267,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
           ids.add(String(r.id))
           if (ids.size > MAX_WALK_IDS) ids.delete(ids.values().next().value as string)
         }
-        walks.set(page.next, { exchange, key, resource, signature, records: page.records, ids })
+        walks.hold(page, { exchange, key, records: page.records, ids })
       },
     }
   },
