@@ -24,7 +24,7 @@ export const keySent: TrafficRule = perExchange(
     title: 'Every call carries the bearer key: Authorization: Bearer <API_KEY>',
   },
   (exchange, ctx) => {
-    if (!isApiCall(exchange, ctx.operation)) return
+    if (!isApiCall(exchange)) return
     ctx.exercised()
     const auth = exchange.request.headers.authorization
     if (auth === undefined || !/^bearer\s+\S/i.test(auth.trim())) {
@@ -103,7 +103,7 @@ export const retryAfterHonoured: TrafficRule = acrossExchanges(
     const waits = new BoundedMap<string, { until: number; refused: TrafficExchange }>()
     return {
       observe(exchange, ctx) {
-        if (!isApiCall(exchange, ctx.operation)) return
+        if (!isApiCall(exchange)) return
         const key = keyOf(exchange)
         if (key === undefined) return
         const call = `${key} ${exchange.request.method.toUpperCase()} ${ctx.operation.path}`

@@ -45,7 +45,7 @@ export function perApiResponse(
 ): TrafficRule {
   return perExchange(meta, (exchange, ctx) => {
     const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || !response || !judged(response, exchange)) return
+    if (!isApiCall(exchange) || !response || !judged(response, exchange)) return
     ctx.exercised()
     const found = problem(response, exchange)
     if (found) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}${found.detail}`, expected: found.expected })
@@ -229,7 +229,7 @@ export interface KeyedCall {
 /** The exchange as a KeyedCall: undefined for no API call, no answer, or a key the traffic does not tell apart (see keyOf). */
 export function keyedCall(exchange: TrafficExchange, operation: ResolvedOperation): KeyedCall | undefined {
   const key = keyOf(exchange)
-  if (!isApiCall(exchange, operation) || !exchange.response || key === undefined) return undefined
+  if (!isApiCall(exchange) || !exchange.response || key === undefined) return undefined
   return { key, operation, response: exchange.response }
 }
 
@@ -299,9 +299,9 @@ export class WriteClock {
 }
 
 /**
- * A call of the API below the base path, not a CORS preflight: a browser sends OPTIONS without the key, and a
- * gateway or framework answers it before the API does (browser HAR files hold many).
+ * A call of the API, not a CORS preflight: a browser sends OPTIONS without the key, and a gateway or framework
+ * answers it before the API does (browser HAR files hold many). Rules see only exchanges below the base path.
  */
-export function isApiCall(exchange: TrafficExchange, operation: ResolvedOperation | undefined): operation is ResolvedOperation {
-  return operation !== undefined && exchange.request.method.toUpperCase() !== 'OPTIONS'
+export function isApiCall(exchange: TrafficExchange): boolean {
+  return exchange.request.method.toUpperCase() !== 'OPTIONS'
 }
