@@ -179,7 +179,7 @@ export function seenWhole(exchange: TrafficExchange): boolean {
 
 /** The response body, when it was seen whole (see seenWhole). */
 export function wholeBody(exchange: TrafficExchange): unknown {
-  return seenWhole(exchange) ? exchange.response!.body : undefined
+  return seenWhole(exchange) ? exchange.response?.body : undefined
 }
 
 /** True when the response carried a body (JSON or text). */
@@ -201,8 +201,8 @@ const RECORD_ANSWERS: Judges<'list' | 'get' | 'create' | 'update' | 'replace'> =
 export function recordsOf(operation: ResolvedOperation, exchange: TrafficExchange): AnyRecord[] {
   const answer = answerOf(RECORD_ANSWERS, exchange, operation)
   const body = answer?.body
-  if (!isObject(body)) return []
-  if (answer!.operation.op !== 'list') return [body]
+  if (!answer || !isObject(body)) return []
+  if (answer.operation.op !== 'list') return [body]
   return Array.isArray(body.data) ? body.data.filter(isObject) : []
 }
 

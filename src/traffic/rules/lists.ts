@@ -65,9 +65,9 @@ function perPage(meta: RuleMeta, judge: (page: Page, exchange: TrafficExchange, 
 function readPage(exchange: TrafficExchange, operation: ResolvedOperation): Page | undefined {
   const answer = answerOf(LIST_PAGES, exchange, operation)
   const body = answer?.body
-  if (!isObject(body) || !Array.isArray(body.data)) return undefined
+  if (!answer || !isObject(body) || !Array.isArray(body.data)) return undefined
   const next = typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined
-  return { resource: answer!.resource, operation: answer!.operation, records: body.data.filter(isObject), ...(next !== undefined ? { next } : {}) }
+  return { resource: answer.resource, operation: answer.operation, records: body.data.filter(isObject), ...(next !== undefined ? { next } : {}) }
 }
 
 const describe = (exchange: TrafficExchange, operation: ResolvedOperation) =>
@@ -96,9 +96,10 @@ export class OpenWalks<T> {
   /** What was kept of the previous page of this page's walk (and `also` accepts), forgotten once followed. */
   follow(page: Page, also: (kept: T) => boolean = () => true): T | undefined {
     const cursor = page.operation.query.cursor
-    const previous = cursor === undefined ? undefined : this.open.peek(cursor)
+    if (cursor === undefined) return undefined
+    const previous = this.open.peek(cursor)
     if (!previous || previous.resource !== page.resource || previous.signature !== querySignature(page.operation) || !also(previous.kept)) return undefined
-    this.open.delete(cursor!)
+    this.open.delete(cursor)
     return previous.kept
   }
 
