@@ -255,6 +255,7 @@ export const draftOnly: TrafficRule = againstSeenStatus(
   {
     resources: ['quotation', 'invoice'],
     ops: ['replace', 'delete'],
+    // §3.1 limits a quotation's replace and delete to drafts, an invoice's replace only.
     where: ({ resource, operation }) => resource === 'quotation' || operation.op === 'replace',
   },
   ({ exchange, operation, resource, response }, ctx, lastSeen) => {
