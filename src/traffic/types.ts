@@ -57,8 +57,8 @@ export interface Violation {
 
 /** What a rule is handed with each exchange. */
 export interface RuleContext {
-  /** The operation the path and method name, resolved once per exchange (undefined when the path is not the API's). */
-  readonly operation: ResolvedOperation | undefined
+  /** The operation the path and method name, resolved once per exchange: a rule is handed only exchanges below the base path. */
+  readonly operation: ResolvedOperation
   /** The rule judged something on this exchange (a rule that never calls it is reported `skipped`: not exercised). */
   exercised(): void
   violation(v: Violation): void

@@ -71,7 +71,7 @@ export function createVerifier(options: VerifierOptions): TrafficVerifier {
   let exchanges = 0
   let answered = 0
 
-  const contextFor = (tally: Tally, operation: ResolvedOperation | undefined, current: TrafficExchange | undefined, seen: SeenViolation[]) => {
+  const contextFor = <O extends ResolvedOperation | undefined>(tally: Tally, operation: O, current: TrafficExchange | undefined, seen: SeenViolation[]) => {
     let exercised = false
     return {
       operation,

@@ -24,7 +24,7 @@ export const keySent: TrafficRule = perExchange(
     title: 'Every call carries the bearer key: Authorization: Bearer <API_KEY>',
   },
   (exchange, ctx) => {
-    if (!isApiCall(exchange, ctx.operation)) return
+    if (!isApiCall(exchange)) return
     ctx.exercised()
     const auth = exchange.request.headers.authorization
     if (auth === undefined || !/^bearer\s+\S/i.test(auth.trim())) {
@@ -46,19 +46,19 @@ export const bodyValid: TrafficRule = perExchange(
   },
   (exchange, ctx) => {
     const resource = resourceOf(ctx.operation)
-    const op = ctx.operation?.op
+    const op = ctx.operation.op
     const defects = writeDefects(exchange, resource, op)
     if (defects === undefined) return
     ctx.exercised()
     const body = exchange.request.body
     if (body === undefined || typeof body === 'string') {
       ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation!.path}: the ${resource} ${op} ${body === undefined ? 'sent no body' : 'body is not JSON'} (§4: bodies are JSON)`,
+        message: `${exchange.request.method} ${ctx.operation.path}: the ${resource} ${op} ${body === undefined ? 'sent no body' : 'body is not JSON'} (§4: bodies are JSON)`,
         expected: `a JSON object matching writes/${resource}.${op} (§4, §4.4)`,
       })
     } else if (defects.length > 0) {
       ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation!.path}: the ${resource} ${op} body breaks §4.4: ${defects
+        message: `${exchange.request.method} ${ctx.operation.path}: the ${resource} ${op} body breaks §4.4: ${defects
           .slice(0, 3)
           .map((d) => `${d.path || '(root)'} ${d.message}`)
           .join('; ')}${defects.length > 3 ? `; and ${defects.length - 3} more` : ''}`,
@@ -77,7 +77,7 @@ export const limitInRange: TrafficRule = perExchange(
     title: 'A list asks for limit as an integer of 1–100',
   },
   (_exchange, ctx) => {
-    if (ctx.operation?.op !== 'list') return
+    if (ctx.operation.op !== 'list') return
     const limit = ctx.operation.query.limit
     if (limit === undefined) return
     ctx.exercised()
@@ -103,7 +103,7 @@ export const retryAfterHonoured: TrafficRule = acrossExchanges(
     const waits = new BoundedMap<string, { until: number; refused: TrafficExchange }>()
     return {
       observe(exchange, ctx) {
-        if (!isApiCall(exchange, ctx.operation)) return
+        if (!isApiCall(exchange)) return
         const key = keyOf(exchange)
         if (key === undefined) return
         const call = `${key} ${exchange.request.method.toUpperCase()} ${ctx.operation.path}`
@@ -155,7 +155,7 @@ export const idempotencyKeyReuse: TrafficRule = acrossExchanges(
         ctx.exercised()
         if (!deepEqual(first.request.body, exchange.request.body)) {
           ctx.violation({
-            message: `POST ${ctx.operation!.path} reused Idempotency-Key ${JSON.stringify(create.idem)} with a different body (§4.1)`,
+            message: `POST ${ctx.operation.path} reused Idempotency-Key ${JSON.stringify(create.idem)} with a different body (§4.1)`,
             expected: 'a unique Idempotency-Key per distinct request (§4.1 "any unique value")',
             exchanges: [first, exchange],
           })

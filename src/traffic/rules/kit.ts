@@ -1,5 +1,6 @@
-// What the traffic rules share: the rule shape for one exchange at a time, bounded maps for the rules that judge
-// across exchanges, and small readers of an exchange. Judgements themselves live in src/judge/, never here.
+// What the traffic rules share: the rule shape for one exchange at a time, the answers a rule judges declared as
+// data (Judges) and picked here, bounded maps for the rules that judge across exchanges, and small readers of an
+// exchange. Judgements themselves live in src/judge/, never here.
 import type { Level } from '../../checks/types.ts'
 import { isObject, type AnyRecord } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
@@ -39,15 +40,77 @@ export interface ResponseProblem {
  */
 export function perApiResponse(
   meta: RuleMeta,
-  judged: (response: ExchangeResponse) => boolean,
+  judged: (response: ExchangeResponse, exchange: TrafficExchange) => boolean,
   problem: (response: ExchangeResponse, exchange: TrafficExchange) => ResponseProblem | undefined,
 ): TrafficRule {
   return perExchange(meta, (exchange, ctx) => {
     const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || !response || !judged(response)) return
+    if (!isApiCall(exchange) || !response || !judged(response, exchange)) return
     ctx.exercised()
     const found = problem(response, exchange)
     if (found) ctx.violation({ message: `${exchange.request.method} ${ctx.operation.path}${found.detail}`, expected: found.expected })
+  })
+}
+
+/** An operation an exchange can name (see ResolvedOperation). */
+export type Op = NonNullable<ResolvedOperation['op']>
+
+/**
+ * Which answers a rule judges, declared beside its meta: the operations (of a §2 resource, or `me`), the status,
+ * whether the rule reads the body (then only one seen whole), and a condition of the rule's own on what it
+ * speaks of. `answerOf` picks an exchange by it; `perAnswer` judges each answer it picks.
+ */
+export interface Judges<O extends Op, R extends ResourceName = ResourceName> {
+  ops: readonly O[]
+  /** Every 2xx, or this one status (absent: every answer). */
+  status?: '2xx' | number
+  /** The rule reads the body: only answers whose body was seen whole (see seenWhole). */
+  wholeBody?: true
+  /** Only these §2 resources (default: every one). */
+  resources?: readonly R[]
+  /** A condition of the rule's own on what it speaks of: an answer it turns down is not judged, nor counted. */
+  where?: (answer: Answer<O, R>) => boolean
+}
+
+/** An answer a rule's Judges picked: the exchange, read once for the rule. */
+export interface Answer<O extends Op = Op, R extends ResourceName = ResourceName> {
+  exchange: TrafficExchange
+  operation: ResolvedOperation & { op: O }
+  /** The §2 resource (none for /me). */
+  resource: O extends 'me' ? undefined : R
+  response: ExchangeResponse
+  /** The response body: seen whole where the Judges say `wholeBody`. */
+  body: unknown
+}
+
+/** The exchange as an answer `judges` picks, or undefined when it is none. */
+export function answerOf<O extends Op, R extends ResourceName = ResourceName>(
+  judges: Judges<O, R>,
+  exchange: TrafficExchange,
+  operation: ResolvedOperation,
+): Answer<O, R> | undefined {
+  const response = exchange.response
+  const op = operation.op
+  if (!response || op === undefined || !(judges.ops as readonly Op[]).includes(op)) return undefined
+  const resource = resourceOf(operation)
+  if (op !== 'me' && (!resource || (judges.resources !== undefined && !(judges.resources as readonly ResourceName[]).includes(resource)))) return undefined
+  if (judges.status === '2xx' ? !isSuccess(response.status) : judges.status !== undefined && response.status !== judges.status) return undefined
+  if (judges.wholeBody && !seenWhole(exchange)) return undefined
+  const answer = { exchange, operation, resource, response, body: response.body } as Answer<O, R>
+  return judges.where === undefined || judges.where(answer) ? answer : undefined
+}
+
+/** A rule on each answer its Judges pick: each counts as exercised, and `judge` says what is wrong with it. */
+export function perAnswer<O extends Op, R extends ResourceName = ResourceName>(
+  meta: RuleMeta,
+  judges: Judges<O, R>,
+  judge: (answer: Answer<O, R>, ctx: RuleContext) => void,
+): TrafficRule {
+  return perExchange(meta, (exchange, ctx) => {
+    const answer = answerOf(judges, exchange, ctx.operation)
+    if (!answer) return
+    ctx.exercised()
+    judge(answer, ctx)
   })
 }
 
@@ -94,17 +157,29 @@ export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300
 }
 
+/**
+ * True when the status is a verdict on what the request sent: accepted (2xx) or refused as invalid (400, §7.3). A
+ * key, a scope or an id refused first (401, 403, 404, 429), or a failure (5xx), says nothing about the body or the
+ * parameters.
+ */
+export function isVerdictOnInput(status: number): boolean {
+  return isSuccess(status) || status === 400
+}
+
 /** The operation's resource when it is one of §2's (not `me`, not unknown). */
-export function resourceOf(operation: ResolvedOperation | undefined): ResourceName | undefined {
-  const r = operation?.resource
+export function resourceOf(operation: ResolvedOperation): ResourceName | undefined {
+  const r = operation.resource
   return r === undefined || r === 'me' ? undefined : (r as ResourceName)
 }
 
-/** The response body, when it was seen whole (not cut at the size cap) and the request was not a HEAD. */
+/** True when a response was seen and its body, if any, was seen whole: not cut at the size cap, and no HEAD (which carries none). */
+export function seenWhole(exchange: TrafficExchange): boolean {
+  return exchange.response !== undefined && !exchange.response.truncated && exchange.request.method.toUpperCase() !== 'HEAD'
+}
+
+/** The response body, when it was seen whole (see seenWhole). */
 export function wholeBody(exchange: TrafficExchange): unknown {
-  const response = exchange.response
-  if (!response || response.truncated || exchange.request.method.toUpperCase() === 'HEAD') return undefined
-  return response.body
+  return seenWhole(exchange) ? exchange.response?.body : undefined
 }
 
 /** True when the response carried a body (JSON or text). */
@@ -112,22 +187,23 @@ export function hasBody(body: unknown): boolean {
   return body !== undefined && body !== ''
 }
 
+/** A list answered 200, seen whole: the answers list pages are read from. */
+export const LIST_PAGES: Judges<'list'> = { ops: ['list'], status: 200, wholeBody: true }
+
+/** Answers that carry records: a list page, or a get, create, update or replace answered 2xx, seen whole. */
+const RECORD_ANSWERS: Judges<'list' | 'get' | 'create' | 'update' | 'replace'> = {
+  ops: ['list', 'get', 'create', 'update', 'replace'],
+  status: '2xx',
+  wholeBody: true,
+}
+
 /** The records a response carries: a list page's data, or the record of a get, create, update or replace. */
-export function recordsOf(operation: ResolvedOperation | undefined, exchange: TrafficExchange): AnyRecord[] {
-  const response = exchange.response
-  if (!response || !isSuccess(response.status)) return []
-  const body = wholeBody(exchange)
-  switch (operation?.op) {
-    case 'list':
-      return isObject(body) && Array.isArray(body.data) ? body.data.filter(isObject) : []
-    case 'get':
-    case 'create':
-    case 'update':
-    case 'replace':
-      return isObject(body) ? [body] : []
-    default:
-      return []
-  }
+export function recordsOf(operation: ResolvedOperation, exchange: TrafficExchange): AnyRecord[] {
+  const answer = answerOf(RECORD_ANSWERS, exchange, operation)
+  const body = answer?.body
+  if (!answer || !isObject(body)) return []
+  if (answer.operation.op !== 'list') return [body]
+  return Array.isArray(body.data) ? body.data.filter(isObject) : []
 }
 
 const ANONYMOUS = /^(bearer\s+)?<redacted>$/i
@@ -143,13 +219,27 @@ export function keyOf(exchange: TrafficExchange): string | undefined {
   return `auth:${auth}`
 }
 
+/** An API call answered, and the key that sent it: what the rules that follow one key across the traffic read. */
+export interface KeyedCall {
+  key: string
+  operation: ResolvedOperation
+  response: ExchangeResponse
+}
+
+/** The exchange as a KeyedCall: undefined for no API call, no answer, or a key the traffic does not tell apart (see keyOf). */
+export function keyedCall(exchange: TrafficExchange, operation: ResolvedOperation): KeyedCall | undefined {
+  const key = keyOf(exchange)
+  if (!isApiCall(exchange) || !exchange.response || key === undefined) return undefined
+  return { key, operation, response: exchange.response }
+}
+
 /**
  * A create sent with an Idempotency-Key (§4.1): its value, and `retryKey`, what a retry of the create shares with
  * it: the API key that sent it, the path and the Idempotency-Key (unique per API key and path).
  */
-export function idempotentCreate(exchange: TrafficExchange, operation: ResolvedOperation | undefined): { idem: string; retryKey: string } | undefined {
+export function idempotentCreate(exchange: TrafficExchange, operation: ResolvedOperation): { idem: string; retryKey: string } | undefined {
   const idem = exchange.request.headers['idempotency-key']
-  if (idem === undefined || operation?.op !== 'create') return undefined
+  if (idem === undefined || operation.op !== 'create') return undefined
   return { idem, retryKey: `${keyOf(exchange) ?? '?'} ${operation.path} ${idem}` }
 }
 
@@ -195,9 +285,9 @@ export class WriteClock {
   private readonly last = new Map<ResourceName, number>()
 
   /** Notes the exchange when it is a write answered 2xx; true when it was one. */
-  note(exchange: TrafficExchange, operation: ResolvedOperation | undefined): boolean {
+  note(exchange: TrafficExchange, operation: ResolvedOperation): boolean {
     const resource = resourceOf(operation)
-    if (!resource || !WRITE_OPS.has(operation?.op ?? '') || !exchange.response || !isSuccess(exchange.response.status)) return false
+    if (!resource || !WRITE_OPS.has(operation.op ?? '') || !exchange.response || !isSuccess(exchange.response.status)) return false
     this.last.set(resource, Math.max(this.last.get(resource) ?? 0, timeOf(exchange.endedAt) || 0))
     return true
   }
@@ -209,9 +299,9 @@ export class WriteClock {
 }
 
 /**
- * A call of the API below the base path, not a CORS preflight: a browser sends OPTIONS without the key, and a
- * gateway or framework answers it before the API does (browser HAR files hold many).
+ * A call of the API, not a CORS preflight: a browser sends OPTIONS without the key, and a gateway or framework
+ * answers it before the API does (browser HAR files hold many). Rules see only exchanges below the base path.
  */
-export function isApiCall(exchange: TrafficExchange, operation: ResolvedOperation | undefined): operation is ResolvedOperation {
-  return operation !== undefined && exchange.request.method.toUpperCase() !== 'OPTIONS'
+export function isApiCall(exchange: TrafficExchange): boolean {
+  return exchange.request.method.toUpperCase() !== 'OPTIONS'
 }

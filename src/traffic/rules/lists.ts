@@ -17,17 +17,19 @@ import { RESOURCES, type ResourceName } from '../../spec/resources.ts'
 import type { ResolvedOperation, RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
+  LIST_PAGES,
   WriteClock,
   acrossExchanges,
+  answerOf,
   endedBefore,
   isObject,
   isSuccess,
+  isVerdictOnInput,
   keyOf,
   perExchange,
   timeOf,
   querySignature,
   resourceOf,
-  wholeBody,
   type AnyRecord,
   type RuleMeta,
 } from './kit.ts'
@@ -44,7 +46,7 @@ export interface Page {
 const pages = new WeakMap<TrafficExchange, Page | null>()
 
 /** A list answered 200 with a data array, seen whole. */
-export function pageOf(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
+export function pageOf(exchange: TrafficExchange, operation: ResolvedOperation): Page | undefined {
   const known = pages.get(exchange)
   if (known !== undefined) return known ?? undefined
   const page = readPage(exchange, operation)
@@ -60,25 +62,20 @@ function perPage(meta: RuleMeta, judge: (page: Page, exchange: TrafficExchange, 
   })
 }
 
-function readPage(exchange: TrafficExchange, operation: ResolvedOperation | undefined): Page | undefined {
-  const resource = resourceOf(operation)
-  if (!resource || operation?.op !== 'list' || exchange.response?.status !== 200) return undefined
-  const body = wholeBody(exchange)
-  if (!isObject(body) || !Array.isArray(body.data)) return undefined
+function readPage(exchange: TrafficExchange, operation: ResolvedOperation): Page | undefined {
+  const answer = answerOf(LIST_PAGES, exchange, operation)
+  const body = answer?.body
+  if (!answer || !isObject(body) || !Array.isArray(body.data)) return undefined
   const next = typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined
-  return { resource, operation: operation!, records: body.data.filter(isObject), ...(next !== undefined ? { next } : {}) }
+  return { resource: answer.resource, operation: answer.operation, records: body.data.filter(isObject), ...(next !== undefined ? { next } : {}) }
 }
 
 const describe = (exchange: TrafficExchange, operation: ResolvedOperation) =>
   `GET ${operation.path}${exchange.request.url.includes('?') ? `?${exchange.request.url.split('?')[1]}` : ''}`
 
-/** The previous page of each walk, keyed by the cursor it returned (the next page asks with it). */
+/** What the walk rule keeps of the previous page of each walk. */
 interface Walked {
   exchange: TrafficExchange
-  resource: ResourceName
-  signature: string
-  limit: string | undefined
-  count: number
   last?: AnyRecord
   /** Ids the walk showed so far, with the updatedAt each was shown with (bounded: the latest MAX_WALK_IDS). */
   ids: Map<string, unknown>
@@ -87,6 +84,30 @@ interface Walked {
 /** Bounds of the walk state: ids remembered per walk, and walks (open cursors) remembered at once. */
 export const MAX_WALK_IDS = 500
 const MAX_WALKS = 1_000
+
+/**
+ * Walks in progress, for the rules that judge a page against the one before it: what a rule keeps of each page
+ * that handed out a nextCursor, by that cursor. The next page of the walk asks with it, for the same collection
+ * and the same query (querySignature).
+ */
+export class OpenWalks<T> {
+  private readonly open = new BoundedMap<string, { resource: ResourceName; signature: string; kept: T }>(MAX_WALKS)
+
+  /** What was kept of the previous page of this page's walk (and `also` accepts), forgotten once followed. */
+  follow(page: Page, also: (kept: T) => boolean = () => true): T | undefined {
+    const cursor = page.operation.query.cursor
+    if (cursor === undefined) return undefined
+    const previous = this.open.peek(cursor)
+    if (!previous || previous.resource !== page.resource || previous.signature !== querySignature(page.operation) || !also(previous.kept)) return undefined
+    this.open.delete(cursor)
+    return previous.kept
+  }
+
+  /** Keeps `kept` for the page's next page, when the page handed out a cursor. */
+  hold(page: Page, kept: T): void {
+    if (page.next !== undefined) this.open.set(page.next, { resource: page.resource, signature: querySignature(page.operation), kept })
+  }
+}
 
 export const pageSize: TrafficRule = acrossExchanges(
   {
@@ -97,9 +118,7 @@ export const pageSize: TrafficRule = acrossExchanges(
     title: 'A page holds at most limit records (at most 100; 25 without limit), and exactly 25 without limit when records follow it',
   },
   () => {
-    const pending = new BoundedMap<string, { exchange: TrafficExchange; limit: string | undefined; count: number; signature: string; resource: ResourceName }>(
-      MAX_WALKS,
-    )
+    const walks = new OpenWalks<{ exchange: TrafficExchange; limit: string | undefined; count: number }>()
     const writes = new WriteClock()
     return {
       observe(exchange, ctx) {
@@ -110,10 +129,8 @@ export const pageSize: TrafficRule = acrossExchanges(
         const { query } = page.operation
         const problem = pageSizeProblem(query.limit, page.records.length, false)
         if (problem) ctx.violation({ message: `${describe(exchange, page.operation)}: ${problem}`, expected: 'limit: page size 1–100, default 25 (§4.1, §8)' })
-        const cursor = query.cursor
-        const previous = cursor === undefined ? undefined : pending.peek(cursor)
-        if (previous && page.records.length > 0 && previous.resource === page.resource && previous.signature === querySignature(page.operation)) {
-          pending.delete(cursor!)
+        const previous = page.records.length > 0 ? walks.follow(page) : undefined
+        if (previous) {
           const more = pageSizeProblem(previous.limit, previous.count, true)
           if (more && !problem && writes.quietSince(page.resource, previous.exchange))
             ctx.violation({
@@ -122,14 +139,7 @@ export const pageSize: TrafficRule = acrossExchanges(
               exchanges: [previous.exchange, exchange],
             })
         }
-        if (page.next !== undefined)
-          pending.set(page.next, {
-            exchange,
-            limit: query.limit,
-            count: page.records.length,
-            signature: querySignature(page.operation),
-            resource: page.resource,
-          })
+        walks.hold(page, { exchange, limit: query.limit, count: page.records.length })
       },
     }
   },
@@ -234,19 +244,16 @@ export const walk: TrafficRule = acrossExchanges(
     title: 'Consecutive pages of one query repeat no record and stay in order across the page boundary',
   },
   () => {
-    const walks = new BoundedMap<string, Walked>(MAX_WALKS)
+    const walks = new OpenWalks<Walked>()
     const writes = new WriteClock()
     return {
       observe(exchange, ctx: RuleContext) {
         if (writes.note(exchange, ctx.operation)) return
         const page = pageOf(exchange, ctx.operation)
         if (!page) return
-        const signature = querySignature(page.operation)
-        const cursor = page.operation.query.cursor
-        const previous = cursor === undefined ? undefined : walks.peek(cursor)
+        const previous = walks.follow(page)
         let ids = new Map<string, unknown>()
-        if (previous && previous.resource === page.resource && previous.signature === signature) {
-          walks.delete(cursor!)
+        if (previous) {
           ids = previous.ids
           if (writes.quietSince(page.resource, previous.exchange) && page.records.length > 0) {
             ctx.exercised()
@@ -275,15 +282,7 @@ export const walk: TrafficRule = acrossExchanges(
           ids.set(String(r.id), r.updatedAt)
           if (ids.size > MAX_WALK_IDS) ids.delete(ids.keys().next().value as string)
         }
-        walks.set(page.next, {
-          exchange,
-          resource: page.resource,
-          signature,
-          limit: page.operation.query.limit,
-          count: page.records.length,
-          ...(page.records.length > 0 ? { last: page.records.at(-1)! } : {}),
-          ids,
-        })
+        walks.hold(page, { exchange, ...(page.records.length > 0 ? { last: page.records.at(-1)! } : {}), ids })
       },
     }
   },
@@ -347,7 +346,7 @@ export const filterComplete: TrafficRule = acrossExchanges(
         if (writes.note(exchange, ctx.operation)) return
         const resource = resourceOf(ctx.operation)
         const key = keyOf(exchange)
-        if (!resource || ctx.operation?.op !== 'list' || key === undefined) return
+        if (!resource || ctx.operation.op !== 'list' || key === undefined) return
         const query = ctx.operation.query
         const spec = RESOURCES[resource]
         const asked = filtersAsked(spec, query)
@@ -397,7 +396,7 @@ export const badParameterRefused: TrafficRule = perExchange(
   (exchange, ctx) => {
     const resource = resourceOf(ctx.operation)
     const response = exchange.response
-    if (!resource || ctx.operation?.op !== 'list' || !response || response.truncated) return
+    if (!resource || ctx.operation.op !== 'list' || !response || response.truncated) return
     const query = ctx.operation.query
     const badLimit = limitOutOfRange(query.limit)
     // Not in the list whatever the case: a server reading `OPEN` as `open` is not judged (the suite sends neither).
@@ -405,8 +404,7 @@ export const badParameterRefused: TrafficRule = perExchange(
       (f) => f.kind === 'enum' && query[f.param] !== undefined && !(f.values ?? []).some((v) => v.toLowerCase() === query[f.param]!.toLowerCase()),
     )
     if (!badLimit && !unlisted) return
-    // A key refused first (401, 403, 429) says nothing about the parameter; a 5xx is another rule's.
-    if (!isSuccess(response.status) && response.status !== 400) return
+    if (!isVerdictOnInput(response.status)) return
     ctx.exercised()
     const asked = badLimit ? `limit=${query.limit}` : `${unlisted!.param}=${query[unlisted!.param]}`
     if (isSuccess(response.status)) {

@@ -11,15 +11,18 @@ import type { TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   acrossExchanges,
+  answerOf,
   answeredWithin,
   isObject,
   keyOf,
+  keyedCall,
   perExchange,
   querySignature,
   recordsOf,
   requestLine,
   resourceOf,
   wholeBody,
+  type Judges,
 } from './kit.ts'
 import { writeDefects } from './responses.ts'
 
@@ -49,7 +52,7 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
       observe(exchange, ctx) {
         const op = ctx.operation
         const response = exchange.response
-        if (!op || !response || exchange.request.method.toUpperCase() !== 'GET') return
+        if (!response || exchange.request.method.toUpperCase() !== 'GET') return
         const resource = resourceOf(op)
         const key = keyOf(exchange)
         if (op.op === 'list' && resource && response.status === 200 && key !== undefined) {
@@ -104,11 +107,10 @@ export const listNotFound: TrafficRule = acrossExchanges(
     const shown = new BoundedMap<string, true>(DEFAULTS.trafficRecordsRemembered)
     return {
       observe(exchange, ctx) {
-        const op = ctx.operation
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call) return
+        const { key, operation: op, response } = call
         const resource = resourceOf(op)
-        const response = exchange.response
-        const key = keyOf(exchange)
-        if (!op || !response || key === undefined) return
         for (const r of recordsOf(op, exchange)) if (typeof r.id === 'string') shown.set(`${key} ${r.id.toLowerCase()}`, true)
         if (!resource || op.op !== 'list' || exchange.request.method.toUpperCase() !== 'GET') return
         const ok = response.status >= 200 && response.status < 300
@@ -135,6 +137,14 @@ export const listNotFound: TrafficRule = acrossExchanges(
   },
 )
 
+/** A write refused 400 invalid_request, seen whole: the refusals whose details §7.2 speaks of. */
+const INVALID_WRITES: Judges<'create' | 'update' | 'replace'> = {
+  ops: ['create', 'update', 'replace'],
+  status: 400,
+  wholeBody: true,
+  where: ({ body }) => errorCode(body) === 'invalid_request',
+}
+
 /**
  * §7.2 "details … lists each field to fix": a 400 invalid_request with details, to a body with several fields at
  * fault, names each of them (as validation.*.several-defects). Whether a 400 is due and names one field at all is
@@ -149,13 +159,13 @@ export const detailsEachField: TrafficRule = perExchange(
     title: 'A 400 invalid_request to a body with several fields at fault names each of them in details',
   },
   (exchange, ctx) => {
-    const response = exchange.response
-    const resource = resourceOf(ctx.operation)
-    if (!resource || !response || response.truncated || response.status !== 400 || errorCode(response.body) !== 'invalid_request') return
-    const details = (response.body as { error?: { details?: unknown } }).error?.details
+    const answer = answerOf(INVALID_WRITES, exchange, ctx.operation)
+    if (!answer) return
+    const details = (answer.body as { error?: { details?: unknown } }).error?.details
     if (!Array.isArray(details) || details.length === 0) return
-    const known = RESOURCES[resource][ctx.operation!.op as 'create' | 'update' | 'replace']?.fields ?? {}
-    const fields = [...new Set((writeDefects(exchange, resource, ctx.operation!.op) ?? []).map((i) => i.path))].filter((f) => f in known)
+    const { resource, operation } = answer
+    const known = RESOURCES[resource][operation.op]?.fields ?? {}
+    const fields = [...new Set((writeDefects(exchange, resource, operation.op) ?? []).map((i) => i.path))].filter((f) => f in known)
     if (fields.length < 2) return
     ctx.exercised()
     const unnamed = fields.filter((f) => !details.some((d: { path?: unknown }) => pathNames(d?.path, f)))

@@ -16,11 +16,10 @@ import {
   acrossExchanges,
   answeredWithin,
   endedBefore,
-  isApiCall,
   isObject,
   isSuccess,
   keyOf,
-  querySignature,
+  keyedCall,
   recordsOf,
   requestLine,
   resourceOf,
@@ -28,7 +27,7 @@ import {
   wholeBody,
   type AnyRecord,
 } from './kit.ts'
-import { CompleteListings, MAX_WALK_IDS, isCompleteListing, pageOf } from './lists.ts'
+import { CompleteListings, MAX_WALK_IDS, OpenWalks, isCompleteListing, pageOf } from './lists.ts'
 import { STATE_FRESH_MS } from './sequences.ts'
 
 const OPS: ReadonlySet<string> = new Set<OpName>(['list', 'get', 'create', 'update', 'replace', 'delete'])
@@ -74,10 +73,9 @@ export const scopeEnforced: TrafficRule = acrossExchanges(
     const keys = new BoundedMap<string, { scopes: Set<string>; exchange: TrafficExchange }>(DEFAULTS.trafficKeysRemembered)
     return {
       observe(exchange, ctx) {
-        const op = ctx.operation
-        const response = exchange.response
-        const key = keyOf(exchange)
-        if (!isApiCall(exchange, op) || !response || key === undefined) return
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call) return
+        const { key, operation: op, response } = call
         if (op.op === 'me') {
           if (response.status !== 200) return
           const scopes = scopesShown(wholeBody(exchange))
@@ -134,8 +132,8 @@ export const foreignRecordHidden: TrafficRule = acrossExchanges(
           for (const r of recordsOf(op, exchange)) if (typeof r.id === 'string') shown.set(`${resource}/${r.id.toLowerCase()}`, exchange)
           return
         }
-        if (isSuccess(response.status) && op?.op === 'list') foreignReads.add(resource)
-        if (!ITEM_OPS.has(op?.op ?? '') || op?.id === undefined) return
+        if (isSuccess(response.status) && op.op === 'list') foreignReads.add(resource)
+        if (!ITEM_OPS.has(op.op ?? '') || op.id === undefined) return
         const other = shown.peek(`${resource}/${op.id.toLowerCase()}`)
         if (!other || !endedBefore(other, exchange)) return
         const status = response.status
@@ -168,7 +166,7 @@ export const updateKeepsUnsent: TrafficRule = acrossExchanges(
         const op = ctx.operation
         const resource = resourceOf(op)
         const response = exchange.response
-        if (!resource || !op?.op || !response) return
+        if (!resource || !op.op || !response) return
         const id = op.id?.toLowerCase()
         if (op.op === 'delete' && id) states.delete(`${resource}/${id}`)
         if (!isSuccess(response.status) || !['get', 'create', 'update', 'replace'].includes(op.op)) return
@@ -200,8 +198,6 @@ export const updateKeepsUnsent: TrafficRule = acrossExchanges(
 interface WalkPage {
   exchange: TrafficExchange
   key: string
-  resource: ResourceName
-  signature: string
   records: AnyRecord[]
   /** Ids the walk showed so far (bounded). */
   ids: Set<string>
@@ -225,7 +221,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
   },
   () => {
     const listings = new CompleteListings()
-    const walks = new BoundedMap<string, WalkPage>(1_000)
+    const walks = new OpenWalks<WalkPage>()
     const writes = new WriteClock()
     return {
       observe(exchange, ctx) {
@@ -234,16 +230,13 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
         const resource = resourceOf(op)
         const key = keyOf(exchange)
         const page = pageOf(exchange, op)
-        if (!op || !resource || !page || key === undefined) return
+        if (!resource || !page || key === undefined) return
         const params = Object.keys(op.query)
         if (!params.every((p) => SHAPING.has(p))) return
-        const signature = querySignature(op)
-        const cursor = op.query.cursor
         listings.note(key, page, exchange)
         let ids = new Set<string>()
-        const previous = cursor === undefined ? undefined : walks.peek(cursor)
-        if (previous && previous.key === key && previous.resource === resource && previous.signature === signature) {
-          walks.delete(cursor!)
+        const previous = walks.follow(page, (p) => p.key === key)
+        if (previous) {
           ids = previous.ids
           const listing = listings.justBefore(key, resource, writes, previous.exchange, exchange)
           const asked = sortAsked(op.query)
@@ -274,7 +267,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
           ids.add(String(r.id))
           if (ids.size > MAX_WALK_IDS) ids.delete(ids.values().next().value as string)
         }
-        walks.set(page.next, { exchange, key, resource, signature, records: page.records, ids })
+        walks.hold(page, { exchange, key, records: page.records, ids })
       },
     }
   },
@@ -304,9 +297,9 @@ export const limitEnforced: TrafficRule = acrossExchanges(
     )
     return {
       observe(exchange, ctx) {
-        const response = exchange.response
-        const key = keyOf(exchange)
-        if (!isApiCall(exchange, ctx.operation) || !response || key === undefined) return
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call) return
+        const { key, response } = call
         const state = keys.get(key) ?? { accepted: [] }
         const start = timeOf(exchange.startedAt)
         const end = timeOf(exchange.endedAt)
@@ -368,10 +361,9 @@ export const meShowsParts: TrafficRule = acrossExchanges(
     }
     return {
       observe(exchange, ctx) {
-        const op = ctx.operation
-        const key = keyOf(exchange)
-        const response = exchange.response
-        if (!op || !response || key === undefined || response.status !== 200) return
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call || call.response.status !== 200) return
+        const { key, operation: op } = call
         const state = keys.get(key) ?? {}
         if (op.op === 'me') {
           const body = wholeBody(exchange)

@@ -10,11 +10,11 @@ import { schemaProblem } from '../../judge/schema.ts'
 import { listKey, recordKey, type SchemaIssue } from '../../schemas/registry.ts'
 import { RESOURCES, type ResourceName, type WriteOp } from '../../spec/resources.ts'
 import type { TrafficExchange, TrafficRule } from '../types.ts'
-import { hasBody, isApiCall, isSuccess, perApiResponse, perExchange, recordsOf, resourceOf, timeOf, wholeBody } from './kit.ts'
+import { LIST_PAGES, hasBody, isVerdictOnInput, perAnswer, perApiResponse, perExchange, recordsOf, resourceOf, timeOf, type ExchangeResponse } from './kit.ts'
 
 const WRITE_OPS: ReadonlySet<string> = new Set(['create', 'update', 'replace'])
 
-export const recordSchema: TrafficRule = perExchange(
+export const recordSchema: TrafficRule = perAnswer(
   {
     id: 'traffic.record.schema',
     clauses: ['§2', '§4.2'],
@@ -22,26 +22,24 @@ export const recordSchema: TrafficRule = perExchange(
     side: 'server',
     title: 'A get, create, update or replace answered 2xx carries the resource record with every §2 field of its type',
   },
-  (exchange, ctx) => {
-    const op = ctx.operation?.op
-    const resource = resourceOf(ctx.operation)
-    const status = exchange.response?.status
-    if (!resource || status === undefined || !isSuccess(status) || !(op === 'get' || (op !== undefined && WRITE_OPS.has(op)))) return
-    const body = wholeBody(exchange)
-    if (exchange.response?.truncated || exchange.request.method.toUpperCase() === 'HEAD') return
+  {
+    ops: ['get', 'create', 'update', 'replace'],
+    status: '2xx',
+    wholeBody: true,
     // §4.1: success codes are not shown; a write answered without a body (204) is not judged, a get must carry the record.
-    if (op !== 'get' && !hasBody(body)) return
-    ctx.exercised()
+    where: ({ operation, body }) => operation.op === 'get' || hasBody(body),
+  },
+  ({ exchange, operation, resource, response, body }, ctx) => {
     const problem = schemaProblem(recordKey(resource), body)
     if (problem)
       ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation!.path} answered ${status} with a body that does not match records/${resource} (§2): ${problem.summary}`,
+        message: `${exchange.request.method} ${operation.path} answered ${response.status} with a body that does not match records/${resource} (§2): ${problem.summary}`,
         expected: `the ${resource} record as §2 lists it: every field present, of its type`,
       })
   },
 )
 
-export const listSchema: TrafficRule = perExchange(
+export const listSchema: TrafficRule = perAnswer(
   {
     id: 'traffic.list.schema',
     clauses: ['§4.1', '§2'],
@@ -49,21 +47,18 @@ export const listSchema: TrafficRule = perExchange(
     side: 'server',
     title: 'A list answered 200 is { data: record[], nextCursor: string } with every record as §2 lists it',
   },
-  (exchange, ctx) => {
-    const resource = resourceOf(ctx.operation)
-    if (!resource || ctx.operation?.op !== 'list' || exchange.response?.status !== 200) return
-    if (exchange.response.truncated || exchange.request.method.toUpperCase() === 'HEAD') return
-    ctx.exercised()
-    const problem = schemaProblem(listKey(resource), exchange.response.body)
+  LIST_PAGES,
+  ({ operation, resource, body }, ctx) => {
+    const problem = schemaProblem(listKey(resource), body)
     if (problem)
       ctx.violation({
-        message: `GET ${ctx.operation.path} answered 200 with a body that does not match lists/${resource} (§4.1, §2): ${problem.summary}`,
+        message: `GET ${operation.path} answered 200 with a body that does not match lists/${resource} (§4.1, §2): ${problem.summary}`,
         expected: '{ data: record[], nextCursor: string } (§4.1)',
       })
   },
 )
 
-export const meSchema: TrafficRule = perExchange(
+export const meSchema: TrafficRule = perAnswer(
   {
     id: 'traffic.me.schema',
     clauses: ['§4.2', '§2'],
@@ -71,18 +66,16 @@ export const meSchema: TrafficRule = perExchange(
     side: 'server',
     title: "GET /me answered 200 carries a JSON object showing the key's scopes in some form (the field names are not shown)",
   },
-  (exchange, ctx) => {
-    if (ctx.operation?.op !== 'me' || exchange.response?.status !== 200) return
-    if (exchange.response.truncated || exchange.request.method.toUpperCase() === 'HEAD') return
-    ctx.exercised()
-    const problem = schemaProblem('me', exchange.response.body)
+  { ops: ['me'], status: 200, wholeBody: true },
+  ({ body }, ctx) => {
+    const problem = schemaProblem('me', body)
     if (problem)
       ctx.violation({
         message: `GET /me answered 200 with a body that is not a JSON object (§4.2): ${problem.summary}`,
         expected: "the workspace, the key's name and scopes, and its user, as a JSON object",
       })
     // As discovery.me.shows-scopes: any reasonable shape of the scopes, only none at all fails.
-    else if (!showsScopes(exchange.response.body))
+    else if (!showsScopes(body))
       ctx.violation({
         message: 'GET /me answered 200 showing no scopes in any form (§2)',
         expected: "§2: /me returns the workspace, the key's name and scopes, and the user the key acts as",
@@ -124,9 +117,8 @@ export const invalidRequest: TrafficRule = perExchange(
   (exchange, ctx) => {
     const response = exchange.response
     if (!response || response.truncated) return
-    // A key, a scope or an id refused first (401, 403, 404, 429) says nothing about the body.
-    if (!isSuccess(response.status) && response.status !== 400) return
-    const issues = writeDefects(exchange, resourceOf(ctx.operation), ctx.operation?.op)
+    if (!isVerdictOnInput(response.status)) return
+    const issues = writeDefects(exchange, resourceOf(ctx.operation), ctx.operation.op)
     if (issues === undefined || issues.length === 0) return
     ctx.exercised()
     const fields = [...new Set(issues.map((i) => i.path))]
@@ -136,7 +128,7 @@ export const invalidRequest: TrafficRule = perExchange(
     const problems = (named.length === 0 ? [undefined] : named).map((f) => refusalProblem(response.status, response.body, f, { anyCode: notAnObject }))
     if (problems.some((p) => p === undefined)) return
     ctx.violation({
-      message: `${exchange.request.method} ${ctx.operation!.path} with a body that breaks §4.4 (${issues
+      message: `${exchange.request.method} ${ctx.operation.path} with a body that breaks §4.4 (${issues
         .slice(0, 3)
         .map((i) => `${i.path || '(root)'} ${i.message}`)
         .join('; ')}): ${problems[0]}`,
@@ -185,7 +177,12 @@ export const tooManyRequests: TrafficRule = perApiResponse(
 /** The minute of §5.8's per-minute limit: no refusal needs a longer wait. */
 const MINUTE_MS = 60_000
 
-export const rateHeaderForms: TrafficRule = perExchange(
+/** A 429's Retry-After (§7.7): the only answer whose Retry-After says how long to wait. */
+function retryAfterOf(response: ExchangeResponse): string | undefined {
+  return response.status === 429 ? response.headers['retry-after'] : undefined
+}
+
+export const rateHeaderForms: TrafficRule = perApiResponse(
   {
     id: 'traffic.ratelimit.header-forms',
     clauses: ['§8', '§5.8'],
@@ -194,26 +191,21 @@ export const rateHeaderForms: TrafficRule = perExchange(
     title:
       "RateLimit-Reset is a non-negative number of seconds, and a 429's Retry-After asks at most the minute (as rate-limits.reset.number and .429.retry-after-within-minute)",
   },
-  (exchange, ctx) => {
-    const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
+  (response) => isFromTheApi(response.status) && (response.headers['ratelimit-reset'] !== undefined || retryAfterOf(response) !== undefined),
+  (response, exchange) => {
     const reset = response.headers['ratelimit-reset']
-    const retryAfter = response.status === 429 ? response.headers['retry-after'] : undefined
-    if (reset === undefined && retryAfter === undefined) return
-    ctx.exercised()
-    if (reset !== undefined && !resetForm(reset)) {
-      ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation.path} answered RateLimit-Reset: ${JSON.stringify(reset)} (§8)`,
+    if (reset !== undefined && !resetForm(reset))
+      return {
+        detail: ` answered RateLimit-Reset: ${JSON.stringify(reset)} (§8)`,
         expected: 'delta seconds or a Unix time in seconds: the two forms clients read (§8)',
-      })
-      return
-    }
+      }
+    const retryAfter = retryAfterOf(response)
     const wait = retryAfter === undefined ? undefined : wellFormedRetryAfterMs(retryAfter, timeOf(exchange.endedAt), response.headers.date)
-    if (wait !== undefined && wait > MINUTE_MS)
-      ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation.path}: the 429's Retry-After ${JSON.stringify(retryAfter)} asks for ${Math.ceil(wait / 1000)} s, more than the minute a per-minute limit needs (§5.8)`,
-        expected: 'Retry-After of at most 60 seconds (§5.8, §8)',
-      })
+    if (wait === undefined || wait <= MINUTE_MS) return undefined
+    return {
+      detail: `: the 429's Retry-After ${JSON.stringify(retryAfter)} asks for ${Math.ceil(wait / 1000)} s, more than the minute a per-minute limit needs (§5.8)`,
+      expected: 'Retry-After of at most 60 seconds (§5.8, §8)',
+    }
   },
 )
 
@@ -256,7 +248,7 @@ export const writeOnlyHidden: TrafficRule = perExchange(
       const shown = writeOnlyShown(resource, record)
       if (shown.length > 0) {
         ctx.violation({
-          message: `${exchange.request.method} ${ctx.operation!.path}: ${resource} ${JSON.stringify(record.id ?? null)} shows ${shown.join(', ')}, writable but not in the record (§2)`,
+          message: `${exchange.request.method} ${ctx.operation.path}: ${resource} ${JSON.stringify(record.id ?? null)} shows ${shown.join(', ')}, writable but not in the record (§2)`,
           expected: `${Object.keys(RESOURCES[resource].writeOnly).join(', ')}: writable but not in the record (§2)`,
         })
         return
@@ -265,7 +257,12 @@ export const writeOnlyHidden: TrafficRule = perExchange(
   },
 )
 
-export const unauthenticated: TrafficRule = perExchange(
+/** The request carried no Authorization header at all. */
+function keyless(exchange: TrafficExchange): boolean {
+  return exchange.request.headers.authorization === undefined
+}
+
+export const unauthenticated: TrafficRule = perApiResponse(
   {
     id: 'traffic.auth.unauthenticated',
     clauses: ['§5.5', '§7.4'],
@@ -273,22 +270,17 @@ export const unauthenticated: TrafficRule = perExchange(
     side: 'server',
     title: 'A call without a key, or with the configured revoked key, is answered 401',
   },
-  (exchange, ctx) => {
-    const response = exchange.response
-    if (!isApiCall(exchange, ctx.operation) || !response || !isFromTheApi(response.status)) return
-    // Only what the masked traffic proves: another scheme or a malformed token is masked whole, and may hold a
-    // valid key (the suite asks 401 for the main key under Basic only as a SHOULD).
-    const missing = exchange.request.headers.authorization === undefined
-    if (!missing && exchange.keyRole !== 'revoked') return
-    // A 429 is no verdict on the key: a limit may count calls before it looks at one (§8 shows no order); a 5xx is another rule's.
-    if (response.status === 429 || response.status >= 500) return
-    ctx.exercised()
-    if (response.status !== 401)
-      ctx.violation({
-        message: `${exchange.request.method} ${ctx.operation.path} ${missing ? 'without an Authorization header' : 'with the revoked key (CRM_API_KEY_REVOKED)'} answered ${response.status} (§5.5)`,
-        expected: 'HTTP 401: key missing or no longer valid (§5.5, §7.4)',
-      })
-  },
+  // Only what the masked traffic proves: another scheme or a malformed token is masked whole, and may hold a
+  // valid key (the suite asks 401 for the main key under Basic only as a SHOULD). A 429 is no verdict on the key:
+  // a limit may count calls before it looks at one (§8 shows no order); a 5xx is another rule's.
+  (response, exchange) => (keyless(exchange) || exchange.keyRole === 'revoked') && response.status !== 429 && response.status < 500,
+  (response, exchange) =>
+    response.status === 401
+      ? undefined
+      : {
+          detail: ` ${keyless(exchange) ? 'without an Authorization header' : 'with the revoked key (CRM_API_KEY_REVOKED)'} answered ${response.status} (§5.5)`,
+          expected: 'HTTP 401: key missing or no longer valid (§5.5, §7.4)',
+        },
 )
 
 export const noServerErrors: TrafficRule = perApiResponse(

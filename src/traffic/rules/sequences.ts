@@ -10,19 +10,22 @@ import type { RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   acrossExchanges,
+  answerOf,
   answeredWithin,
   endedBefore,
   idempotentCreate,
-  isApiCall,
   isObject,
   isSuccess,
-  keyOf,
-  perExchange,
+  keyedCall,
+  perAnswer,
   recordsOf,
   resourceOf,
   timeOf,
   wholeBody,
+  type Answer,
   type AnyRecord,
+  type Judges,
+  type Op,
   type RuleMeta,
 } from './kit.ts'
 
@@ -103,12 +106,12 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
     return {
       observe(exchange, ctx) {
         const resource = resourceOf(ctx.operation)
-        const op = ctx.operation?.op
+        const op = ctx.operation.op
         const response = exchange.response
         if (!resource || !response || !isSuccess(response.status)) return
         if (op === 'create' || op === 'update' || op === 'replace') {
           const body = wholeBody(exchange)
-          const id = op === 'create' ? (isObject(body) ? body.id : undefined) : ctx.operation!.id
+          const id = op === 'create' ? (isObject(body) ? body.id : undefined) : ctx.operation.id
           // A create answering with a record already seen created is an Idempotency-Key replay: it may answer the
           // first body's record, whatever this one sent (the spec leaves a reused key with another body open).
           const replay = op === 'create' && (exchange.request.headers['idempotency-key'] !== undefined || writes.peek(`${resource}/${id}`) !== undefined)
@@ -121,16 +124,16 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
               const mismatches = writtenMismatches(resource as ResourceName, op, exchange.request.body, body)
               if (mismatches.length > 0)
                 ctx.violation({
-                  message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${response.status} with a record that does not hold what was sent: ${describeMismatches(mismatches)} (§4.2)`,
+                  message: `${exchange.request.method} ${ctx.operation.path} (${op}) answered ${response.status} with a record that does not hold what was sent: ${describeMismatches(mismatches)} (§4.2)`,
                   expected: 'the record returned holds what was written, by meaning (§2, §4.4)',
                 })
             }
           }
           return
         }
-        if (op === 'delete') writes.delete(`${resource}/${ctx.operation!.id}`)
+        if (op === 'delete') writes.delete(`${resource}/${ctx.operation.id}`)
         if (op !== 'get' || response.status !== 200) return
-        const key = `${resource}/${ctx.operation!.id}`
+        const key = `${resource}/${ctx.operation.id}`
         const write = writes.peek(key)
         const record = wholeBody(exchange)
         if (!write || !isObject(record) || !answeredWithin(write.exchange, exchange, READ_AFTER_WRITE_WINDOW_MS)) return
@@ -138,7 +141,7 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
         const mismatches = writtenMismatches(resource as ResourceName, write.op, write.sent, record)
         if (mismatches.length > 0) {
           ctx.violation({
-            message: `GET ${ctx.operation!.path} after ${write.exchange.request.method} ${write.op}: ${describeMismatches(mismatches)} (§4.2)`,
+            message: `GET ${ctx.operation.path} after ${write.exchange.request.method} ${write.op}: ${describeMismatches(mismatches)} (§4.2)`,
             expected: 'the record holds what was written, by meaning (§2, §4.4)',
             exchanges: [write.exchange, exchange],
           })
@@ -161,9 +164,9 @@ export const goneAfterDelete: TrafficRule = acrossExchanges(
     return {
       observe(exchange, ctx) {
         const resource = resourceOf(ctx.operation)
-        const op = ctx.operation?.op
+        const op = ctx.operation.op
         const response = exchange.response
-        if (!resource || !response || ctx.operation?.id === undefined) return
+        if (!resource || !response || ctx.operation.id === undefined) return
         const key = `${resource}/${ctx.operation.id}`
         if (op === 'delete' && isSuccess(response.status)) {
           deleted.set(key, exchange)
@@ -213,24 +216,27 @@ function withOnly(exchange: TrafficExchange, record: AnyRecord): TrafficExchange
 }
 
 /**
- * A rule that judges an exchange against the status a quotation or invoice was last seen with: `lastSeen(key)`
- * gives the state of `${resource}/${id}` seen before this exchange and recently enough (STATE_FRESH_MS), and each
- * exchange's records are noted after it is judged; a list's only where `fromLists`.
+ * A rule that judges the answers its Judges pick against the status a quotation or invoice was last seen with:
+ * `lastSeen(key)` gives the state of `${resource}/${id}` seen before this exchange and recently enough
+ * (STATE_FRESH_MS), and each exchange's records are noted after it is judged; a list's only where `fromLists`.
  */
-function againstSeenStatus(
+function againstSeenStatus<O extends Op, R extends ResourceName>(
   meta: RuleMeta,
   fromLists: boolean,
-  judge: (exchange: TrafficExchange, ctx: RuleContext, lastSeen: (key: string) => SeenState | undefined) => void,
+  judges: Judges<O, R>,
+  judge: (answer: Answer<O, R>, ctx: RuleContext, lastSeen: (key: string) => SeenState | undefined) => void,
 ): TrafficRule {
   return acrossExchanges(meta, () => {
     const states = new BoundedMap<string, SeenState>()
     return {
       observe(exchange, ctx) {
-        judge(exchange, ctx, (key) => {
-          const seen = states.peek(key)
-          return seen && answeredWithin(seen.exchange, exchange, STATE_FRESH_MS) ? seen : undefined
-        })
-        const op = ctx.operation?.op
+        const answer = answerOf(judges, exchange, ctx.operation)
+        if (answer)
+          judge(answer, ctx, (key) => {
+            const seen = states.peek(key)
+            return seen && answeredWithin(seen.exchange, exchange, STATE_FRESH_MS) ? seen : undefined
+          })
+        const op = ctx.operation.op
         if (fromLists || op !== 'list') noteStates(states, exchange, resourceOf(ctx.operation), recordsOf(ctx.operation, exchange), op === 'list')
       },
     }
@@ -246,26 +252,27 @@ export const draftOnly: TrafficRule = againstSeenStatus(
     title: 'A replace or delete of a quotation, or a replace of an invoice, is refused when it was last seen not a draft',
   },
   true,
-  (exchange, ctx, lastSeen) => {
-    const resource = resourceOf(ctx.operation)
-    const op = ctx.operation?.op
-    if ((resource === 'quotation' && (op === 'replace' || op === 'delete')) || (resource === 'invoice' && op === 'replace')) {
-      const seen = lastSeen(`${resource}/${ctx.operation!.id}`)
-      if (seen && typeof seen.status === 'string' && exchange.response) {
-        ctx.exercised()
-        if (seen.status !== 'draft' && isSuccess(exchange.response.status)) {
-          ctx.violation({
-            message: `${exchange.request.method} ${ctx.operation!.path} (${op}) answered ${exchange.response.status} on a ${resource} last seen with status ${JSON.stringify(seen.status)} (§3.1)`,
-            expected: `§3.1: a quotation can be replaced or deleted only while it is a draft; an invoice can be replaced only while it is a draft`,
-            exchanges: [seen.exchange, exchange],
-          })
-        }
-      }
+  {
+    resources: ['quotation', 'invoice'],
+    ops: ['replace', 'delete'],
+    // §3.1 limits a quotation's replace and delete to drafts, an invoice's replace only.
+    where: ({ resource, operation }) => resource === 'quotation' || operation.op === 'replace',
+  },
+  ({ exchange, operation, resource, response }, ctx, lastSeen) => {
+    const seen = lastSeen(`${resource}/${operation.id}`)
+    if (!seen || typeof seen.status !== 'string') return
+    ctx.exercised()
+    if (seen.status !== 'draft' && isSuccess(response.status)) {
+      ctx.violation({
+        message: `${exchange.request.method} ${operation.path} (${operation.op}) answered ${response.status} on a ${resource} last seen with status ${JSON.stringify(seen.status)} (§3.1)`,
+        expected: `§3.1: a quotation can be replaced or deleted only while it is a draft; an invoice can be replaced only while it is a draft`,
+        exchanges: [seen.exchange, exchange],
+      })
     }
   },
 )
 
-export const createdDraft: TrafficRule = perExchange(
+export const createdDraft: TrafficRule = perAnswer(
   {
     id: 'traffic.state.created-draft',
     clauses: ['§3', '§4.2'],
@@ -273,15 +280,17 @@ export const createdDraft: TrafficRule = perExchange(
     side: 'server',
     title: 'A quotation or invoice created 2xx carries status draft (as state.*.created-draft)',
   },
-  (exchange, ctx) => {
-    const resource = resourceOf(ctx.operation)
-    if ((resource !== 'quotation' && resource !== 'invoice') || ctx.operation?.op !== 'create') return
-    const record = recordsOf(ctx.operation, exchange)[0]
+  {
+    resources: ['quotation', 'invoice'],
+    ops: ['create'],
+    status: '2xx',
+    wholeBody: true,
     // A create answered without the record (success bodies are not shown for every write) says nothing here.
-    if (!record || !('status' in record)) return
-    ctx.exercised()
-    const problem = notCreatedAsDraft(resource, record.status)
-    if (problem) ctx.violation({ message: `POST ${ctx.operation.path} answered ${exchange.response!.status}: ${problem.message}`, expected: problem.expected })
+    where: ({ body }) => isObject(body) && 'status' in body,
+  },
+  ({ operation, resource, response, body }, ctx) => {
+    const problem = notCreatedAsDraft(resource, (body as AnyRecord).status)
+    if (problem) ctx.violation({ message: `POST ${operation.path} answered ${response.status}: ${problem.message}`, expected: problem.expected })
   },
 )
 
@@ -295,16 +304,16 @@ export const orderFromAccepted: TrafficRule = againstSeenStatus(
   },
   // A list may lag behind a change (a search index): only reads and writes of the record itself say its state.
   false,
-  (exchange, ctx, lastSeen) => {
-    if (resourceOf(ctx.operation) !== 'order' || ctx.operation?.op !== 'create' || !exchange.response) return
+  { resources: ['order'], ops: ['create'] },
+  ({ exchange, operation, response }, ctx, lastSeen) => {
     const quoteId = isObject(exchange.request.body) ? exchange.request.body.quoteId : undefined
     const seen = typeof quoteId === 'string' ? lastSeen(`quotation/${quoteId}`) : undefined
     // "draft" is the only status value §3 names, and a draft is not accepted; the accepted value is not shown.
     if (seen && seen.status === 'draft') {
       ctx.exercised()
-      if (isSuccess(exchange.response.status)) {
+      if (isSuccess(response.status)) {
         ctx.violation({
-          message: `POST ${ctx.operation!.path} answered ${exchange.response.status} for quotation ${quoteId}, last seen as a draft (§3.2)`,
+          message: `POST ${operation.path} answered ${response.status} for quotation ${quoteId}, last seen as a draft (§3.2)`,
           expected: '§3.2: an order is created from an accepted quotation',
           exchanges: [seen.exchange, exchange],
         })
@@ -346,9 +355,9 @@ export const remainingNeverRises: TrafficRule = acrossExchanges(
     const keys = new BoundedMap<string, { recent: Quota[]; anchor?: Quota }>()
     return {
       observe(exchange, ctx) {
-        const response = exchange.response
-        const key = keyOf(exchange)
-        if (!isApiCall(exchange, ctx.operation) || !response || key === undefined) return
+        const call = keyedCall(exchange, ctx.operation)
+        if (!call) return
+        const { key, response } = call
         const remaining = headerInt(response.headers['ratelimit-remaining'])
         const limit = headerInt(response.headers['ratelimit-limit'])
         const start = timeOf(exchange.startedAt)
