@@ -638,6 +638,22 @@ export const FAULTS = [
     description:
       'The body binder turns blank strings into null after validation (ASP.NET ConvertEmptyStringToNull, a nilify-blanks hook): text written "" is stored null, even where §2 types it non-null.',
   },
+  {
+    id: 'auth.me-anonymous-without-key',
+    area: 'auth',
+    description:
+      'The key check lists GET /me among its public paths (a "whoami" that also serves signed-out callers): a request without a valid key is answered 200 with an anonymous profile, not 401.',
+  },
+  {
+    id: 'auth.me-401-not-envelope',
+    area: 'auth',
+    description: 'GET /me ("check a key") answers an invalid key with 401 and its own verdict body { valid: false, reason }, not the error envelope of §7.1.',
+  },
+  {
+    id: 'auth.ip-allowlist-skips-me',
+    area: 'auth',
+    description: 'The IP allowlist is not compared on GET /me (so that a key "can be checked from anywhere"): from outside it, /me shows the key\'s profile.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

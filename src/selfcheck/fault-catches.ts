@@ -69,8 +69,21 @@ const timestampIds = byResource((r) => (r.ops.update || r.ops.replace ? [`record
 /** The idempotency area's replay of every create but the accounts' (suites/idempotency/every-create.ts). */
 const replayIds = byResource((r) => (r.ops.create && r.name !== 'account' ? [`idempotency.${r.name}.replays`] : []))
 const unknownIdIds = byResource((r) => (r.ops.get ? [`read-only.${r.name}.unknown-id`] : []))
-/** The auth area judges each invalid credential on a read and on a write (suites/auth/credentials.ts). */
-const credentialIds = (...credentials: string[]): string[] => credentials.flatMap((c) => [`auth.${c}.read`, `auth.${c}.write`])
+/** The auth area judges each invalid credential on a read, on a write and on GET /me (suites/auth/credentials.ts). */
+const credentialIds = (...credentials: string[]): string[] => credentials.flatMap((c) => [`auth.${c}.read`, `auth.${c}.write`, `auth.${c}.me`])
+/** The rows of suites/auth/credentials.ts, by name (this module never imports suites/). */
+const INVALID_CREDENTIALS = [
+  'missing-key',
+  'bearer-without-key',
+  'basic-scheme',
+  'key-under-basic-scheme',
+  'wrong-prefix',
+  'unknown-secret',
+  'garbage-key',
+  'revoked-key',
+]
+/** GET /me with every invalid credential. */
+const meCredentialIds = INVALID_CREDENTIALS.map((c) => `auth.${c}.me`)
 
 export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'records.missing-updatedAt': [...recordReadIds(hasUpdatedAt), ...recordSchemaIds(hasUpdatedAt)],
@@ -157,12 +170,12 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'auth.prefix-not-checked': credentialIds('wrong-prefix'),
   'auth.secret-not-compared': credentialIds('unknown-secret'),
   'auth.garbage-key-500': [...credentialIds('garbage-key', 'wrong-prefix'), 'invariants.no-server-errors', 'invariants.ratelimit-headers'],
-  'auth.revocation-ignored': [...credentialIds('revoked-key'), 'auth.revoked-key.me', 'auth.revoked-key.item-writes'],
+  'auth.revocation-ignored': [...credentialIds('revoked-key'), 'auth.revoked-key.item-writes'],
   'auth.any-scheme': credentialIds('key-under-basic-scheme'),
   'auth.scopes-ignored': scopeIds(false),
   'auth.comments-own-scope': ['auth.scope.comment.read'],
   'auth.scope-checked-after-write': scopeIds(false).filter((id) => id.endsWith('.write')),
-  'auth.ip-allowlist-ignored': ['auth.ip-blocked.refused', 'auth.ip-blocked.write', 'auth.ip-blocked.item-writes'],
+  'auth.ip-allowlist-ignored': ['auth.ip-blocked.refused', 'auth.ip-blocked.me', 'auth.ip-blocked.write', 'auth.ip-blocked.item-writes'],
   'auth.item-any-workspace': ['auth.foreign.get', 'auth.foreign.update', 'auth.foreign.delete'],
   'auth.foreign-record-403': ['auth.foreign.get', 'auth.foreign.update', 'auth.foreign.delete'],
   'auth.list-any-workspace': ['auth.foreign.list'],
@@ -327,6 +340,10 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
     'records.task.empty-text',
     'records.product.empty-text',
   ],
+  // Every credential of suites/auth/credentials.ts on GET /me: a 200 (anonymous profile), or a 401 without the envelope.
+  'auth.me-anonymous-without-key': meCredentialIds,
+  'auth.me-401-not-envelope': [...meCredentialIds, 'invariants.error-envelope'],
+  'auth.ip-allowlist-skips-me': ['auth.ip-blocked.me'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

@@ -1,6 +1,9 @@
-// §5.1, §5.2, §5.5, §7.4: a call without a valid bearer key is answered 401 with the error envelope, on a read
-// and on a write. Writes send a valid body, so that only the credential can be the reason for a refusal.
-import { expectErrorEnvelope, defineCheck, tagged, RESOURCES } from '../../src/checks/index.ts'
+// §5.1, §5.2, §5.5, §7.4: a call without a valid bearer key is answered 401 with the error envelope, on a read,
+// on a write and on GET /me. Writes send a valid body, so that only the credential can be the reason for a refusal.
+// GET /me ("check a key", §4.2) is the call a client makes to ask whether its key works: a 200 there tells it a
+// dead or absent key is live, so it is judged with every credential like any other call (§4.2 "every call
+// carries the bearer key").
+import { expectErrorEnvelope, defineCheck, tagged, RESOURCES, ME_PATH } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Level, KeyRole, ApiClient, ApiResponse, ApiRequest } from '../../src/checks/index.ts'
 import { randomBytes } from 'node:crypto'
 import { validCreateBody } from '../shared/bodies.ts'
@@ -9,7 +12,7 @@ import { expectCreateNotAccepted } from './refused-create.ts'
 const area = 'auth'
 
 interface Credential {
-  /** The id segment: `auth.<id>.read`, `auth.<id>.write`. */
+  /** The id segment: `auth.<id>.read`, `auth.<id>.write`, `auth.<id>.me`. */
   id: string
   /** "A read <what> …" */
   what: string
@@ -158,4 +161,28 @@ function writeCheck(c: Credential): CheckDefinition {
   })
 }
 
-export const checks: CheckDefinition[] = CREDENTIALS.flatMap((c) => [readCheck(c), writeCheck(c)])
+/** GET /me with the credential. A 2xx is failed with the body it returned (the profile a dead key was shown). */
+function meCheck(c: Credential): CheckDefinition {
+  return defineCheck({
+    id: `auth.${c.id}.me`,
+    clauses: [...c.clauses, '§4.2'],
+    level: c.level,
+    area,
+    title: `GET /me with ${c.what} is answered 401 with the error envelope`,
+    keys: c.keys,
+    async run(ctx) {
+      const { client, auth } = c.sender(ctx)
+      const res = await client.get(ME_PATH, undefined, { auth })
+      if (res.ok) {
+        ctx.fail(`GET /me with ${c.what} answered ${res.status}, expected 401 (§5.5)`, {
+          expected: 'a missing key or one that is not (or no longer) valid gives 401 (§5.5, §7.4), on GET /me as on every call',
+          exchanges: [res.exchange],
+          data: res.body,
+        })
+      }
+      expect401(ctx, res)
+    },
+  })
+}
+
+export const checks: CheckDefinition[] = CREDENTIALS.flatMap((c) => [readCheck(c), writeCheck(c), meCheck(c)])

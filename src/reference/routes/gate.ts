@@ -23,6 +23,9 @@ export const GATE_FAULTS = [
   'auth.ip-allowlist-get-only',
   'rate-limits.limit-header-server-default',
   'rate-limits.bucket-per-workspace',
+  'auth.me-anonymous-without-key',
+  'auth.me-401-not-envelope',
+  'auth.ip-allowlist-skips-me',
 ] as const satisfies readonly FaultId[]
 
 /** The `rate-limits.hidden-burst-limit` fault's unannounced cap on one key's calls within a second. */
@@ -59,7 +62,13 @@ export function gate(state: AppState, { errorResponse, rateHeaders }: Responses)
     if (!('key' in resolved)) {
       // No valid key: a per-address bucket, so even a 401 carries rate headers and a flood of them is limited.
       const d = state.limiter.take(`ip:${remote ?? 'unknown'}`, HTTP_DEFAULTS.anonymousLimitPerMinute, now)
-      const res = errorResponse(c, d.allowed ? unauthorized(resolved.problem, state.faults, authorization) : rateLimited())
+      const isMe = c.req.path.endsWith('/me')
+      let res: Response
+      // The fault: GET /me is a public path whose "whoami" answers a signed-out caller with an anonymous profile.
+      if (d.allowed && isMe && faults['auth.me-anonymous-without-key']) res = c.json({ authenticated: false, workspace: null, key: null, user: null })
+      // The fault: GET /me ("check a key") answers a bad key with its own verdict, not the error envelope.
+      else if (d.allowed && isMe && faults['auth.me-401-not-envelope']) res = c.json({ valid: false, reason: resolved.problem }, 401)
+      else res = errorResponse(c, d.allowed ? unauthorized(resolved.problem, state.faults, authorization) : rateLimited())
       rateHeaders(res, d)
       return res
     }
@@ -81,8 +90,13 @@ export function gate(state: AppState, { errorResponse, rateHeaders }: Responses)
     // Faults: the limit announced but not enforced; a burst cap no header announces; the allowlist not compared.
     if (!d.allowed && !faults['rate-limits.no-429']) refused = rateLimited()
     else if (faults['rate-limits.hidden-burst-limit'] && burstExceeded(key.secret, now)) refused = rateLimited({ 'Retry-After': '1' })
-    // The fault: the allowlist is compared on reads only (it was written for a read-only reporting key).
-    else if (!faults['auth.ip-allowlist-ignored'] && !ipAllowed(key, remote) && !(faults['auth.ip-allowlist-get-only'] && c.req.method !== 'GET'))
+    // Faults: the allowlist is compared on reads only (it was written for a read-only reporting key); not on /me.
+    else if (
+      !faults['auth.ip-allowlist-ignored'] &&
+      !ipAllowed(key, remote) &&
+      !(faults['auth.ip-allowlist-get-only'] && c.req.method !== 'GET') &&
+      !(faults['auth.ip-allowlist-skips-me'] && c.req.path.endsWith('/me'))
+    )
       refused = new ApiError(403, 'forbidden', "This key's IP allowlist does not include the caller's address.")
     if (refused) {
       const limited = refused.status === 429
