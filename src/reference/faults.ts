@@ -638,6 +638,12 @@ export const FAULTS = [
     description:
       'The body binder turns blank strings into null after validation (ASP.NET ConvertEmptyStringToNull, a nilify-blanks hook): text written "" is stored null, even where §2 types it non-null.',
   },
+  {
+    id: 'validation.array-body-first-element',
+    area: 'validation',
+    description:
+      'A JSON array body is read as its first element (a binder shared with batch endpoints, `Array.isArray(b) ? b[0] : b`): an array holding a valid body creates or changes a record.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -72,6 +72,12 @@ const unknownIdIds = byResource((r) => (r.ops.get ? [`read-only.${r.name}.unknow
 /** The auth area judges each invalid credential on a read and on a write (suites/auth/credentials.ts). */
 const credentialIds = (...credentials: string[]): string[] => credentials.flatMap((c) => [`auth.${c}.read`, `auth.${c}.write`])
 
+/** The array body given to every write but the account and contact creates (suites/validation/not-an-object.ts). */
+const arrayBodyIds = (which: (resource: string, op: string) => boolean = () => true): string[] =>
+  writeBodies()
+    .filter(({ resource, op }) => !(op === 'create' && (resource === 'account' || resource === 'contact')) && which(resource, op))
+    .map(({ resource, op }) => `validation.${resource}.${op}.not-an-object`)
+
 export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'records.missing-updatedAt': [...recordReadIds(hasUpdatedAt), ...recordSchemaIds(hasUpdatedAt)],
   'records.datetime-without-zone': [...recordReadIds(), ...recordSchemaIds()],
@@ -151,7 +157,7 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'validation.types-coerced': validationIds('types', (t) => t !== 'uuid'),
   'validation.reference-uuid-unchecked': validationIds('types', (t) => t === 'uuid'),
   'validation.empty-email-refused': ['validation.account.email-values', 'validation.contact.email-values', 'validation.lead.email-values'],
-  'validation.body-unguarded-500': ['validation.body.malformed-json', 'validation.body.not-an-object'],
+  'validation.body-unguarded-500': ['validation.body.malformed-json', 'validation.body.not-an-object', ...arrayBodyIds()],
   'auth.missing-key-403': credentialIds('missing-key'),
   'auth.malformed-header-400': credentialIds('bearer-without-key', 'basic-scheme', 'key-under-basic-scheme'),
   'auth.prefix-not-checked': credentialIds('wrong-prefix'),
@@ -327,6 +333,9 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
     'records.task.empty-text',
     'records.product.empty-text',
   ],
+  // An order's array names no quotation that could take an order (the run keeps its accepted one), so only the
+  // unguarded parse above trips its check.
+  'validation.array-body-first-element': ['validation.body.not-an-object', ...arrayBodyIds((resource) => resource !== 'order')],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */
