@@ -644,6 +644,12 @@ export const FAULTS = [
     description:
       'A JSON array body is read as its first element (a binder shared with batch endpoints, `Array.isArray(b) ? b[0] : b`): an array holding a valid body creates or changes a record.',
   },
+  {
+    id: 'validation.create-email-not-nullable',
+    area: 'validation',
+    description:
+      'The create schema types email fields as an address or "" but not null (the update schema was written nullable, the create one copied from the address check): a create with email null is refused.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -3,7 +3,7 @@ import type { RequestEstimates } from './estimate-table.ts'
 
 export const REQUEST_ESTIMATES: RequestEstimates = {
   source: "full profile, seed 1, reference server, 2026-11-26",
-  harness: {"main":319,"restricted":1},
+  harness: {"main":322,"restricted":1},
   checks: {
     "auth.basic-scheme.read": {"main":1},
     "auth.basic-scheme.write": {"main":1},
@@ -552,7 +552,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "validation.account.create.required": {"main":1},
     "validation.account.create.several-defects": {"main":1},
     "validation.account.create.types": {"main":5},
-    "validation.account.email-values": {"main":3},
+    "validation.account.email-values": {"main":5},
     "validation.account.update.not-an-object": {"main":1},
     "validation.account.update.object-forms": {"main":7},
     "validation.account.update.several-defects": {"main":1},
@@ -584,7 +584,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "validation.contact.create.object-forms": {"main":6},
     "validation.contact.create.several-defects": {"main":1},
     "validation.contact.create.types": {"main":5},
-    "validation.contact.email-values": {"main":3},
+    "validation.contact.email-values": {"main":5},
     "validation.contact.update.enums": {"main":1},
     "validation.contact.update.not-an-object": {"main":1},
     "validation.contact.update.object-forms": {"main":4},
@@ -610,7 +610,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "validation.lead.create.required": {"main":1},
     "validation.lead.create.several-defects": {"main":1},
     "validation.lead.create.types": {"main":4},
-    "validation.lead.email-values": {"main":3},
+    "validation.lead.email-values": {"main":5},
     "validation.lead.update.enums": {"main":1},
     "validation.lead.update.not-an-object": {"main":1},
     "validation.lead.update.object-forms": {"main":4},

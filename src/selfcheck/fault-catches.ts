@@ -336,6 +336,7 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   // An order's array names no quotation that could take an order (the run keeps its accepted one), so only the
   // unguarded parse above trips its check.
   'validation.array-body-first-element': ['validation.body.not-an-object', ...arrayBodyIds((resource) => resource !== 'order')],
+  'validation.create-email-not-nullable': ['validation.account.email-values', 'validation.contact.email-values', 'validation.lead.email-values'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

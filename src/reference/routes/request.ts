@@ -36,6 +36,7 @@ export const REQUEST_FAULTS = [
   'validation.dates-unchecked',
   'validation.date-time-zulu-only',
   'validation.array-body-first-element',
+  'validation.create-email-not-nullable',
 ] as const satisfies readonly FaultId[]
 
 /** The parent a child record names (§4.4): looked up first by the variants that do so. */
@@ -181,6 +182,11 @@ export function requestReader(state: AppState): RequestReader {
     if (faults['validation.empty-email-refused']) {
       for (const [f, t] of Object.entries(spec[op]!.fields))
         if (t === 'email' && body[f] === '') details.push({ segments: [f], message: `${f} must be an email address` })
+    }
+    // The fault: on a create, an email field is an address or "", never null.
+    if (faults['validation.create-email-not-nullable'] && op === 'create') {
+      for (const [f, t] of Object.entries(spec[op]!.fields))
+        if (t === 'email' && body[f] === null) details.push({ segments: [f], message: `${f} must be a string` })
     }
     const fields = spec[op]!.fields
     // The variant's rule: a text field the create requires holds something on every write.
