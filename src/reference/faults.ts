@@ -654,6 +654,18 @@ export const FAULTS = [
     area: 'auth',
     description: 'The IP allowlist is not compared on GET /me (so that a key "can be checked from anywhere"): from outside it, /me shows the key\'s profile.',
   },
+  {
+    id: 'validation.array-body-first-element',
+    area: 'validation',
+    description:
+      'A JSON array body is read as its first element (a binder shared with batch endpoints, `Array.isArray(b) ? b[0] : b`): an array holding a valid body creates or changes a record.',
+  },
+  {
+    id: 'validation.create-email-not-nullable',
+    area: 'validation',
+    description:
+      'The create schema types email fields as an address or "" but not null (the update schema was written nullable, the create one copied from the address check): a create with email null is refused.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

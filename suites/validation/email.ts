@@ -1,6 +1,8 @@
 // §4.1 "Email-type fields accept a string, null or an empty string": what must be accepted, not refused. Each
 // resource with an email field is created with "" (read back as "" or null), then updated to an address and
-// to null. A server that validates the address format without allowing "" refuses the first.
+// to null; a second one is created with null, then updated to "". A server that validates the address format
+// without allowing "" refuses the first; one whose create schema forgets the null refuses the second. The
+// create with an address is the records area's round trip (records.<resource>.roundtrip sends one).
 import { defineCheck, safeEmail, tagged, updateRecord, RESOURCE_LIST, parseFieldType } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, BodySpec, ResourceSpec } from '../../src/checks/index.ts'
 import { hasCreateBody } from '../shared/bodies.ts'
@@ -36,7 +38,7 @@ function emailCheck(spec: ResourceSpec): CheckDefinition {
     clauses: ['§4.1', '§4.4'],
     level: 'MUST',
     area,
-    title: `${spec.path} accepts ${fields.join(', ')} as "" on create (read back as "" or null), and as an address and as null on update`,
+    title: `${spec.path} accepts ${fields.join(', ')} as "" and as null on create, and as an address, null and "" on update ("" may read back as null)`,
     writes: 'safe',
     async run(ctx) {
       const empty = Object.fromEntries(fields.map((f) => [f, '']))
@@ -53,6 +55,16 @@ function emailCheck(spec: ResourceSpec): CheckDefinition {
         const cleared = await updateRecord(ctx, spec.name, id, { [f]: null })
         expectAccepted(ctx, cleared, `update ${spec.path}/{id} with ${f} null`)
         expectRead(ctx, cleared, f, (v) => v === null, 'update response', 'null')
+      }
+      const nulls = Object.fromEntries(fields.map((f) => [f, null]))
+      const createdNull = await ctx.api.post(spec.path, tagged(ctx, spec.name, { ...createBody(ctx, spec.name), ...nulls }))
+      trackAccepted(ctx, spec.name, createdNull)
+      expectAccepted(ctx, createdNull, `POST ${spec.path} with ${fields.join(', ')} null`)
+      for (const f of fields) expectRead(ctx, createdNull, f, (v) => v === null, 'create response', 'null')
+      for (const f of updatable) {
+        const blank = await updateRecord(ctx, spec.name, createdNull.body?.id as string, { [f]: '' })
+        expectAccepted(ctx, blank, `update ${spec.path}/{id} with ${f} ""`)
+        expectRead(ctx, blank, f, (v) => v === '' || v === null, 'update response', '"" or null')
       }
     },
   })

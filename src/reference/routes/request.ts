@@ -35,6 +35,8 @@ export const REQUEST_FAULTS = [
   'validation.first-error-only',
   'validation.dates-unchecked',
   'validation.date-time-zulu-only',
+  'validation.array-body-first-element',
+  'validation.create-email-not-nullable',
 ] as const satisfies readonly FaultId[]
 
 /** The parent a child record names (§4.4): looked up first by the variants that do so. */
@@ -121,6 +123,8 @@ export function requestReader(state: AppState): RequestReader {
     // The fault: a body that is JSON but no object (a number, a string, true, null) is read as {} (`body || {}`, or
     // a framework's "parse what you can"), so a create with no required field succeeds on it.
     if (faults['validation.scalar-body-as-empty'] && (value === null || typeof value !== 'object')) return {} as Json
+    // The fault: an array is taken for a batch of one, so its first element is the body.
+    if (faults['validation.array-body-first-element'] && Array.isArray(value)) value = value[0] as unknown
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw invalidRequest([{ segments: [], message: 'Body must be a JSON object' }])
     }
@@ -178,6 +182,11 @@ export function requestReader(state: AppState): RequestReader {
     if (faults['validation.empty-email-refused']) {
       for (const [f, t] of Object.entries(spec[op]!.fields))
         if (t === 'email' && body[f] === '') details.push({ segments: [f], message: `${f} must be an email address` })
+    }
+    // The fault: on a create, an email field is an address or "", never null.
+    if (faults['validation.create-email-not-nullable'] && op === 'create') {
+      for (const [f, t] of Object.entries(spec[op]!.fields))
+        if (t === 'email' && body[f] === null) details.push({ segments: [f], message: `${f} must be a string` })
     }
     const fields = spec[op]!.fields
     // The variant's rule: a text field the create requires holds something on every write.
