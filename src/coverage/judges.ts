@@ -73,7 +73,7 @@ export const JUDGES: JudgeRule[] = [
   { cells: 'filter-value:*/value=*', checks: ['filters.{resource}.{filter}.values?'] },
   { cells: 'filter-value:*/unlisted', checks: ['filters.{resource}.{filter}.rejects-unlisted?'] },
   { cells: 'filter-value:*/pattern-characters', checks: ['filters.{resource}.{filter}.wildcards-literal?'] },
-  { cells: 'filter-value:*/quotes', checks: ['filters.{resource}.{filter}.wildcards-literal?'] },
+  { cells: 'filter-value:*/quotes', checks: ['filters.{resource}.{filter}.wildcards-literal?', 'filters.{resource}.{filter}.quotes-literal?'] },
   { cells: 'filter-value:*/other-field', checks: ['filters.{resource}.other-field?'], when: crossable },
   // The run's child set walked by nextCursor (suites/pagination/walks.ts): parentId alone, and parentId with tier.
   { cells: 'filter-page:account/parentId/la*', checks: ['pagination.cursor.filter-every-page', 'pagination.filters.pair-narrows'] },
@@ -241,7 +241,6 @@ export const OPEN: OpenRule[] = [
     kind: 'not-built',
     reason: 'values with %, _ or * that a LIKE would read as patterns: 1 create and 1 read per filter',
   },
-  { cells: 'filter-value:*/quotes', kind: 'not-built', reason: 'a value with quotes: 1 read per filter' },
   { cells: 'filter-value:*/case-variant', kind: 'not-built', reason: 'an exact filter given the value in another case: 1 read per filter' },
   {
     cells: 'filter-value:*/other-field',

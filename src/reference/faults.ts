@@ -638,6 +638,17 @@ export const FAULTS = [
     description:
       'The body binder turns blank strings into null after validation (ASP.NET ConvertEmptyStringToNull, a nilify-blanks hook): text written "" is stored null, even where §2 types it non-null.',
   },
+  {
+    id: 'filters.single-quoted-sql',
+    area: 'filters',
+    description:
+      "A string filter's value is pasted into a '-quoted SQL literal: a ' in it is a syntax error (500), or with a tail OR 'a'='a matches every record.",
+  },
+  {
+    id: 'filters.double-quoted-sql',
+    area: 'filters',
+    description: 'A string filter\'s value is pasted into a "-quoted SQL literal (MySQL\'s default): a " in it is a syntax error (500).',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -50,6 +50,8 @@ export const LIST_FAULTS = [
   'filters.exact-like-wildcards',
   'filters.uuid-any-column',
   'pagination.limit-off-by-one',
+  'filters.single-quoted-sql',
+  'filters.double-quoted-sql',
 ] as const satisfies readonly FaultId[]
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -175,6 +177,15 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     else filters.push({ spec: f, value })
   }
 
+  // The faults: a string filter's value pasted into an SQL string literal quoted with ' or with ": a value whose
+  // quote ends the literal is a syntax error (500), or, where the rest reads `OR 'a'='a`, a condition every record meets.
+  const quote = faults['filters.single-quoted-sql'] ? "'" : faults['filters.double-quoted-sql'] ? '"' : undefined
+  if (quote !== undefined) {
+    const pasted = filters.map(({ spec, value }) => (spec.kind === 'string' ? pastedInto(quote, value) : undefined))
+    if (pasted.includes('error')) throw new ApiError(500, 'internal_error', 'Internal error.')
+    filters.splice(0, filters.length, ...filters.filter((_, i) => pasted[i] !== 'every'))
+  }
+
   // The faults: of several filters, only the first or only the last reaches the query.
   if (faults['filters.only-first-filter']) filters.splice(1)
   if (faults['filters.only-last-filter']) filters.splice(0, filters.length - 1)
@@ -195,6 +206,14 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     updatedSince,
     filters,
   }
+}
+
+/** How SQL reads `value` pasted between two `quote`s: undefined when no quote ends the literal. */
+function pastedInto(quote: string, value: string): 'error' | 'every' | undefined {
+  const at = value.indexOf(quote)
+  if (at < 0) return undefined
+  const tail = new RegExp(`^ OR ${quote}([^${quote}]*)${quote}=${quote}\\1$`, 'i')
+  return tail.test(value.slice(at + 1)) ? 'every' : 'error'
 }
 
 /** A phone number in E.164 form, read through the usual separators (`+60 12-345 6701`); undefined if it is not one. */

@@ -22,6 +22,9 @@ const filterIds = (property: string, which: (r: ResourceSpec, f: FilterSpec) => 
 const FILTER_MADE = new Set(['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task', 'comment', 'activity', 'product', 'invoice'])
 const FILTER_UNREACHABLE = new Set(['invoice.orderId'])
 const madeFilter = (r: ResourceSpec, f: FilterSpec) => FILTER_MADE.has(r.name) && !FILTER_UNREACHABLE.has(`${r.name}.${f.param}`)
+/** The exact string filters whose quotes-literal check runs: those without a wildcard plan (suites/filters/near-miss.ts). */
+const WILDCARD_PLANNED = new Set(['account.tier', 'contact.email', 'product.sku'])
+const quotesJudged = (r: ResourceSpec, f: FilterSpec) => f.kind === 'string' && !WILDCARD_PLANNED.has(`${r.name}.${f.param}`)
 /** §5.4 scope checks: reads of every collection, creates of every writable one; in or out of the restricted key's scopes. */
 const scopeIds = (inRestricted: boolean): string[] =>
   byResource((r) => [
@@ -327,6 +330,14 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
     'records.task.empty-text',
     'records.product.empty-text',
   ],
+  // suites/filters/quotes.ts judges the exact filters no wildcard plan writes; those plans' values hold quotes too.
+  'filters.single-quoted-sql': [
+    ...filterIds('quotes-literal', quotesJudged),
+    'filters.account.tier.wildcards-literal',
+    'filters.contact.email.wildcards-literal',
+    'invariants.no-server-errors',
+  ],
+  'filters.double-quoted-sql': [...filterIds('quotes-literal', quotesJudged), 'filters.account.tier.wildcards-literal', 'invariants.no-server-errors'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

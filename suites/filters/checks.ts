@@ -7,6 +7,7 @@ import type { CheckContext, CheckDefinition, FilterSpec, ResourceName, ResourceS
 import { MAKERS } from './made.ts'
 import { NEAR_MISS_PLANS, NOT_PROBED, WILDCARD_PLANS, probeNearMisses, type NearMissPlan } from './near-miss.ts'
 import { crossableFilters, probeOtherFields } from './other-field.ts'
+import { probeQuotes } from './quotes.ts'
 import { describeQuery, expectFound, expectPage, expectSound, filterQuery } from './queries.ts'
 import { sampleFor } from './samples.ts'
 
@@ -205,6 +206,18 @@ function wildcards(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDef
   })
 }
 
+/** The value-form family for the exact filters no wildcard plan writes: quotes, judged on one read (quotes.ts). */
+function quotesLiteral(r: ResourceSpec, f: FilterSpec): CheckDefinition {
+  return defineCheck({
+    id: idOf(r, f, 'quotes-literal'),
+    clauses: ['§4.3'],
+    level: 'MUST',
+    area,
+    title: `${query(r, f)} given a value holding ' and " (and an OR 'a'='a tail) reads the quotes as part of the value: only ${r.path.slice(1)} holding it come back (none), or a 400 with the error envelope, never a 5xx`,
+    run: (ctx) => probeQuotes(ctx, r.name, f),
+  })
+}
+
 function otherField(r: ResourceSpec): CheckDefinition {
   const crossed = crossableFilters(r.name)
   return defineCheck({
@@ -238,7 +251,9 @@ function checksFor(r: ResourceSpec, f: FilterSpec): (CheckDefinition | undefined
   const common = [complete(r, f), completeNew(r, f)]
   const plan = NEAR_MISS_PLANS.find((p) => p.resource === r.name && p.param === f.param)
   const wild = WILDCARD_PLANS.find((p) => p.resource === r.name && p.param === f.param)
-  const probes = [...(plan ? [nearMiss(r, f, plan)] : []), ...(wild ? [wildcards(r, f, wild)] : [])]
+  // A wildcard plan's queried value holds quotes already; the other exact filters get the quotes alone.
+  const forms = wild ? [wildcards(r, f, wild)] : f.kind === 'string' ? [quotesLiteral(r, f)] : []
+  const probes = [...(plan ? [nearMiss(r, f, plan)] : []), ...forms]
   return f.kind === 'enum' ? [values(r, f), rejectsUnlisted(r, f), ...common] : [sound(r, f), ...common, ...probes]
 }
 
