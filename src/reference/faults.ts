@@ -649,6 +649,17 @@ export const FAULTS = [
     area: 'filters',
     description: 'A string filter\'s value is pasted into a "-quoted SQL literal (MySQL\'s default): a " in it is a syntax error (500).',
   },
+  {
+    id: 'pagination.cursor-drops-order',
+    area: 'pagination',
+    description: 'The cursor keeps the sort and position but not the direction: a later page of order=asc is read newest first from the position.',
+  },
+  {
+    id: 'pagination.sort-per-page',
+    area: 'pagination',
+    description:
+      'An asked sort is applied in memory to each page: later pages are cut at an offset from the unsorted scan, so each page is in order and the list is not.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']
