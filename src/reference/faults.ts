@@ -650,6 +650,11 @@ export const FAULTS = [
     description: 'A string filter\'s value is pasted into a "-quoted SQL literal (MySQL\'s default): a " in it is a syntax error (500).',
   },
   {
+    id: 'pagination.cursor-drops-createdSince',
+    area: 'pagination',
+    description: 'A later page is rebuilt from its cursor, which does not hold createdSince: the bound holds on the first page only.',
+  },
+  {
     id: 'pagination.cursor-drops-order',
     area: 'pagination',
     description: 'The cursor keeps the sort and position but not the direction: a later page of order=asc is read newest first from the position.',

@@ -52,6 +52,7 @@ export const LIST_FAULTS = [
   'pagination.limit-off-by-one',
   'filters.single-quoted-sql',
   'filters.double-quoted-sql',
+  'pagination.cursor-drops-createdSince',
   'pagination.cursor-drops-order',
   'pagination.sort-per-page',
 ] as const satisfies readonly FaultId[]
@@ -210,7 +211,8 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
         ? 'desc'
         : (order ?? after?.order ?? (faults['pagination.default-order-asc'] ? 'asc' : 'desc')),
     after,
-    createdSince,
+    // The fault: a later page is rebuilt from its cursor, which does not hold the createdSince bound.
+    createdSince: faults['pagination.cursor-drops-createdSince'] && after ? undefined : createdSince,
     updatedSince,
     filters,
     sortAsked: sort !== undefined || order !== undefined,

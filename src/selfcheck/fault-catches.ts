@@ -338,6 +338,7 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
     'invariants.no-server-errors',
   ],
   'filters.double-quoted-sql': [...filterIds('quotes-literal', quotesJudged), 'filters.account.tier.wildcards-literal', 'invariants.no-server-errors'],
+  'pagination.cursor-drops-createdSince': ['pagination.createdSince.walk'],
   'pagination.cursor-drops-order': ['pagination.sort.createdAt-asc', 'pagination.sort.updatedAt-walk'],
   'pagination.sort-per-page': ['pagination.sort.createdAt-desc', 'pagination.sort.updatedAt-desc', 'pagination.sort.updatedAt-walk'],
 }
