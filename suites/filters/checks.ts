@@ -170,15 +170,14 @@ function rejectsUnlisted(r: ResourceSpec, f: FilterSpec): CheckDefinition {
   })
 }
 
+/** The value-form family of an exact filter (near miss, wildcards, quotes): one §4.3 MUST check per form. */
+function valueForm(r: ResourceSpec, f: FilterSpec, form: string, says: string, does: Pick<CheckDefinition, 'writes' | 'after' | 'run'>): CheckDefinition {
+  return defineCheck({ id: idOf(r, f, form), clauses: ['§4.3'], level: 'MUST', area, title: `${query(r, f)} ${says}`, ...does })
+}
+
 function nearMiss(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefinition {
-  return defineCheck({
-    id: idOf(r, f, 'near-miss'),
-    clauses: ['§4.3'],
-    level: 'MUST',
-    area,
-    title: `${query(r, f)} returns no ${r.name} whose ${f.field} only nearly matches: a prefix, a suffix or a substring of the value or the other way round${f.match === 'lowercase' || f.match === 'uppercase' || f.match === 'exact' ? ', or in another case' : ''}`,
-    ...probesNearMisses(r, f, plan),
-  })
+  const says = `returns no ${r.name} whose ${f.field} only nearly matches: a prefix, a suffix or a substring of the value or the other way round${f.match === 'lowercase' || f.match === 'uppercase' || f.match === 'exact' ? ', or in another case' : ''}`
+  return valueForm(r, f, 'near-miss', says, probesNearMisses(r, f, plan))
 }
 
 /** The filters near-miss and wildcard checks wait for: the collection's other filters' complete-new checks. */
@@ -196,26 +195,14 @@ function probesNearMisses(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): P
 }
 
 function wildcards(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefinition {
-  return defineCheck({
-    id: idOf(r, f, 'wildcards-literal'),
-    clauses: ['§4.3'],
-    level: 'MUST',
-    area,
-    title: `${query(r, f)} reads %, _, * ${f.param === 'email' ? "and '" : 'quotes and a backslash'} in the value as themselves: no ${r.name} that the value read as a LIKE or glob pattern${f.match === 'exact' ? '' : ' in another case'} would match comes back, the exact one does`,
-    ...probesNearMisses(r, f, plan),
-  })
+  const says = `reads %, _, * ${f.param === 'email' ? "and '" : 'quotes and a backslash'} in the value as themselves: no ${r.name} that the value read as a LIKE or glob pattern${f.match === 'exact' ? '' : ' in another case'} would match comes back, the exact one does`
+  return valueForm(r, f, 'wildcards-literal', says, probesNearMisses(r, f, plan))
 }
 
-/** The value-form family for the exact filters no wildcard plan writes: quotes, judged on one read (quotes.ts). */
+/** The quotes form for the exact filters no wildcard plan writes (whose values hold quotes): one read (quotes.ts). */
 function quotesLiteral(r: ResourceSpec, f: FilterSpec): CheckDefinition {
-  return defineCheck({
-    id: idOf(r, f, 'quotes-literal'),
-    clauses: ['§4.3'],
-    level: 'MUST',
-    area,
-    title: `${query(r, f)} given a value holding ' and " (and an OR 'a'='a tail) reads the quotes as part of the value: only ${r.path.slice(1)} holding it come back (none), or a 400 with the error envelope, never a 5xx`,
-    run: (ctx) => probeQuotes(ctx, r.name, f),
-  })
+  const says = `given a value holding ' and " (and an OR 'a'='a tail) reads the quotes as part of the value: only ${r.path.slice(1)} holding it come back (none), or a 400 with the error envelope, never a 5xx`
+  return valueForm(r, f, 'quotes-literal', says, { run: (ctx) => probeQuotes(ctx, r.name, f) })
 }
 
 function otherField(r: ResourceSpec): CheckDefinition {

@@ -33,6 +33,9 @@ export const childWalkLimit = (size: number) => (size <= 10 ? 3 : Math.min(Math.
 /** Enough pages for `count` records at `limit`, and two more: a walk that goes on is the server's fault. */
 const pagesFor = (count: number, limit: number) => Math.ceil(count / limit) + 2
 
+/** Records a createdSince walk expects after its bound: more than a page of two, so that a later page is read. */
+const AFTER_BOUND = 3
+
 /**
  * The walk of the child set by its parentId filter that pagination.cursor.walk-complete judges for completeness,
  * made once and judged here for the filter on every page: one walk, two judgements, no extra request.
@@ -254,9 +257,6 @@ const updatedAtWalk = defineCheck({
     )
   },
 })
-
-/** Records a createdSince walk expects after its bound: more than a page of two, so that a later page is read. */
-const AFTER_BOUND = 3
 
 const createdSinceWalk = defineCheck({
   id: 'pagination.createdSince.walk',
