@@ -14,7 +14,7 @@ export function quotedValue(filter: FilterSpec): string {
   // A quoted local part (RFC 5322) keeps it an address; lower case, as §4.3 asks for most address filters.
   if (filter.param === 'email') return `"crmconf.q${t}' or 'a'='a"@example.com`
   // No E.164 number holds a quote: Ofcom's drama range with the quotes after it matches no subscriber.
-  if (filter.match === 'e164') return `+447700900${String(parseInt(t.slice(0, 6), 16) % 1000).padStart(3, '0')}"' OR 'a'='a`
+  if (filter.match === 'e164') return `+447700900${String(parseInt(t.slice(0, 6), 16) % 1000).padStart(3, '0')}"${t}' OR 'a'='a`
   const value = `crmconf-q"${t}' OR 'a'='a`
   return filter.match === 'uppercase' ? value.toUpperCase() : value
 }
