@@ -666,6 +666,33 @@ export const FAULTS = [
     description:
       'The create schema types email fields as an address or "" but not null (the update schema was written nullable, the create one copied from the address check): a create with email null is refused.',
   },
+  {
+    id: 'filters.single-quoted-sql',
+    area: 'filters',
+    description:
+      "A string filter's value is pasted into a '-quoted SQL literal: a ' in it is a syntax error (500), or with a tail OR 'a'='a matches every record.",
+  },
+  {
+    id: 'filters.double-quoted-sql',
+    area: 'filters',
+    description: 'A string filter\'s value is pasted into a "-quoted SQL literal (MySQL\'s default): a " in it is a syntax error (500).',
+  },
+  {
+    id: 'pagination.cursor-drops-createdSince',
+    area: 'pagination',
+    description: 'A later page is rebuilt from its cursor, which does not hold createdSince: the bound holds on the first page only.',
+  },
+  {
+    id: 'pagination.cursor-drops-order',
+    area: 'pagination',
+    description: 'The cursor keeps the sort and position but not the direction: a later page of order=asc is read newest first from the position.',
+  },
+  {
+    id: 'pagination.sort-per-page',
+    area: 'pagination',
+    description:
+      'An asked sort is applied in memory to each page: later pages are cut at an offset from the unsorted scan, so each page is in order and the list is not.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

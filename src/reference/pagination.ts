@@ -50,6 +50,11 @@ export const LIST_FAULTS = [
   'filters.exact-like-wildcards',
   'filters.uuid-any-column',
   'pagination.limit-off-by-one',
+  'filters.single-quoted-sql',
+  'filters.double-quoted-sql',
+  'pagination.cursor-drops-createdSince',
+  'pagination.cursor-drops-order',
+  'pagination.sort-per-page',
 ] as const satisfies readonly FaultId[]
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -70,6 +75,8 @@ export interface ListQuery {
   createdSince?: number
   updatedSince?: number
   filters: { spec: FilterSpec; value: string }[]
+  /** sort or order was given in the query (read by the `pagination.sort-per-page` fault only). */
+  sortAsked?: boolean
 }
 
 /** base64url, or (a variant's choice) standard padded base64, whose `+`, `/` and `=` a client must percent-encode. */
@@ -175,6 +182,15 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     else filters.push({ spec: f, value })
   }
 
+  // The faults: a string filter's value pasted into an SQL string literal quoted with ' or with ": a value whose
+  // quote ends the literal is a syntax error (500), or, where the rest reads `OR 'a'='a`, a condition every record meets.
+  const quote = faults['filters.single-quoted-sql'] ? "'" : faults['filters.double-quoted-sql'] ? '"' : undefined
+  if (quote !== undefined) {
+    const pasted = filters.map(({ spec, value }) => (spec.kind === 'string' ? pastedInto(quote, value) : undefined))
+    if (pasted.includes('error')) throw new ApiError(500, 'internal_error', 'Internal error.')
+    filters.splice(0, filters.length, ...filters.filter((_, i) => pasted[i] !== 'every'))
+  }
+
   // The faults: of several filters, only the first or only the last reaches the query.
   if (faults['filters.only-first-filter']) filters.splice(1)
   if (faults['filters.only-last-filter']) filters.splice(0, filters.length - 1)
@@ -189,12 +205,26 @@ export function parseListQuery(params: Record<string, string>, spec: ResourceSpe
     // The faults: sort or order validated but not applied; no order means oldest first.
     // The fault: a later page is read in createdAt order, whatever sort its cursor was issued for.
     sort: faults['pagination.sort-ignored'] || (faults['pagination.cursor-ignores-sort'] && after) ? 'createdAt' : (sort ?? after?.sort ?? 'createdAt'),
-    order: faults['pagination.order-ignored'] ? 'desc' : (order ?? after?.order ?? (faults['pagination.default-order-asc'] ? 'asc' : 'desc')),
+    // The fault: the cursor is read for its sort and position, its direction dropped: a later page goes newest first.
+    order:
+      faults['pagination.order-ignored'] || (faults['pagination.cursor-drops-order'] && after)
+        ? 'desc'
+        : (order ?? after?.order ?? (faults['pagination.default-order-asc'] ? 'asc' : 'desc')),
     after,
-    createdSince,
+    // The fault: a later page is rebuilt from its cursor, which does not hold the createdSince bound.
+    createdSince: faults['pagination.cursor-drops-createdSince'] && after ? undefined : createdSince,
     updatedSince,
     filters,
+    sortAsked: sort !== undefined || order !== undefined,
   }
+}
+
+/** How SQL reads `value` pasted between two `quote`s: undefined when no quote ends the literal. */
+function pastedInto(quote: string, value: string): 'error' | 'every' | undefined {
+  const at = value.indexOf(quote)
+  if (at < 0) return undefined
+  const tail = new RegExp(`^ OR ${quote}([^${quote}]*)${quote}=${quote}\\1$`, 'i')
+  return tail.test(value.slice(at + 1)) ? 'every' : 'error'
 }
 
 /** A phone number in E.164 form, read through the usual separators (`+60 12-345 6701`); undefined if it is not one. */
@@ -288,7 +318,25 @@ function unknownUuidsDropped(records: readonly StoredRecord[], q: ListQuery): Li
   return { ...q, filters: q.filters.filter(found) }
 }
 
+/**
+ * The `pagination.sort-per-page` fault: the first page of an asked sort is right, and its cursor holds an offset; a
+ * later page is cut at that offset from the unsorted scan (the order records were stored in) and sorted in memory.
+ * Each page is in order, the list is not.
+ */
+function sortedPerPage(lists: ListSource, workspace: string, kind: Kind, q: ListQuery, variant: Variant, faults: SwitchesOf<typeof LIST_FAULTS>): Page {
+  const scan = lists.sorted(workspace, kind, 'createdAt').filter((r) => matches(r, q, faults))
+  const offset = q.after?.at ?? 0
+  const key = q.sort === 'createdAt' ? 'createdAtMs' : 'updatedAtMs'
+  const data = scan.slice(offset, offset + q.limit).sort((a, b) => (q.order === 'asc' ? a[key] - b[key] : b[key] - a[key]))
+  const last = data[data.length - 1]
+  const more = offset + q.limit < scan.length
+  const cursor = last && more ? encodeCursor({ sort: q.sort, order: q.order, at: offset + data.length, id: last.id }, variant.cursorEncoding) : ''
+  return { data, nextCursor: cursor }
+}
+
 export function listPage(lists: ListSource, workspace: string, kind: Kind, query: ListQuery, variant: Variant, faults: SwitchesOf<typeof LIST_FAULTS>): Page {
+  const perPage = faults['pagination.sort-per-page'] && query.sortAsked === true
+  if (perPage && query.after) return sortedPerPage(lists, workspace, kind, query, variant, faults)
   const records = lists.sorted(workspace, kind, query.sort)
   const kept = faults['filters.unknown-uuid-unfiltered'] ? unknownUuidsDropped(records, query) : query
   // The fault: a later page is read from the cursor's position alone, without the query's filters.
@@ -323,7 +371,7 @@ export function listPage(lists: ListSource, workspace: string, kind: Kind, query
     data.push(r)
   }
   const last = data[data.length - 1]
-  const cursor = last ? encodeCursor({ sort: q.sort, order: q.order, at: last[key], id: last.id }, variant.cursorEncoding) : undefined
+  const cursor = last ? encodeCursor({ sort: q.sort, order: q.order, at: perPage ? data.length : last[key], id: last.id }, variant.cursorEncoding) : undefined
   let nextCursor: Page['nextCursor']
   if (more) nextCursor = cursor
   else if (variant.lastPage === 'empty-string') nextCursor = ''

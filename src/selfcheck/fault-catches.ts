@@ -22,6 +22,9 @@ const filterIds = (property: string, which: (r: ResourceSpec, f: FilterSpec) => 
 const FILTER_MADE = new Set(['account', 'contact', 'case', 'lead', 'opportunity', 'quotation', 'task', 'comment', 'activity', 'product', 'invoice'])
 const FILTER_UNREACHABLE = new Set(['invoice.orderId'])
 const madeFilter = (r: ResourceSpec, f: FilterSpec) => FILTER_MADE.has(r.name) && !FILTER_UNREACHABLE.has(`${r.name}.${f.param}`)
+/** The exact string filters whose quotes-literal check runs: those without a wildcard plan (suites/filters/near-miss.ts). */
+const WILDCARD_PLANNED = new Set(['account.tier', 'contact.email', 'product.sku'])
+const quotesJudged = (r: ResourceSpec, f: FilterSpec) => f.kind === 'string' && !WILDCARD_PLANNED.has(`${r.name}.${f.param}`)
 /** §5.4 scope checks: reads of every collection, creates of every writable one; in or out of the restricted key's scopes. */
 const scopeIds = (inRestricted: boolean): string[] =>
   byResource((r) => [
@@ -354,6 +357,17 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   // unguarded parse above trips its check.
   'validation.array-body-first-element': ['validation.body.not-an-object', ...arrayBodyIds((resource) => resource !== 'order')],
   'validation.create-email-not-nullable': ['validation.account.email-values', 'validation.contact.email-values', 'validation.lead.email-values'],
+  // suites/filters/quotes.ts judges the exact filters no wildcard plan writes; those plans' values hold quotes too.
+  'filters.single-quoted-sql': [
+    ...filterIds('quotes-literal', quotesJudged),
+    'filters.account.tier.wildcards-literal',
+    'filters.contact.email.wildcards-literal',
+    'invariants.no-server-errors',
+  ],
+  'filters.double-quoted-sql': [...filterIds('quotes-literal', quotesJudged), 'filters.account.tier.wildcards-literal', 'invariants.no-server-errors'],
+  'pagination.cursor-drops-createdSince': ['pagination.createdSince.walk'],
+  'pagination.cursor-drops-order': ['pagination.sort.createdAt-asc', 'pagination.sort.updatedAt-walk'],
+  'pagination.sort-per-page': ['pagination.sort.createdAt-desc', 'pagination.sort.updatedAt-desc', 'pagination.sort.updatedAt-walk'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

@@ -7,6 +7,7 @@ import type { CheckContext, CheckDefinition, FilterSpec, ResourceName, ResourceS
 import { MAKERS } from './made.ts'
 import { NEAR_MISS_PLANS, NOT_PROBED, WILDCARD_PLANS, probeNearMisses, type NearMissPlan } from './near-miss.ts'
 import { crossableFilters, probeOtherFields } from './other-field.ts'
+import { probeQuotes } from './quotes.ts'
 import { describeQuery, expectFound, expectPage, expectSound, filterQuery } from './queries.ts'
 import { sampleFor } from './samples.ts'
 
@@ -169,15 +170,14 @@ function rejectsUnlisted(r: ResourceSpec, f: FilterSpec): CheckDefinition {
   })
 }
 
+/** The value-form family of an exact filter (near miss, wildcards, quotes): one §4.3 MUST check per form. */
+function valueForm(r: ResourceSpec, f: FilterSpec, form: string, says: string, does: Pick<CheckDefinition, 'writes' | 'after' | 'run'>): CheckDefinition {
+  return defineCheck({ id: idOf(r, f, form), clauses: ['§4.3'], level: 'MUST', area, title: `${query(r, f)} ${says}`, ...does })
+}
+
 function nearMiss(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefinition {
-  return defineCheck({
-    id: idOf(r, f, 'near-miss'),
-    clauses: ['§4.3'],
-    level: 'MUST',
-    area,
-    title: `${query(r, f)} returns no ${r.name} whose ${f.field} only nearly matches: a prefix, a suffix or a substring of the value or the other way round${f.match === 'lowercase' || f.match === 'uppercase' || f.match === 'exact' ? ', or in another case' : ''}`,
-    ...probesNearMisses(r, f, plan),
-  })
+  const says = `returns no ${r.name} whose ${f.field} only nearly matches: a prefix, a suffix or a substring of the value or the other way round${f.match === 'lowercase' || f.match === 'uppercase' || f.match === 'exact' ? ', or in another case' : ''}`
+  return valueForm(r, f, 'near-miss', says, probesNearMisses(r, f, plan))
 }
 
 /** The filters near-miss and wildcard checks wait for: the collection's other filters' complete-new checks. */
@@ -195,14 +195,14 @@ function probesNearMisses(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): P
 }
 
 function wildcards(r: ResourceSpec, f: FilterSpec, plan: NearMissPlan): CheckDefinition {
-  return defineCheck({
-    id: idOf(r, f, 'wildcards-literal'),
-    clauses: ['§4.3'],
-    level: 'MUST',
-    area,
-    title: `${query(r, f)} reads %, _, * ${f.param === 'email' ? "and '" : 'quotes and a backslash'} in the value as themselves: no ${r.name} that the value read as a LIKE or glob pattern${f.match === 'exact' ? '' : ' in another case'} would match comes back, the exact one does`,
-    ...probesNearMisses(r, f, plan),
-  })
+  const says = `reads %, _, * ${f.param === 'email' ? "and '" : 'quotes and a backslash'} in the value as themselves: no ${r.name} that the value read as a LIKE or glob pattern${f.match === 'exact' ? '' : ' in another case'} would match comes back, the exact one does`
+  return valueForm(r, f, 'wildcards-literal', says, probesNearMisses(r, f, plan))
+}
+
+/** The quotes form for the exact filters no wildcard plan writes (whose values hold quotes): one read (quotes.ts). */
+function quotesLiteral(r: ResourceSpec, f: FilterSpec): CheckDefinition {
+  const says = `given a value holding ' and " (and an OR 'a'='a tail) reads the quotes as part of the value: only ${r.path.slice(1)} holding it come back (none), or a 400 with the error envelope, never a 5xx`
+  return valueForm(r, f, 'quotes-literal', says, { run: (ctx) => probeQuotes(ctx, r.name, f) })
 }
 
 function otherField(r: ResourceSpec): CheckDefinition {
@@ -238,7 +238,9 @@ function checksFor(r: ResourceSpec, f: FilterSpec): (CheckDefinition | undefined
   const common = [complete(r, f), completeNew(r, f)]
   const plan = NEAR_MISS_PLANS.find((p) => p.resource === r.name && p.param === f.param)
   const wild = WILDCARD_PLANS.find((p) => p.resource === r.name && p.param === f.param)
-  const probes = [...(plan ? [nearMiss(r, f, plan)] : []), ...(wild ? [wildcards(r, f, wild)] : [])]
+  // A wildcard plan's queried value holds quotes already; the other exact filters get the quotes alone.
+  const forms = wild ? [wildcards(r, f, wild)] : f.kind === 'string' ? [quotesLiteral(r, f)] : []
+  const probes = [...(plan ? [nearMiss(r, f, plan)] : []), ...forms]
   return f.kind === 'enum' ? [values(r, f), rejectsUnlisted(r, f), ...common] : [sound(r, f), ...common, ...probes]
 }
 

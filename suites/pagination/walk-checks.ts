@@ -1,7 +1,7 @@
 // §4.1 and §9.2, the walk and the order of one list: a complete walk by nextCursor (every record once, a string
 // nextCursor on every page but the last) and sort/order on createdAt and updatedAt, with the default order. The
 // walks of the run's own child set are in walks.ts; the other pagination checks, and their order, in checks.ts.
-import { defineCheck, observeWalkEnd, walkAllPages, LIMITS, distinctInstants, firstMisordered } from '../../src/checks/index.ts'
+import { defineCheck, observeWalkEnd, walkAllPages, LIMITS, distinctInstants, firstMisordered, firstRepeated } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SortKey } from '../../src/checks/index.ts'
 import { childSet, listSource, type ListSource } from './fixtures.ts'
 import { ids, listPage } from './pages.ts'
@@ -109,14 +109,73 @@ async function orderedList(ctx: CheckContext, key: SortKey, query: Record<string
   return res
 }
 
+/** The walk past the first page: limit=2 for three pages (§4.1 "sort", "order" hold for the list, not a page). */
+const WALK_LIMIT = 2
+const WALK_PAGES = 3
+
+/** sort=updatedAt&order=asc is walked across pages by pagination.sort.updatedAt-walk (an incremental sync, §9.2). */
+const walkedHere = (key: SortKey, order: Order) => !(key === 'updatedAt' && order === 'asc')
+
+/** Whether `a` comes strictly before `b` in the order asked (ties are in any order). */
+const before = (a: AnyRecord, b: AnyRecord, key: SortKey, order: Order) =>
+  order === 'asc' ? Date.parse(a[key]) < Date.parse(b[key]) : Date.parse(a[key]) > Date.parse(b[key])
+
+/**
+ * The same list walked by nextCursor with limit=2: the records of the pages, in turn, keep the order, none comes
+ * twice, and (createdAt never changes; the run's own set loses no record) none of the whole list that comes before
+ * the walk's last record is left out. A server that sorts each page alone, or reads a later page in another
+ * order, breaks it on the second or third page.
+ */
+async function expectOrderAcrossPages(ctx: CheckContext, key: SortKey, order: Order, whole: ApiResponse & { body: { data: AnyRecord[] } }): Promise<void> {
+  const src = await listSource(ctx, 2)
+  const walk = await walkAllPages(ctx.api, src.path, { ...src.query, sort: key, order, limit: WALK_LIMIT }, WALK_PAGES)
+  ctx.observe('walkPages', walk.pages.length)
+  const what = `sort=${key}&order=${order}&limit=${WALK_LIMIT} walked by nextCursor`
+  const pageOf = (r: AnyRecord) => walk.pages.findIndex((p) => p.body.data.includes(r)) + 1
+  const wrong = firstMisordered(walk.records, key, order)
+  if (wrong) {
+    ctx.fail(
+      `${what}: ${wrong.later.id} (${key} ${wrong.later[key]}, page ${pageOf(wrong.later)}) follows ${wrong.earlier.id} (${wrong.earlier[key]}, page ${pageOf(wrong.earlier)}) (§4.1)`,
+      {
+        expected: `${key} ${order === 'asc' ? 'non-decreasing' : 'non-increasing'} down the pages: the list is sorted, not each page`,
+        exchanges: walk.pages.map((p) => p.exchange),
+      },
+    )
+  }
+  const repeated = firstRepeated(
+    walk.pages.map((p) => p.body.data),
+    key,
+  )
+  if (repeated) {
+    ctx.fail(`${what}: ${repeated.id} is listed on page ${repeated.first + 1} and again on page ${repeated.again + 1} (§4.1, §9.2)`, {
+      expected: 'each record once across the pages of a walk',
+      exchanges: walk.pages.map((p) => p.exchange),
+    })
+  }
+  const last = walk.records.at(-1)
+  if (!src.own || key !== 'createdAt' || !last) return
+  const walked = new Set(ids(walk.records))
+  const skipped = whole.body.data.find((r: AnyRecord) => before(r, last, key, order) && !walked.has(String(r.id)))
+  if (skipped) {
+    ctx.fail(
+      `${what}: ${skipped.id} (${key} ${skipped[key]}) comes before ${last.id} (${last[key]}, page ${pageOf(last)}) in the list, and no page holds it (§4.1)`,
+      {
+        expected: `the pages hold the list's records in its ${key} order, none left out`,
+        exchanges: [whole.exchange, ...walk.pages.map((p) => p.exchange)],
+      },
+    )
+  }
+}
+
 export function sortOrder(key: SortKey, order: Order): CheckDefinition {
+  const walks = walkedHere(key, order)
   return defineCheck({
     id: `pagination.sort.${key}-${order}`,
     clauses: ['§4.1'],
     level: 'MUST',
     area,
     writes: 'if-allowed',
-    title: `sort=${key}&order=${order} lists records ${order === 'asc' ? 'oldest' : 'newest'} ${key} first (ties in any order)`,
+    title: `sort=${key}&order=${order} lists records ${order === 'asc' ? 'oldest' : 'newest'} ${key} first (ties in any order)${walks ? `, on the first page and across the pages of a walk by nextCursor (limit=${WALK_LIMIT})` : ''}`,
     async run(ctx) {
       const res = await orderedList(ctx, key, { sort: key, order })
       const wrong = firstMisordered(res.body.data, key, order)
@@ -126,6 +185,7 @@ export function sortOrder(key: SortKey, order: Order): CheckDefinition {
           exchanges: [res.exchange],
         })
       }
+      if (walks) await expectOrderAcrossPages(ctx, key, order, res)
     },
   })
 }

@@ -33,6 +33,9 @@ export const childWalkLimit = (size: number) => (size <= 10 ? 3 : Math.min(Math.
 /** Enough pages for `count` records at `limit`, and two more: a walk that goes on is the server's fault. */
 const pagesFor = (count: number, limit: number) => Math.ceil(count / limit) + 2
 
+/** Records a createdSince walk expects after its bound: more than a page of two, so that a later page is read. */
+const AFTER_BOUND = 3
+
 /**
  * The walk of the child set by its parentId filter that pagination.cursor.walk-complete judges for completeness,
  * made once and judged here for the filter on every page: one walk, two judgements, no extra request.
@@ -255,4 +258,49 @@ const updatedAtWalk = defineCheck({
   },
 })
 
-export const walkChecks: CheckDefinition[] = [hundredFull, filterEveryPage, filterPair, updatedAtWalk]
+const createdSinceWalk = defineCheck({
+  id: 'pagination.createdSince.walk',
+  clauses: ['§4.1', '§9.2'],
+  level: 'MUST',
+  area,
+  writes: 'safe',
+  title: 'A createdSince list walked by nextCursor (limit=2, newest first) keeps the bound on every page and lists every record created after it once',
+  async run(ctx) {
+    const set = await childSet(ctx)
+    const known = [...set.records].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
+    const after = (bound: AnyRecord) => known.filter((r) => Date.parse(r.createdAt) > Date.parse(bound.createdAt))
+    // The latest bound with enough records after it: the first page is the newest, the later ones come up to the bound.
+    const bound = known.findLast((r) => after(r).length >= AFTER_BOUND)
+    if (!bound) return ctx.skip(`fewer than ${AFTER_BOUND} of the ${known.length} isolated accounts have distinct createdAt: no bound leaves a later page`)
+    const since = String(bound.createdAt)
+    const expected = after(bound)
+    const limit = 2
+    const walk = await walkAllPages(ctx.api, ACCOUNTS, { ...set.query, createdSince: since, limit }, pagesFor(expected.length, limit))
+    ctx.observe('pages', walk.pages.length)
+    const what = `GET ${ACCOUNTS}?parentId=…&createdSince=${since}&limit=${limit} walked by nextCursor`
+    walk.pages.forEach((page, i) => {
+      const early = sinceViolation('createdSince', since, page.body.data)
+      if (early?.kind === 'before') {
+        ctx.fail(`${what}: ${pageNote(walk, i)} lists ${early.record.id}, created before the bound (${early.record.createdAt}) (§4.1)`, {
+          expected: '§4.1 createdSince: only records created after this time, on every page: the cursor carries the bound on',
+          exchanges: [walk.pages[0]!.exchange, page.exchange],
+        })
+      }
+    })
+    const repeated = firstRepeated(walk.pages.map((p) => p.body.data))
+    if (repeated) {
+      ctx.fail(`${what}: ${repeated.id} is listed on page ${repeated.first + 1} and again on page ${repeated.again + 1} (§9.2)`, {
+        expected: 'each record once across the pages of a walk',
+        exchanges: [walk.pages[repeated.first]!.exchange, walk.pages[repeated.again]!.exchange],
+      })
+    }
+    expectNoneMissing(ctx, walk, expected, {
+      what,
+      of: `${expected.length} accounts created after the bound`,
+      clauses: '§4.1',
+      expected: '§4.1 createdSince: every record created after this time, across the pages',
+    })
+  },
+})
+
+export const walkChecks: CheckDefinition[] = [hundredFull, filterEveryPage, filterPair, updatedAtWalk, createdSinceWalk]
