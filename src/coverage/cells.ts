@@ -15,6 +15,18 @@ import {
   type ResourceSpec,
 } from '../spec/resources.ts'
 
+/** §5.5 "a missing key or a key that is no longer valid": the forms of it a client sends (the rows of suites/auth/credentials.ts). */
+export const INVALID_KEY_KINDS = [
+  'missing-key',
+  'bearer-without-key',
+  'basic-scheme',
+  'key-under-basic-scheme',
+  'wrong-prefix',
+  'unknown-secret',
+  'garbage-key',
+  'revoked-key',
+] as const
+
 export interface Cell {
   /** `<family>:<axis values joined by '/'>`, stable and matched by the judge rules' globs. */
   id: string
@@ -166,17 +178,7 @@ function authCells(): Cell[] {
       for (const way of ways) out.push(cell('§5.4/scope-areas', 'scope', { resource: r.name, op, way }))
     }
   // §5.5: "A missing key or a key that is no longer valid": the forms a client sends, on a read, a write and /me.
-  const keyKinds = [
-    'missing-key',
-    'bearer-without-key',
-    'basic-scheme',
-    'key-under-basic-scheme',
-    'wrong-prefix',
-    'unknown-secret',
-    'garbage-key',
-    'revoked-key',
-  ]
-  for (const kind of keyKinds)
+  for (const kind of INVALID_KEY_KINDS)
     for (const method of ['read', 'write', 'me']) {
       out.push(cell('§5.5/401', 'invalid-key', { kind, method }))
       out.push(cell('§7.4/401', 'invalid-key-envelope', { kind, method }))

@@ -6,6 +6,7 @@
 import { FAULTS, type FaultId, type FaultInfo } from '../reference/faults.ts'
 import { RESTRICTED_SCOPES } from '../reference/seed.ts'
 import { RESOURCE_LIST, parseFieldType, scopeFor, writeBodies, type FilterSpec, type ResourceSpec } from '../spec/resources.ts'
+import { INVALID_KEY_KINDS } from '../coverage/cells.ts'
 
 /** A fault with the checks it must trip. */
 export interface FaultCase extends FaultInfo {
@@ -74,19 +75,8 @@ const replayIds = byResource((r) => (r.ops.create && r.name !== 'account' ? [`id
 const unknownIdIds = byResource((r) => (r.ops.get ? [`read-only.${r.name}.unknown-id`] : []))
 /** The auth area judges each invalid credential on a read, on a write and on GET /me (suites/auth/credentials.ts). */
 const credentialIds = (...credentials: string[]): string[] => credentials.flatMap((c) => [`auth.${c}.read`, `auth.${c}.write`, `auth.${c}.me`])
-/** The rows of suites/auth/credentials.ts, by name (this module never imports suites/). */
-const INVALID_CREDENTIALS = [
-  'missing-key',
-  'bearer-without-key',
-  'basic-scheme',
-  'key-under-basic-scheme',
-  'wrong-prefix',
-  'unknown-secret',
-  'garbage-key',
-  'revoked-key',
-]
 /** GET /me with every invalid credential. */
-const meCredentialIds = INVALID_CREDENTIALS.map((c) => `auth.${c}.me`)
+const meCredentialIds = INVALID_KEY_KINDS.map((c) => `auth.${c}.me`)
 
 /** The array body given to every write but the account and contact creates (suites/validation/not-an-object.ts). */
 const arrayBodyIds = (which: (resource: string, op: string) => boolean = () => true): string[] =>
