@@ -1,7 +1,8 @@
 // A scripted API client for the traffic verifier's own proof: varied, deterministic traffic a real client
 // would send (lists with every filter, sorts and since bounds, cursor walks, creates with and without an
 // Idempotency-Key, replays, invalid bodies, unknown ids, missing keys, the rate-limited key into 429), and a
-// few client mistakes on purpose (no key, a broken body, a limit out of range, a reused Idempotency-Key).
+// few client mistakes on purpose (no key, a broken body, an array body, a limit out of range, a reused
+// Idempotency-Key).
 // Sequential, so the same server gives the same traffic: the mutation report compares runs exchange by exchange.
 import { RESOURCE_LIST } from '../../src/spec/resources.ts'
 
@@ -90,9 +91,14 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
     }
   }
 
-  // Cursor walks: default page size (no limit) and small pages followed to the end (bounded).
+  // Cursor walks: default page size (no limit) and small pages followed to the end (bounded): the default order, an
+  // order asked for (newest first: the order a scan in stored order does not give by chance), and a createdSince
+  // bound at the fourth newest account, so the second page of two reaches the bound and must stop there.
   await call('GET', '/accounts')
-  for (const path of ['/accounts?limit=2', '/contacts?limit=3&sort=updatedAt&order=asc']) {
+  const bound = dataOf(await call('GET', '/accounts?limit=4&sort=createdAt&order=desc'))[3]?.createdAt
+  const walks = ['/accounts?limit=2', '/contacts?limit=3&sort=updatedAt&order=asc', '/tasks?limit=2&sort=createdAt&order=desc']
+  if (typeof bound === 'string') walks.push(`/accounts?${new URLSearchParams({ createdSince: bound, limit: '2' })}`)
+  for (const path of walks) {
     let next = path
     for (let i = 0; i < 8; i++) {
       const reply = await call('GET', next)
@@ -136,6 +142,10 @@ export async function driveScriptedTraffic(options: ScriptedClientOptions): Prom
   await call('POST', '/accounts', { body: { name: 42 } })
   await call('POST', '/accounts', { rawBody: '{"name": ' })
   await call('POST', '/contacts', { body: { firstName: 'X', email: 12 } })
+  // A batch-minded client's array of one body (§7.3: a body is an object of fields), and a filter value holding
+  // quotes (§4.3: exact, quotes included; matches nothing here).
+  await call('POST', '/accounts', { body: [{ name: 'Traffic Array Sdn Bhd' }] })
+  await call('GET', `/accounts?${new URLSearchParams({ tier: `traffic"q' OR 'a'='a`, limit: '10' })}`)
   await call('GET', '/accounts?limit=500')
   await call('GET', '/accounts?limit=0')
   // A different body reusing an Idempotency-Key (the spec leaves the answer open).
