@@ -12,6 +12,7 @@ export {
   deleteRecord,
   itemPath,
   observeWalkEnd,
+  postCreate,
   recordsNotInUse,
   replaceRecord,
   RUN_LABEL_FIELDS,
@@ -52,7 +53,7 @@ export { headerInt, resetForm, retryAfterForm, wellFormedRetryAfterMs, retryAfte
 export { writeOnlyShown } from '../judge/records.ts'
 export { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../judge/response.ts'
 export { differingFields, sameMeaning } from '../judge/same-response.ts'
-export { composedFields, deepEqual, describeMismatches, holdsWritten, meansWritten, textOfHtml } from '../judge/written.ts'
+export { composedFields, deepEqual, describeMismatches, holdsWritten, isObject, meansWritten, textOfHtml } from '../judge/written.ts'
 export { changedUnsent, cleared } from '../judge/unsent.ts'
 export { namesUser, showsKeyName, showsWorkspace, stringsOf } from '../judge/me-parts.ts'
 export type { AnyRecord, Mismatch } from '../judge/written.ts'

@@ -35,6 +35,21 @@ export interface CreateOptions {
   validate?: boolean
 }
 
+/**
+ * POSTs a create and answers the response as it came, judging nothing: a record it made (a 2xx with an id) is
+ * tracked for clean-up, and the create is known to the ledger while on its way. For a create that may be refused.
+ */
+export function postCreate(ctx: CheckContext, resource: ResourceName, body: AnyRecord, options: Omit<CreateOptions, 'validate'> = {}): Promise<ApiResponse> {
+  const client = options.client ?? ctx.api
+  const sent = options.untagged ? body : tagged(ctx, resource, body)
+  return ctx.session.ledger.creating(
+    client.post(RESOURCES[resource].path, sent, { idempotencyKey: options.idempotencyKey }).then((r) => {
+      if (r.ok && typeof r.body?.id === 'string') trackCreated(ctx, resource, r.body.id, client.role)
+      return r
+    }),
+  )
+}
+
 /** POST a record that must be accepted; tracks it for clean-up. Fails the check when the server refuses. */
 export async function createRecord(
   ctx: CheckContext,
@@ -42,15 +57,7 @@ export async function createRecord(
   body: AnyRecord,
   options: CreateOptions = {},
 ): Promise<{ record: AnyRecord; response: ApiResponse }> {
-  const spec = RESOURCES[resource]
-  const client = options.client ?? ctx.api
-  const sent = options.untagged ? body : tagged(ctx, resource, body)
-  const response = await ctx.session.ledger.creating(
-    client.post(spec.path, sent, { idempotencyKey: options.idempotencyKey }).then((r) => {
-      if (r.ok && typeof r.body?.id === 'string') trackCreated(ctx, resource, r.body.id, client.role)
-      return r
-    }),
-  )
+  const response = await postCreate(ctx, resource, body, options)
   if (!response.ok) {
     throw new CheckFailed(`create ${resource}: status is ${response.status}, expected a 2xx for a valid body (§4.1, §4.4)`, {
       exchanges: [response.exchange],

@@ -15,7 +15,7 @@
 // Left out: currency, sku and a case's priority on update are codes, not text ("" names no currency, SKU or priority:
 // what a server makes of it is the validation area's question); the titles of invoices and activities, a comment's html and a message's text,
 // because each such write leaves a record the API cannot delete, and a message goes out to a customer (§1.6).
-import { defineCheck, holdsWritten, itemPath, trackCreated, tagged, updateRecord, replaceRecord, runLabel, RESOURCES } from '../../src/checks/index.ts'
+import { defineCheck, holdsWritten, isObject, itemPath, postCreate, updateRecord, replaceRecord, runLabel, RESOURCES } from '../../src/checks/index.ts'
 import type { AnyRecord, ApiResponse, CheckContext, CheckDefinition, ResourceName } from '../../src/checks/index.ts'
 import { createNeeds, minimalCreate, REPLACE_BODIES } from '../shared/bodies.ts'
 
@@ -45,11 +45,10 @@ export const EMPTY_TEXT_ROWS: EmptyTextRow[] = [
 
 const blanks = (fields: string[]): AnyRecord => Object.fromEntries(fields.map((f) => [f, '']))
 const named = (fields: string[]): string => fields.join(' and ')
-const isRecord = (value: unknown): value is AnyRecord => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Fails unless the record `res` holds "" in every field of `fields`. An answer with no record is the records area's to judge. */
 function expectEmptyKept(ctx: CheckContext, resource: ResourceName, res: ApiResponse, fields: string[], what: string): void {
-  if (!isRecord(res.body)) return
+  if (!isObject(res.body)) return
   const record = res.body
   // The records area's one rule for "holds what was written": "" reads as null only for an email field (§4.1).
   const lost = fields.filter((f) => !holdsWritten(resource, f, { [f]: '' }, record[f]))
@@ -110,11 +109,7 @@ function emptyTextCheck(row: EmptyTextRow): CheckDefinition {
     writes: createNeeds(row.resource),
     async run(ctx) {
       const base = minimalCreate(ctx, row.resource, runLabel(ctx, `empty ${named(row.fields)}`))
-      const created = await sendBlanks(ctx, row, `POST ${spec.path}`, base, true, async (blank) => {
-        const response = await ctx.session.ledger.creating(ctx.api.post(spec.path, tagged(ctx, row.resource, { ...base, ...blank })))
-        if (response.ok && typeof response.body?.id === 'string') trackCreated(ctx, row.resource, response.body.id)
-        return response
-      })
+      const created = await sendBlanks(ctx, row, `POST ${spec.path}`, base, true, (blank) => postCreate(ctx, row.resource, { ...base, ...blank }))
       if (!created) return
       const shownId: unknown = created.response.body?.id
       if (typeof shownId !== 'string')
@@ -122,7 +117,7 @@ function emptyTextCheck(row: EmptyTextRow): CheckDefinition {
       const id = shownId
       const path = itemPath(row.resource, id)
       expectEmptyKept(ctx, row.resource, created.response, created.fields, `the created ${row.resource}`)
-      const current: AnyRecord = isRecord(created.response.body) ? created.response.body : {}
+      const current: AnyRecord = isObject(created.response.body) ? created.response.body : {}
       const changed = await sendBlanks(ctx, row, `${op} ${spec.path}/{id}`, base, false, (blank) =>
         op === 'update'
           ? updateRecord(ctx, row.resource, id, { ...row.alsoOnChange, ...blank })

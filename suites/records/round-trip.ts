@@ -6,6 +6,7 @@ import {
   writeOnlyShown,
   describeMismatches,
   holdsWritten,
+  isObject,
   meansWritten,
   textOfHtml,
   recordKey,
@@ -25,10 +26,6 @@ interface Seen {
   record: AnyRecord
 }
 
-function isRecord(value: unknown): value is AnyRecord {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
 /** Every record body the trip read, in order; steps that answered no record are left out. */
 function seen(trip: Trip): Seen[] {
   const out: Seen[] = [{ step: 'create response', response: trip.created, record: trip.created.body }]
@@ -37,7 +34,7 @@ function seen(trip: Trip): Seen[] {
   const change = trip.change
   if (change?.response.ok) out.push({ step: `${change.op} response`, response: change.response, record: change.response.body })
   if (change?.got?.status === 200) out.push({ step: `GET after ${change.op}`, response: change.got, record: change.got.body })
-  return out.filter((s) => isRecord(s.record))
+  return out.filter((s) => isObject(s.record))
 }
 
 /** The written fields of a body that the record shows, compared by meaning. */
@@ -181,7 +178,7 @@ function changeCheck(plan: RoundTripPlan, spec: ResourceSpec): CheckDefinition {
         op === 'update' ? '§4.2' : '§4.2, §3.1: a new record is a draft',
       )
       ctx.observe('method', change.response.exchange.request.method)
-      if (!isRecord(change.response.body)) {
+      if (!isObject(change.response.body)) {
         ctx.fail(`${op} response carries no record (§4.2: responses of update/replace carry the resource record)`, { exchanges: [change.response.exchange] })
       }
       requireStatus(ctx, change.got!, (s) => s === 200, `GET after ${op}`, '200', '§4.2')
