@@ -53,16 +53,16 @@ export function gate(state: AppState, { errorResponse, rateHeaders }: Responses)
     const now = clock.now()
     const remote = c.env?.incoming?.socket?.remoteAddress
     const authorization = c.req.header('authorization')
+    const isMe = c.req.path.endsWith('/me')
     // The fault: the token is the header's second word, whatever the scheme.
     // The fault: GET /me ("check a key") looks the key up itself, without the revocation check of every other call.
-    const revokedAccepted = faults['auth.revoked-key-accepted-on-me'] && c.req.path.endsWith('/me')
+    const revokedAccepted = faults['auth.revoked-key-accepted-on-me'] && isMe
     const resolved = state.keys.resolve(faults['auth.any-scheme'] && authorization !== undefined ? authorization.split(' ')[1] : bearerOf(authorization), {
       revoked: revokedAccepted,
     })
     if (!('key' in resolved)) {
       // No valid key: a per-address bucket, so even a 401 carries rate headers and a flood of them is limited.
       const d = state.limiter.take(`ip:${remote ?? 'unknown'}`, HTTP_DEFAULTS.anonymousLimitPerMinute, now)
-      const isMe = c.req.path.endsWith('/me')
       let res: Response
       // The fault: GET /me is a public path whose "whoami" answers a signed-out caller with an anonymous profile.
       if (d.allowed && isMe && faults['auth.me-anonymous-without-key']) res = c.json({ authenticated: false, workspace: null, key: null, user: null })
@@ -95,7 +95,7 @@ export function gate(state: AppState, { errorResponse, rateHeaders }: Responses)
       !faults['auth.ip-allowlist-ignored'] &&
       !ipAllowed(key, remote) &&
       !(faults['auth.ip-allowlist-get-only'] && c.req.method !== 'GET') &&
-      !(faults['auth.ip-allowlist-skips-me'] && c.req.path.endsWith('/me'))
+      !(faults['auth.ip-allowlist-skips-me'] && isMe)
     )
       refused = new ApiError(403, 'forbidden', "This key's IP allowlist does not include the caller's address.")
     if (refused) {
