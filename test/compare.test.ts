@@ -56,6 +56,7 @@ beforeAll(async () => {
     JSON.stringify({ ...other, tool: { ...other.tool, version: '0.0.9' }, capabilities: { ...other.capabilities, 'update.method': HOSTILE } }),
   )
   writeFileSync(join(dir, 'not-a-report.json'), JSON.stringify({ hello: 'world' }))
+  mkdirSync(join(dir, 'empty-folder'))
 }, 180_000)
 
 /** The row of a Markdown table whose first cell starts with `first`, as cells. */
@@ -134,7 +135,7 @@ describe('crm-conformance compare', () => {
   }, 60_000)
 
   test('refuses what is not a report with one line and exit 2, and writes nothing', async () => {
-    for (const input of ['not-a-report.json', 'missing-folder', 'page']) {
+    for (const input of ['not-a-report.json', 'missing-folder', 'empty-folder']) {
       const run = await cli(['ref-default', input, '--report-dir', 'refused'])
       expect(run.code, input).toBe(2)
       expect(run.stderr.trim().split('\n'), input).toHaveLength(1)

@@ -19,8 +19,22 @@ const DESCRIBING_TAIL = /(name|label|title|description|type|scopes?|permissions?
 
 const squeezed = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '')
 
+/** Names already judged: traffic repeats the same few hundred field names millions of times. */
+const judged = new Map<string, boolean>()
+const MAX_JUDGED = 10_000
+
 /** Whether a header, parameter, cookie or field name says its value is a credential. */
 export function isCredentialName(name: string): boolean {
+  let verdict = judged.get(name)
+  if (verdict === undefined) {
+    verdict = judgeName(name)
+    if (judged.size >= MAX_JUDGED) judged.clear()
+    judged.set(name, verdict)
+  }
+  return verdict
+}
+
+function judgeName(name: string): boolean {
   const flat = squeezed(name)
   if (WHOLE_NAMES.has(flat)) return true
   if (NOT_CREDENTIALS.has(flat) || !CREDENTIAL_PARTS.some((part) => flat.includes(part))) return false
@@ -28,6 +42,29 @@ export function isCredentialName(name: string): boolean {
   const lastWord = /([A-Z]?[a-z0-9]+|[A-Z0-9]+)[^A-Za-z0-9]*$/.exec(name)?.[1]?.toLowerCase() ?? flat
   if (lastWord !== flat && DESCRIBING_TAIL.test(lastWord)) return false
   return !/^(api)?(key|token)(name|label|title)$/.test(flat)
+}
+
+/** Whether a text may hold a credential-named member or pair at all: most bodies do not, and are left as they are. */
+export const MIGHT_NAME_A_CREDENTIAL = /token|secret|key|session|signature|passw|credential|authorization|cookie/i
+
+/** Whether a JSON-like value has a field whose name says it is a credential, at any depth (bounded), without copying it. */
+export function hasCredentialField(value: unknown, maxDepth: number): boolean {
+  // for…in and recursion, not entries and a queue: a list page is thousands of keys, and most bodies have none to mask.
+  const walk = (node: unknown, depth: number): boolean => {
+    if (node === null || typeof node !== 'object' || depth >= maxDepth) return false
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) if (walk(node[i], depth + 1)) return true
+      return false
+    }
+    const record = node as Record<string, unknown>
+    for (const key in record) {
+      if (isCredentialName(key)) return true
+      const item = record[key]
+      if (item !== null && typeof item === 'object' && walk(item, depth + 1)) return true
+    }
+    return false
+  }
+  return walk(value, 0)
 }
 
 /** What a masked value reads in the files. */

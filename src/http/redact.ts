@@ -3,8 +3,8 @@
 // would write it into a URL (percent- or form-encoded), a JSON string, or HTML; the base64 part of a
 // `whsec_…` secret and the secret part of a key are masked on their own too. Built `byName` (observed traffic),
 // it also masks what no variable names but a name says is a credential (credential-names.ts).
-import { mapStrings, type HiddenFields } from './bounded-json.ts'
-import { isCredentialName, MASKED, maskQueryByName, maskTextByName } from './credential-names.ts'
+import { MAX_JSON_DEPTH, mapStrings, type HiddenFields } from './bounded-json.ts'
+import { hasCredentialField, isCredentialName, MASKED, maskQueryByName, maskTextByName, MIGHT_NAME_A_CREDENTIAL } from './credential-names.ts'
 
 export interface NamedSecret {
   /** The variable that holds it, shown in place of the value: `<redacted:CRM_API_KEY>`. */
@@ -101,8 +101,10 @@ export class Redactor {
   /** Redacts every string inside a JSON-like value (keys included), at a bounded depth; `byName`, credential fields too. */
   value<T>(value: T, learn?: Learn): T {
     if (value === undefined || value === null) return value
-    if (typeof value === 'string') return this.string(this.options.byName ? maskTextByName(value, learn) : value) as T
+    if (typeof value === 'string') return this.string(this.options.byName && MIGHT_NAME_A_CREDENTIAL.test(value) ? maskTextByName(value, learn) : value) as T
     if (typeof value !== 'object') return value
+    // Nothing to mask by value, and no field named for a credential: the value as it is, not a copy.
+    if (this.options.byName && this.needles.length === 0 && !hasCredentialField(value, MAX_JSON_DEPTH)) return value
     const hidden: HiddenFields | undefined = this.options.byName
       ? {
           field: isCredentialName,

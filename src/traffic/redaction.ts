@@ -10,6 +10,10 @@ import type { TrafficExchange } from './types.ts'
 
 /** A value masked by its name is looked for elsewhere in its exchange when at least this long (shorter ones are words). */
 const MIN_ECHOED = 8
+/** Redactors of learned values kept for reuse; past it, the cache starts again. */
+const MAX_ECHO_REDACTORS = 256
+/** Characters every echo form (URL, form, JSON, HTML) writes as they are. */
+const PLAIN = /^[A-Za-z0-9_-]+$/
 
 /** Distinct unknown keys remembered by digest; past it, further unknown keys share one role. */
 const MAX_UNKNOWN_KEYS = 10_000
@@ -34,6 +38,7 @@ const ROLE_OF_VARIABLE = new Map(Object.entries(KEY_VARIABLES).map(([role, varia
 export class TrafficRedactor {
   private readonly redactor: Redactor
   private readonly unknownKeys = new Map<string, string>()
+  private readonly echoRedactors = new Map<string, Redactor>()
 
   constructor(secrets: readonly NamedSecret[] = []) {
     this.redactor = new Redactor([...secrets], { byName: true })
@@ -66,7 +71,15 @@ export class TrafficRedactor {
       if (value.length >= MIN_ECHOED && !value.startsWith('<redacted')) learned.add(value)
     }
     const authorization = exchange.request.headers.authorization
-    const requestHeaders = this.headers(exchange.request.headers, learn)
+    // The key of an answered request is looked for in error answers alone ("invalid key crm_…"): a record does not echo
+    // the caller's key, and looking through every page of every list for it would double what masking costs.
+    const learnKey = !exchange.response || exchange.response.status >= 400 ? learn : undefined
+    const requestHeaders = Object.fromEntries(
+      Object.entries(exchange.request.headers).map(([name, raw]) => [
+        name,
+        this.redactor.headers({ [name]: raw }, name === 'authorization' ? learnKey : learn)[name]!,
+      ]),
+    )
     const keyRole = exchange.keyRole ?? this.roleOf(authorization, requestHeaders.authorization)
     const { body: requestBody, ...request } = exchange.request
     const out: TrafficExchange = {
@@ -86,12 +99,31 @@ export class TrafficRedactor {
     if (learned.size === 0) return out
     // A credential masked by its name in one place, echoed under another name (a token header repeated in an error
     // message): masked there too, in every form the Redactor knows.
-    const echoes = new Redactor([...learned].map((value) => ({ name: 'credential', value })))
+    const values = [...learned]
+    // A value of URL-safe characters is written the same in every form: when the exchange's text does not hold it,
+    // nothing echoes it (the common case: a bearer token that the answer does not repeat), and nothing is walked again.
+    if (values.every((v) => PLAIN.test(v))) {
+      const text = JSON.stringify([out.request.url, out.request.headers, out.request.body, out.response?.headers, out.response?.body]) ?? ''
+      if (!values.some((v) => text.includes(v))) return out
+    }
+    const echoes = this.echoRedactor(values)
     const again = <T extends { headers: Record<string, string>; body?: unknown }>(part: T): T => ({
       ...part,
       headers: echoes.value(part.headers),
       ...(part.body !== undefined ? { body: echoes.value(part.body) } : {}),
     })
     return { ...out, request: { ...again(out.request), url: echoes.string(out.request.url) }, ...(out.response ? { response: again(out.response) } : {}) }
+  }
+
+  /** A Redactor of these values, kept for the next exchanges that carry the same ones (one client's token, again and again). */
+  private echoRedactor(values: string[]): Redactor {
+    const key = values.join('\u0000')
+    let echoes = this.echoRedactors.get(key)
+    if (!echoes) {
+      echoes = new Redactor(values.map((value) => ({ name: 'credential', value })))
+      if (this.echoRedactors.size >= MAX_ECHO_REDACTORS) this.echoRedactors.clear()
+      this.echoRedactors.set(key, echoes)
+    }
+    return echoes
   }
 }
