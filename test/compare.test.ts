@@ -96,6 +96,9 @@ describe('crm-conformance compare', () => {
     expect(missingKey[1]).toBe('≠')
     expect(missingKey.slice(2).map((c) => c.split(' ')[0])).toEqual(['✅', '✅', '❌', '✅'])
     expect(missingKey[4]).toMatch(/^❌ \d+\/\d+ \(\d+ failed\)$/)
+    // Which checks did not pass, named per target.
+    expect(md).toMatch(/^- \*\*A: ref-default\*\*: none$/m)
+    expect(md).toMatch(/^- \*\*C: fault-missing-key-403\*\*: MUST auth\.\S+ \(failed\)/m)
     // The choice left open that the variants answer differently: the shape of /me.
     expect(rowOf(md, 'discovery.me.shape.me.topLevelFields')?.[1]).toBe('≠')
     const html = readFileSync(join(dir, 'out', 'compare.html'), 'utf8')

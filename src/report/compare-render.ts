@@ -17,6 +17,15 @@ export const LEGEND: readonly { outcome: CellOutcome; symbol: string; meaning: s
   { outcome: 'not-run', symbol: '—', meaning: 'no check of this clause in that run (not selected, or not in that suite version)' },
 ]
 
+/** Checks listed per target under "Checks that did not pass"; the rest are counted. */
+export const MAX_LISTED_CHECKS = 40
+
+/** The ids a target's failed and errored checks, as `MUST check.id (failed)`, bounded, with the number left out. */
+function notPassedLines(column: CompareColumn): { lines: string[]; more: number } {
+  const lines = column.notPassed.slice(0, MAX_LISTED_CHECKS).map((c) => `${c.level} ${c.id} (${c.status})`)
+  return { lines, more: Math.max(0, column.notPassed.length - MAX_LISTED_CHECKS) }
+}
+
 /** Longest observed value shown in the HTML table. */
 const HTML_MAX_VALUE = 2_000
 
@@ -93,6 +102,13 @@ export function renderCompareMarkdown(comparison: Comparison, generatedAt = new 
     out.push(line([mdCell(clauseName(row), 120), row.differs ? DIFFERS : '', ...row.cells.map(cellText)]))
   }
   if (rows.length === 0) out.push('', 'No report holds a check.')
+  out.push('', '## Checks that did not pass', '')
+  columns.forEach((column, i) => {
+    const { lines, more } = notPassedLines(column)
+    out.push(
+      `- **${mdCell(columnHead(column, i), 80)}**: ${lines.length === 0 ? 'none' : lines.map((l) => mdCell(l, 160)).join('; ')}${more > 0 ? `; and ${more} more (report.json)` : ''}`,
+    )
+  })
   out.push('', '## Choices where the spec leaves them open', '', ...OPEN_CHOICES, '')
   for (const section of capabilities) {
     out.push(`### ${mdCell(section.heading)} (${mdCell(section.clause)})`, '')
@@ -150,6 +166,13 @@ export function renderCompareHtml(comparison: Comparison, generatedAt = new Date
   }
   out.push('</tbody></table>')
   if (rows.length === 0) out.push('<p>No report holds a check.</p>')
+  out.push('<h2>Checks that did not pass</h2>', '<ul>')
+  columns.forEach((column, i) => {
+    const { lines, more } = notPassedLines(column)
+    const listed = lines.length === 0 ? 'none' : lines.map((l) => `<code>${esc(l)}</code>`).join('; ')
+    out.push(`<li><strong>${esc(columnHead(column, i))}</strong>: ${listed}${more > 0 ? `; and ${more} more (report.json)` : ''}</li>`)
+  })
+  out.push('</ul>')
   out.push('<h2>Choices where the spec leaves them open</h2>', `<p>${esc(OPEN_CHOICES.join(' '))} — in a row: that run did not observe it.</p>`)
   for (const section of capabilities) {
     out.push(`<h3>${esc(section.heading)} (${esc(section.clause)})</h3>`)

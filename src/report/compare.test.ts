@@ -84,6 +84,7 @@ describe('compareReports', () => {
       expect(html).toContain(`${symbol}`)
     }
     expect(md).toContain('| §4.10 (in Endpoints) |  | ✅ 1/1 | ✅ 1/1 |')
+    expect(md).toContain('- **A: a**: MUST x.two-clauses (failed)\n- **B: b**: MUST x.err (error); SHOULD x.should (failed)')
     expect(html).toContain('<th scope="col">A: a</th><th scope="col">B: b</th>')
   })
 })

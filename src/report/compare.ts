@@ -46,6 +46,8 @@ export interface CompareColumn {
   /** Whether the run judged the whole catalogue: a subset's verdict speaks for that subset only. */
   complete: boolean
   checks: number
+  /** The checks that failed (not waived) or errored, MUST first then by id. */
+  notPassed: { id: string; level: Level; status: Status }[]
 }
 
 /**
@@ -97,6 +99,8 @@ export interface Comparison {
   warnings: string[]
 }
 
+const LEVEL_ORDER: readonly Level[] = ['MUST', 'SHOULD', 'INFO']
+
 const OUTCOME_RANK: Record<CellOutcome, number> = { 'must-failed': 0, 'should-failed': 1, errored: 2, passed: 3, skipped: 4, 'not-run': 5 }
 
 const text = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value : fallback)
@@ -120,6 +124,10 @@ function columnOf({ label, report, product }: CompareInput): CompareColumn {
     suiteVersion: text(report.tool?.version, 'unknown'),
     complete: report.scope?.complete === true,
     checks: report.checks.length,
+    notPassed: report.checks
+      .filter((c) => (c.status === 'failed' && !c.waived) || (c.status !== 'passed' && c.status !== 'skipped' && c.status !== 'failed'))
+      .map((c) => ({ id: String(c.id), level: c.level, status: c.status }))
+      .sort((a, b) => LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   }
 }
 
