@@ -218,6 +218,22 @@ describe('action.yml', () => {
     expect(docs.join('\n')).toMatch(/uses: [\w-]+\/crm-conformance@/)
   })
 
+  test.each([
+    ['18.20.4', 'true'],
+    ['20.18.3', 'true'],
+    ['20.19.0', 'false'],
+    ['24.1.0', 'false'],
+  ])("the job's Node %s: setup-node runs = %s (package.json engines: >=20.19.0)", async (version, setup) => {
+    const step = action.runs.steps.find((s) => s.id === 'node')!
+    const output = join(dir, `.output-node-${version}`)
+    writeFileSync(output, '')
+    // The job's `node` made to report another version, as test/bin.test.ts does.
+    const pretend = `--import=data:text/javascript,Object.defineProperty(process,'versions',{value:{...process.versions,node:'${version}'}})`
+    const result = await bash(step.run!, ROOT, { PATH: [dirname(process.execPath), process.env.PATH].join(':'), GITHUB_OUTPUT: output, NODE_OPTIONS: pretend })
+    expect(result.code, result.output).toBe(0)
+    expect(readOutputs(output)).toEqual({ setup })
+  })
+
   test('a first job installs the runtime dependencies only, builds dist/, saves them to the cache and passes: exit 0, the verdict outputs, summary.md in the job summary', () => {
     expect(cold.code, cold.log.slice(-3000)).toBe(0)
     expect(cold.ran).toEqual(['node', 'key', 'cache', 'install', 'actions/cache/save@v4', 'run'])
