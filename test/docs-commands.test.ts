@@ -3,8 +3,8 @@
 // and `npm run …` / `npm test` line of a code block in README.md and docs/**/*.md is given to the CLI's own
 // commander program with every action replaced by nothing, so an unknown command or option, a missing value or a
 // refused choice fails here. No network, no run, no child process.
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { Command, CommanderError } from 'commander'
 import { describe, expect, test } from 'vitest'
 import { buildProgram } from '../src/cli/main.ts'
@@ -137,5 +137,27 @@ describe('the command lines the docs show', () => {
     expect(await parseError(['run', '--only'])).toMatch(/argument missing/)
     expect(commandsOf('x.md', 'npx crm-conformance list   # every check')).toEqual([{ file: 'x.md', line: 'npx crm-conformance list', argv: ['list'] }])
     expect(words('diff reports/$(date -d yesterday +%F) "a b"')).toEqual(['diff', 'reports/$(date -d yesterday +%F)', 'a b'])
+  })
+})
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+const anchor = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-')
+
+describe('the links between the docs', () => {
+  test.each(markdownFiles())('%s: every relative link names a file that exists, and a heading there', (file) => {
+    const text = readFileSync(join(PROJECT_ROOT, file), 'utf8').replace(/^```[\s\S]*?^```$/gm, '')
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue
+      const [path, hash] = target!.split('#') as [string, string | undefined]
+      const resolved = path === '' ? join(PROJECT_ROOT, file) : join(PROJECT_ROOT, dirname(file), path)
+      expect(existsSync(resolved), `${file}: ${target}`).toBe(true)
+      if (hash === undefined || !resolved.endsWith('.md')) continue
+      const headings = [...readFileSync(resolved, 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1]!))
+      expect(headings, `${file}: ${target}`).toContain(hash)
+    }
   })
 })
