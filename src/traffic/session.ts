@@ -115,14 +115,9 @@ export class TrafficSession {
     })
     if (target.notJudged && target.notJudged.count > 0) {
       const { count, why } = target.notJudged
+      if (report.verdict === 'compliant') report.verdict = 'partial'
       report.verdictReasons.push(`${count} exchange${count === 1 ? '' : 's'} forwarded but not in this report: ${why}`)
-      // A verdict on a subset of the traffic is never compliant, and its words say partial too.
-      const conformant = report.verdict === 'compliant'
-      if (conformant) report.verdict = 'partial'
-      const label = `${conformant ? report.verdictLabel!.replace(/^conformant /, 'partial ') : report.verdictLabel}; ${count} exchange${count === 1 ? '' : 's'} not judged`
-      report.verdictLabel = label
-      const headline = report.traffic?.headline
-      if (headline) report.traffic!.headline = { ...headline, text: label, ...(conformant ? { tone: 'partial' as const } : {}) }
+      report.verdictLabel = `${report.verdictLabel}; ${count} exchange${count === 1 ? '' : 's'} not judged`
     }
     const written = await writeReportFiles(report, reportDir, { secrets: this.secrets.byName })
     if (!target.reportDir) await copyToLatest(reportDir, resolve('reports', 'latest'))
