@@ -2,7 +2,6 @@
 // target (CRM_BASE_URL and the rest of the .env block `serve` prints), so what one run leaves the next one finds.
 import { parse as parseDotenv } from 'dotenv'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CheckDefinition } from '../../src/checks/types.ts'
@@ -10,18 +9,7 @@ import { loadConfig } from '../../src/config/config.ts'
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts'
 import { runSuite, type SuiteOutcome } from '../../src/run/run-suite.ts'
 import type { PoolHealth } from '../../src/engine/fixture-pools.ts'
-
-/** A port free now, for the webhook sink the kept server delivers to. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
+import { freePort } from '../free-port.ts'
 
 /**
  * Nights are a day apart; these runs are seconds apart. The rate-limited key (20 a minute) that one run's 429
