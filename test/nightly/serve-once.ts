@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CheckDefinition } from '../../src/checks/types.ts'
 import { loadConfig } from '../../src/config/config.ts'
-import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts'
+import { startReferenceServer, type ReferenceServer, type VariantName } from '../../src/reference/index.ts'
 import { runSuite, type SuiteOutcome } from '../../src/run/run-suite.ts'
 import type { PoolHealth } from '../../src/engine/fixture-pools.ts'
 import { freePort } from '../free-port.ts'
@@ -30,8 +30,19 @@ export interface KeptServer {
   close(): Promise<void>
 }
 
-export async function keepServer(): Promise<KeptServer> {
-  const server = await startReferenceServer({ port: 0, rateLimitPerMinute: 1_000_000 })
+/** Pools of three accepted quotations and three sent invoices: one of each for each of three nights. */
+export function threeNightPools(server: ReferenceServer): Record<string, string> {
+  const pools = server.fixturePools
+  return {
+    CRM_FIXTURE_ACCEPTED_QUOTATION_ID: pools.acceptedQuotationId.slice(0, 3).join(' '),
+    // Commas separate ids too.
+    CRM_FIXTURE_SENT_INVOICE_ID: pools.sentInvoiceId.slice(0, 3).join(','),
+  }
+}
+
+/** `variant`: the legal variant the kept server plays (default: the default row). */
+export async function keepServer(options: { variant?: VariantName } = {}): Promise<KeptServer> {
+  const server = await startReferenceServer({ port: 0, rateLimitPerMinute: 1_000_000, variant: options.variant })
   const sinkPort = await freePort()
   server.setWebhookTarget(`http://127.0.0.1:${sinkPort}/`)
   const env = { ...parseDotenv(server.envBlock()), CRM_PROFILE: 'full', CRM_WEBHOOK_SINK_PORT: String(sinkPort) }

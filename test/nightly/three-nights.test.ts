@@ -3,7 +3,7 @@
 // nothing skipped at MUST level, and each uses up one record of each pool.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { catalogue } from '../../suites/index.ts'
-import { keepServer, type KeptServer } from './serve-once.ts'
+import { keepServer, threeNightPools, type KeptServer } from './serve-once.ts'
 
 let kept: KeptServer
 beforeAll(async () => {
@@ -14,12 +14,7 @@ afterAll(async () => {
 })
 
 test('three nights in a row against one kept server: compliant each time, one record of each pool used per night', async () => {
-  const pools = kept.server.fixturePools
-  const env = {
-    CRM_FIXTURE_ACCEPTED_QUOTATION_ID: pools.acceptedQuotationId.slice(0, 3).join(' '),
-    // Commas separate ids too.
-    CRM_FIXTURE_SENT_INVOICE_ID: pools.sentInvoiceId.slice(0, 3).join(','),
-  }
+  const env = threeNightPools(kept.server)
   const chosen = new Set<string>()
   const earlier: number[] = []
   for (const night of [1, 2, 3]) {
