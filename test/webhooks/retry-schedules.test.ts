@@ -4,6 +4,7 @@
 // next attempt, signed anew, proves the retry. One whose first retry comes 1.5 s or 5 s later signs it anew at
 // once. With CRM_WEBHOOK_RETRY_WAIT_S above the first retry, the retry checks and webhooks.ack.any-2xx pass on each.
 import { expect, test } from 'vitest'
+import type { CheckResult } from '../../src/checks/types.ts'
 import { runInProcess } from '../../src/run/in-process.ts'
 import { startReferenceServer } from '../../src/reference/index.ts'
 import { catalogue } from '../../suites/index.ts'
@@ -18,36 +19,63 @@ test('the checks judged here are the retry checks and the acknowledgement check'
   expect(JUDGED.map((c) => c.id).sort()).toEqual(['webhooks.ack.any-2xx', 'webhooks.retry.arrives', 'webhooks.retry.same-id'])
 })
 
+/** The judged checks against a reference server whose first retry comes `firstRetryMs` after a non-2xx, with `faults` on. */
+async function judged(firstRetryMs: number, faults: string[] = []): Promise<CheckResult[]> {
+  const sinkPort = await freePort()
+  const reference = await startReferenceServer({
+    rateLimitPerMinute: 1_000_000,
+    faults,
+    webhook: { url: `http://127.0.0.1:${sinkPort}/`, retrySchedule: [firstRetryMs, ...LATER_RETRIES_MS] },
+  })
+  try {
+    const run = await runInProcess({
+      checks: JUDGED,
+      config: {
+        baseUrl: reference.baseUrl,
+        keys: reference.keys,
+        restrictedScopes: reference.restrictedScopes,
+        fixtures: reference.fixtures,
+        webhookSecret: reference.webhookSecret,
+        sinkPort,
+        webhookTimeoutS: 8,
+        webhookRetryWaitS: 8,
+      },
+      runId: `retry-after-${firstRetryMs}ms${faults.map((f) => `-${f}`).join('')}`,
+    })
+    return run.results
+  } finally {
+    await reference.close()
+  }
+}
+
+const outcomes = (results: CheckResult[]) => Object.fromEntries(results.map((r) => [r.id, r.status === 'passed' ? 'passed' : `${r.status}: ${r.message}`]))
+
 test.concurrent.each([0, 100, 500, 1500, 5000])(
   'a sender whose first retry comes %i ms after a non-2xx passes webhooks.retry.* and webhooks.ack.any-2xx',
   async (firstRetryMs) => {
-    const sinkPort = await freePort()
-    const reference = await startReferenceServer({
-      rateLimitPerMinute: 1_000_000,
-      webhook: { url: `http://127.0.0.1:${sinkPort}/`, retrySchedule: [firstRetryMs, ...LATER_RETRIES_MS] },
-    })
-    try {
-      const run = await runInProcess({
-        checks: JUDGED,
-        config: {
-          baseUrl: reference.baseUrl,
-          keys: reference.keys,
-          restrictedScopes: reference.restrictedScopes,
-          fixtures: reference.fixtures,
-          webhookSecret: reference.webhookSecret,
-          sinkPort,
-          webhookTimeoutS: 8,
-          webhookRetryWaitS: 8,
-        },
-        runId: `retry-after-${firstRetryMs}ms`,
-      })
-      const outcome = Object.fromEntries(run.results.map((r) => [r.id, r.status === 'passed' ? 'passed' : `${r.status}: ${r.message}`]))
-      expect(outcome).toEqual(Object.fromEntries(JUDGED.map((c) => [c.id, 'passed'])))
-      const delay = run.results.find((r) => r.id === 'webhooks.retry.arrives')!.observations.retryDelayMs as number
-      expect(delay).toBeGreaterThanOrEqual(Math.min(firstRetryMs, 1000) - 50)
-    } finally {
-      await reference.close()
-    }
+    const results = await judged(firstRetryMs)
+    expect(outcomes(results)).toEqual(Object.fromEntries(JUDGED.map((c) => [c.id, 'passed'])))
+    const delay = results.find((r) => r.id === 'webhooks.retry.arrives')!.observations.retryDelayMs as number
+    expect(delay).toBeGreaterThanOrEqual(Math.min(firstRetryMs, 1000) - 50)
+  },
+  60_000,
+)
+
+// The faults of the retry checks are caught whatever the schedule: at once (the copies answered as the attempt
+// they copy, so a sender retrying a 202 keeps at it until an attempt signed anew shows it) or seconds later.
+test.concurrent.each<[string, string, number]>([
+  ['webhooks.never-retries', 'webhooks.retry.arrives', 0],
+  ['webhooks.never-retries', 'webhooks.retry.arrives', 5000],
+  ['webhooks.retry-new-id', 'webhooks.retry.same-id', 0],
+  ['webhooks.retry-new-id', 'webhooks.retry.same-id', 5000],
+  ['webhooks.ack-200-only', 'webhooks.ack.any-2xx', 0],
+  ['webhooks.ack-200-only', 'webhooks.ack.any-2xx', 5000],
+])(
+  'fault %s fails %s when the first retry comes %i ms after a non-2xx',
+  async (fault, check, firstRetryMs) => {
+    const results = await judged(firstRetryMs, [fault])
+    expect(results.find((r) => r.id === check)!.status).toBe('failed')
+    expect(results.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual([check])
   },
   60_000,
 )
