@@ -145,11 +145,12 @@ export async function unprovenRetry(ctx: CheckContext, first: Delivery): Promise
   const copies = await copiesOf(ctx, first)
   if (copies === 0) return undefined
   return (
-    `within CRM_WEBHOOK_RETRY_WAIT_S (${ctx.config.webhookRetryWaitS} s) of the sink answering case.created ${first.status}, only ${copies} byte-identical ` +
-    `cop${copies === 1 ? 'y' : 'ies'} of that attempt arrived, each answered ${first.status} again, and no attempt signed anew: a copy is what a sender ` +
-    `retrying within the same second sends (webhook-timestamp in whole seconds) and what anyone who saw the attempt can post, so whether the server ` +
-    `retried cannot be told. To prove it: raise CRM_WEBHOOK_RETRY_WAIT_S past the server's next retry, or have the sender sign each attempt ` +
-    `anew with a current webhook-timestamp (Standard Webhooks)`
+    `within CRM_WEBHOOK_RETRY_WAIT_S (${ctx.config.webhookRetryWaitS} s) of the sink answering case.created ${first.status}, ` +
+    `only ${copies} byte-identical cop${copies === 1 ? 'y' : 'ies'} of that attempt arrived, each answered ${first.status} again, ` +
+    `and no attempt signed anew: a copy is what a sender retrying within the same second (webhook-timestamp in whole seconds) ` +
+    `or resending its attempt unchanged sends, and what anyone who saw the attempt can post, so whether the server retried ` +
+    `cannot be told. To prove it: raise CRM_WEBHOOK_RETRY_WAIT_S past the server's next retry, or have the sender sign each ` +
+    `attempt anew with a current webhook-timestamp (Standard Webhooks)`
   )
 }
 

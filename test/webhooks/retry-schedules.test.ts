@@ -9,6 +9,7 @@ import { runInProcess } from '../../src/run/in-process.ts'
 import { startReferenceServer } from '../../src/reference/index.ts'
 import { catalogue } from '../../suites/index.ts'
 import { freePort } from '../free-port.ts'
+import { startTap } from '../hostile/noisy-neighbour.ts'
 
 const JUDGED = catalogue.filter((c) => c.id.startsWith('webhooks.retry.') || c.id === 'webhooks.ack.any-2xx')
 
@@ -20,12 +21,14 @@ test('the checks judged here are the retry checks and the acknowledgement check'
 })
 
 /** The judged checks against a reference server whose first retry comes `firstRetryMs` after a non-2xx, with `faults` on. */
-async function judged(firstRetryMs: number, faults: string[] = []): Promise<CheckResult[]> {
+async function judged(firstRetryMs: number, faults: string[] = [], unchanged = false): Promise<CheckResult[]> {
   const sinkPort = await freePort()
+  const sinkUrl = `http://127.0.0.1:${sinkPort}/`
+  const tap = unchanged ? await startTap(sinkUrl, { unchanged }) : undefined
   const reference = await startReferenceServer({
     rateLimitPerMinute: 1_000_000,
     faults,
-    webhook: { url: `http://127.0.0.1:${sinkPort}/`, retrySchedule: [firstRetryMs, ...LATER_RETRIES_MS] },
+    webhook: { url: tap?.url ?? sinkUrl, retrySchedule: [firstRetryMs, ...LATER_RETRIES_MS] },
   })
   try {
     const run = await runInProcess({
@@ -45,6 +48,7 @@ async function judged(firstRetryMs: number, faults: string[] = []): Promise<Chec
     return run.results
   } finally {
     await reference.close()
+    await tap?.close()
   }
 }
 
@@ -79,3 +83,13 @@ test.concurrent.each<[string, string, number]>([
   },
   60_000,
 )
+
+// A sender that signs a message once and resends the same bytes on every retry cannot be told from anyone
+// replaying its attempt: the retry checks skip with the copies counted and how to prove it, and never fail.
+test('a sender that retries without signing anew is skipped with the reason, never failed', async () => {
+  const results = await judged(1500, [], true)
+  const notPassed = results.filter((r) => r.status !== 'passed')
+  expect(notPassed.map((r) => [r.id, r.status])).toEqual(JUDGED.map((c) => [c.id, 'skipped']))
+  for (const r of notPassed)
+    expect(r.message).toMatch(/only \d+ byte-identical cop(y|ies) of that attempt arrived.*raise CRM_WEBHOOK_RETRY_WAIT_S.*sign each attempt anew/)
+}, 60_000)
