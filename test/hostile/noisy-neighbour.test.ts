@@ -4,10 +4,10 @@
 // against one that never retries; the noise is counted.
 import { describe, expect, it } from 'vitest'
 import type { CheckResult } from '../../src/checks/types.ts'
-import { runInProcess } from '../../src/run/in-process.ts'
 import { startReferenceServer } from '../../src/reference/index.ts'
 import { catalogue } from '../../suites/index.ts'
 import { freePort } from '../free-port.ts'
+import { runAgainst } from '../webhooks/run-against.ts'
 import { startNeighbour, startTap, type NeighbourStats } from './noisy-neighbour.ts'
 
 const WEBHOOK_CHECKS = catalogue.filter((c) => c.area === 'webhooks')
@@ -26,19 +26,9 @@ async function webhooksRun(faults: string[], noisy: boolean): Promise<WebhooksRu
   reference.setWebhookTarget(tap.url)
   const neighbour = noisy ? startNeighbour(sinkUrl, tap) : undefined
   try {
-    const run = await runInProcess({
-      checks: WEBHOOK_CHECKS,
-      config: {
-        baseUrl: reference.baseUrl,
-        keys: reference.keys,
-        restrictedScopes: reference.restrictedScopes,
-        fixtures: reference.fixtures,
-        webhookSecret: reference.webhookSecret,
-        sinkPort,
-        webhookTimeoutS: 8,
-        webhookRetryWaitS: 4,
-      },
-      profile: 'full',
+    const run = await runAgainst(reference, WEBHOOK_CHECKS, {
+      sinkPort,
+      retryWaitS: 4,
       runId: `noisy-${noisy}-${faults.join('-') || 'conformant'}`,
     })
     return { results: run.results, stats: neighbour?.stats }

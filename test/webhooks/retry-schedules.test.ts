@@ -2,14 +2,15 @@
 // A sender whose first retry comes 0 or 100 ms after a non-2xx sends it within the second of the first attempt:
 // the same webhook-timestamp, so byte for byte the same request, which the sink answers 503 again; the sender's
 // next attempt, signed anew, proves the retry. One whose first retry comes 1.5 s or 5 s later signs it anew at
-// once. With CRM_WEBHOOK_RETRY_WAIT_S above the first retry, the retry checks and webhooks.ack.any-2xx pass on each.
+// once. With CRM_WEBHOOK_RETRY_WAIT_S above the first retry, the retry checks and webhooks.ack.any-2xx pass on each;
+// the faults of those checks fail them at either end of the range; a sender that never signs anew is skipped.
 import { expect, test } from 'vitest'
 import type { CheckResult } from '../../src/checks/types.ts'
-import { runInProcess } from '../../src/run/in-process.ts'
 import { startReferenceServer } from '../../src/reference/index.ts'
 import { catalogue } from '../../suites/index.ts'
 import { freePort } from '../free-port.ts'
 import { startTap } from '../hostile/noisy-neighbour.ts'
+import { runAgainst } from './run-against.ts'
 
 const JUDGED = catalogue.filter((c) => c.id.startsWith('webhooks.retry.') || c.id === 'webhooks.ack.any-2xx')
 
@@ -31,19 +32,10 @@ async function judged(firstRetryMs: number, faults: string[] = [], unchanged = f
     webhook: { url: tap?.url ?? sinkUrl, retrySchedule: [firstRetryMs, ...LATER_RETRIES_MS] },
   })
   try {
-    const run = await runInProcess({
-      checks: JUDGED,
-      config: {
-        baseUrl: reference.baseUrl,
-        keys: reference.keys,
-        restrictedScopes: reference.restrictedScopes,
-        fixtures: reference.fixtures,
-        webhookSecret: reference.webhookSecret,
-        sinkPort,
-        webhookTimeoutS: 8,
-        webhookRetryWaitS: 8,
-      },
-      runId: `retry-after-${firstRetryMs}ms${faults.map((f) => `-${f}`).join('')}`,
+    const run = await runAgainst(reference, JUDGED, {
+      sinkPort,
+      retryWaitS: 8,
+      runId: `retry-after-${firstRetryMs}ms${faults.map((f) => `-${f}`).join('')}${unchanged ? '-unchanged' : ''}`,
     })
     return run.results
   } finally {
