@@ -1,6 +1,7 @@
 // One reference server kept running across runs, as QA's staging workspace is: the runs reach it as an external
 // target (CRM_BASE_URL and the rest of the .env block `serve` prints), so what one run leaves the next one finds.
 import { parse as parseDotenv } from 'dotenv'
+import { expect } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +10,7 @@ import { loadConfig } from '../../src/config/config.ts'
 import { startReferenceServer, type ReferenceServer, type VariantName } from '../../src/reference/index.ts'
 import { runSuite, type SuiteOutcome } from '../../src/run/run-suite.ts'
 import type { PoolHealth } from '../../src/engine/fixture-pools.ts'
+import type { RunReport } from '../../src/report/types.ts'
 import { freePort } from '../free-port.ts'
 
 /**
@@ -28,6 +30,15 @@ export interface KeptServer {
     options?: { env?: Record<string, string>; only?: string[] },
   ): Promise<SuiteOutcome & { poolLines: PoolHealth[] }>
   close(): Promise<void>
+}
+
+/** A night's report: every check passed (nothing skipped), the verdict compliant, the probe's webhook retry proven. */
+export function expectCompliant(report: RunReport, night: number): void {
+  const notPassed = report.checks.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.status} ${c.message}`)
+  expect(notPassed, `night ${night}`).toEqual([])
+  expect(report.verdict, `night ${night}: ${report.verdictReasons.join('; ')}`).toBe('compliant')
+  const retried = report.checks.find((c) => c.id === 'webhooks.retry.arrives')!
+  expect(retried.observations.retryDelayMs, `night ${night}`).toBeGreaterThan(0)
 }
 
 /** Pools of three accepted quotations and three sent invoices: one of each for each of three nights. */
