@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LIST_PARAMETERS, RESOURCE_LIST } from '../spec/resources.ts'
 import { isCredentialName, maskQueryByName, maskTextByName } from './credential-names.ts'
@@ -90,5 +91,63 @@ describe('masking by name', () => {
     expect(learned).toEqual(['s3cr3t-value', 't1', 't2', '1234'])
     const headers = redactor.headers({ Authorization: 'Token abc', 'X-Gateway-Token': 'gw', 'Idempotency-Key': 'idem-1', cookie: 'session=1' })
     expect(headers).toEqual({ Authorization: 'Token <redacted>', 'X-Gateway-Token': '<redacted>', 'Idempotency-Key': 'idem-1', cookie: '<redacted>' })
+  })
+})
+
+describe('masking by name, for any JSON around the credential (fast-check)', () => {
+  const words = ['token', 'secret', 'key', 'session', 'signature', 'password', 'credential']
+  // A credential name as APIs spell them: a prefix, the word, a suffix, in any case and with any separator.
+  const credentialName = fc
+    .tuple(
+      fc.constantFrom('', 'x', 'api', 'client', 'access', 'gateway', 'refresh'),
+      fc.constantFrom(...words),
+      fc.constantFrom('', 'id', 'value', '2'),
+      fc.constantFrom('', '-', '_'),
+    )
+    .chain(([prefix, word, suffix, sep]) =>
+      fc.constantFrom(
+        [prefix, word, suffix].filter(Boolean).join(sep),
+        [prefix, word, suffix].filter(Boolean).join(sep).toUpperCase(),
+        [prefix, word, suffix]
+          .filter(Boolean)
+          .map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1)))
+          .join(''),
+      ),
+    )
+    .filter((name) => isCredentialName(name))
+  const marker = fc.stringMatching(/^[A-Za-z0-9]{12}$/).map((s) => `SECRET${s}`)
+  /** `json` with the credential set somewhere inside it: at the top, or under objects and arrays of its own. */
+  const withCredential = fc
+    .tuple(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.array(fc.constantFrom('object', 'array'), { maxLength: 4 }),
+      credentialName,
+      marker,
+      fc.constantFrom('alone', 'array'),
+    )
+    .map(([json, path, name, secret, held]) => {
+      let node: unknown = { [name]: held === 'alone' ? secret : [1, 'x', secret], other: json }
+      for (const step of path) node = step === 'object' ? { data: node, more: json } : [json, node]
+      return { node, secret }
+    })
+
+  it('a parsed body: no credential value survives, at any depth', () => {
+    const redactor = new Redactor([], { byName: true })
+    fc.assert(
+      fc.property(withCredential, ({ node, secret }) => {
+        expect(JSON.stringify(redactor.value(node))).not.toContain(secret)
+      }),
+    )
+  })
+
+  it('a body kept as text, whole or cut anywhere after the value began: no credential value survives', () => {
+    fc.assert(
+      fc.property(withCredential, fc.nat(), ({ node, secret }, cut) => {
+        const text = JSON.stringify(node)
+        const at = text.indexOf(secret)
+        const kept = text.slice(0, at + secret.length + (cut % (text.length - at - secret.length + 1)))
+        expect(maskTextByName(kept)).not.toContain(secret)
+      }),
+    )
   })
 })

@@ -97,8 +97,9 @@ function decoded(text: string): string {
   }
 }
 
-/** A JSON member with a string or number value, also in a text cut short (a body over the size cap). */
-const JSON_MEMBER = /"((?:[^"\\\n]|\\.){1,200})"(\s*:\s*)("(?:[^"\\]|\\.)*"?|-?\d[\d.eE+-]*)/g
+/** A JSON member with a string or number value, or an array of them, also in a text cut short (a body over the size cap). */
+const JSON_MEMBER =
+  /"((?:[^"\\\n]|\\.){1,200})"(\s*:\s*)("(?:[^"\\]|\\.)*"?|-?\d[\d.eE+-]*|\[(?:\s*(?:"(?:[^"\\]|\\.)*"?|-?\d[\d.eE+-]*|true|false|null)\s*,?)*\]?)/g
 /** A form or cookie pair: `password=…`, `; session=…`. */
 const FORM_PAIR = /(^|[?&;,\s])([^=&;,\s"]{1,200})=([^&;,\s"]*)/g
 
@@ -110,7 +111,7 @@ export function maskTextByName(text: string, onMasked: (value: string) => void =
   return text
     .replace(JSON_MEMBER, (whole, name: string, colon: string, value: string) => {
       if (!isCredentialName(name)) return whole
-      onMasked(value.replace(/^"|"$/g, ''))
+      if (!value.startsWith('[')) onMasked(value.replace(/^"|"$/g, ''))
       return `"${name}"${colon}"${MASKED}"`
     })
     .replace(FORM_PAIR, (whole, before: string, name: string, value: string) => {
