@@ -76,7 +76,8 @@ const INTRO = [
 const NUMBERS = 'The numbers: checks passed / checks of that clause in that run; in brackets, those that did not pass.'
 const OPEN_CHOICES = [
   'Where the spec leaves a choice open ("not shown"), what each server chose, as its run observed it. Every choice here',
-  'is legal: information, never a failure. Observations that change from run to run (ids, counts, timings) are left out.',
+  'is legal: information, never a failure. Only observations filed under one of these questions are shown; the rest',
+  "(ids queried, timings) stay in each run's report.json.",
 ]
 
 export function renderCompareMarkdown(comparison: Comparison, generatedAt = new Date()): string {
