@@ -1,7 +1,8 @@
 // A list page read by the pagination checks, and the small facts they read off it (§4.1).
+import { expectListEnvelope } from '../../src/checks/index.ts'
 import type { CheckContext, ApiResponse, AnyRecord } from '../../src/checks/index.ts'
 
-/** A list that must answer 200 with a data array (§4.1); anything else fails the check with its evidence. */
+/** A list that must answer 200 with the list envelope (§2, §4.1), whichever page it is; anything else fails the check with its evidence. */
 export async function listPage(
   ctx: CheckContext,
   path: string,
@@ -14,6 +15,7 @@ export async function listPage(
       data: res.body,
     })
   }
+  expectListEnvelope(res, `GET ${path}`)
   return res
 }
 

@@ -1,7 +1,7 @@
 // §4.1 and §9.2, the walk and the order of one list: a complete walk by nextCursor (every record once, a string
 // nextCursor on every page but the last) and sort/order on createdAt and updatedAt, with the default order. The
 // walks of the run's own child set are in walks.ts; the other pagination checks, and their order, in checks.ts.
-import { defineCheck, observeWalkEnd, walkAllPages, LIMITS, distinctInstants, firstMisordered, firstRepeated } from '../../src/checks/index.ts'
+import { defineCheck, observeWalkEnd, walkAllPages, walkListPages, LIMITS, distinctInstants, firstMisordered, firstRepeated } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SortKey } from '../../src/checks/index.ts'
 import { childSet, listSource, type ListSource } from './fixtures.ts'
 import { ids, listPage } from './pages.ts'
@@ -32,7 +32,9 @@ export const walkComplete = defineCheck({
     const limit = childWalkLimit(size)
     const maxPages = maxPagesOf(src, limit)
     // The run's own set is walked once for this check and pagination.cursor.filter-every-page.
-    const walk = src.own ? await childWalk(ctx, await childSet(ctx), limit, maxPages) : await walkAllPages(ctx.api, src.path, { ...src.query, limit }, maxPages)
+    const walk = src.own
+      ? await childWalk(ctx, await childSet(ctx), limit, maxPages)
+      : await walkListPages(ctx.api, src.path, { ...src.query, limit }, maxPages)
     observeWalkEnd(ctx, walk)
     ctx.observe('lastPage', walk.end)
     ctx.observe('pages', walk.pages.length)
@@ -128,7 +130,7 @@ const before = (a: AnyRecord, b: AnyRecord, key: SortKey, order: Order) =>
  */
 async function expectOrderAcrossPages(ctx: CheckContext, key: SortKey, order: Order, whole: ApiResponse & { body: { data: AnyRecord[] } }): Promise<void> {
   const src = await listSource(ctx, 2)
-  const walk = await walkAllPages(ctx.api, src.path, { ...src.query, sort: key, order, limit: WALK_LIMIT }, WALK_PAGES)
+  const walk = await walkListPages(ctx.api, src.path, { ...src.query, sort: key, order, limit: WALK_LIMIT }, WALK_PAGES)
   ctx.observe('walkPages', walk.pages.length)
   const what = `sort=${key}&order=${order}&limit=${WALK_LIMIT} walked by nextCursor`
   const pageOf = (r: AnyRecord) => walk.pages.findIndex((p) => p.body.data.includes(r)) + 1

@@ -3,7 +3,7 @@
 // walk of an incremental sync (§9.2) that keeps its order across pages.
 import {
   defineCheck,
-  walkAllPages,
+  walkListPages,
   readUntil,
   LIMITS,
   RESOURCES,
@@ -19,7 +19,7 @@ import { ids, listPage, moreAfter } from './pages.ts'
 
 const area = 'pagination'
 const ACCOUNTS = RESOURCES.account.path
-type Walk = Awaited<ReturnType<typeof walkAllPages>>
+type Walk = Awaited<ReturnType<typeof walkListPages>>
 
 /** The page size of a walk over `count` records that takes at least three pages (first, middle, last). */
 export const walkLimit = (count: number) => Math.max(2, Math.ceil(count / 3) - 1)
@@ -41,7 +41,7 @@ const AFTER_BOUND = 3
  * made once and judged here for the filter on every page: one walk, two judgements, no extra request.
  */
 export function childWalk(ctx: CheckContext, set: ChildSet, limit: number, maxPages: number): Promise<Walk> {
-  return ctx.session.memo(`pagination.child-walk:${limit}`, () => walkAllPages(ctx.api, ACCOUNTS, { ...set.query, limit }, maxPages))
+  return ctx.session.memo(`pagination.child-walk:${limit}`, () => walkListPages(ctx.api, ACCOUNTS, { ...set.query, limit }, maxPages))
 }
 
 /** The children the list does not show (by id), quoted in a failure. */
@@ -172,7 +172,7 @@ const filterPair = defineCheck({
     const { answer: walk } = await readUntil(
       ctx,
       async () => {
-        const walk = await walkAllPages(ctx.api, ACCOUNTS, { ...query, limit }, pagesFor(set.records.length + 1, limit))
+        const walk = await walkListPages(ctx.api, ACCOUNTS, { ...query, limit }, pagesFor(set.records.length + 1, limit))
         expectFilteredEveryPage(ctx, walk, query, what)
         return walk
       },
@@ -204,7 +204,7 @@ const updatedAtWalk = defineCheck({
     // Records changed by another check meanwhile only move later: each one known to be after the bound stays so.
     const expected = known.filter((r) => Date.parse(r.updatedAt) > bound)
     const limit = walkLimit(expected.length)
-    const walk = await walkAllPages(
+    const walk = await walkListPages(
       ctx.api,
       ACCOUNTS,
       { ...set.query, updatedSince: since, sort: 'updatedAt', order: 'asc', limit },
@@ -275,7 +275,7 @@ const createdSinceWalk = defineCheck({
     const since = String(bound.createdAt)
     const expected = after(bound)
     const limit = 2
-    const walk = await walkAllPages(ctx.api, ACCOUNTS, { ...set.query, createdSince: since, limit }, pagesFor(expected.length, limit))
+    const walk = await walkListPages(ctx.api, ACCOUNTS, { ...set.query, createdSince: since, limit }, pagesFor(expected.length, limit))
     ctx.observe('pages', walk.pages.length)
     const what = `GET ${ACCOUNTS}?parentId=…&createdSince=${since}&limit=${limit} walked by nextCursor`
     walk.pages.forEach((page, i) => {
