@@ -15,7 +15,7 @@ import {
 } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
 import { childSet, hasTier, probeCollections, type ChildSet } from './fixtures.ts'
-import { ids, listPage, moreAfter } from './pages.ts'
+import { expectLaterPage, ids, listPage, moreAfter } from './pages.ts'
 
 const area = 'pagination'
 const ACCOUNTS = RESOURCES.account.path
@@ -151,6 +151,7 @@ const filterEveryPage = defineCheck({
     const what = `GET ${ACCOUNTS}?parentId=${set.parentId}&limit=${limit} walked by nextCursor`
     expectFilteredEveryPage(ctx, walk, set.query, what)
     expectNoneMissing(ctx, walk, set.records, { what, of: `${size} children`, clauses: '§4.3, §9.2', expected: 'every child account once across the pages' })
+    expectLaterPage(ctx, walk, what)
   },
 })
 
@@ -185,6 +186,7 @@ const filterPair = defineCheck({
       clauses: '§4.3',
       expected: 'every record both filters match',
     })
+    expectLaterPage(ctx, walk, what)
   },
 })
 
@@ -255,6 +257,7 @@ const updatedAtWalk = defineCheck({
       },
       (missing) => ({ missing, listed: ids(walk.records).length }),
     )
+    expectLaterPage(ctx, walk, what)
   },
 })
 
@@ -300,6 +303,7 @@ const createdSinceWalk = defineCheck({
       clauses: '§4.1',
       expected: '§4.1 createdSince: every record created after this time, across the pages',
     })
+    expectLaterPage(ctx, walk, what)
   },
 })
 
