@@ -95,7 +95,12 @@ export function buildStatement(report: CertifiedReport, files: readonly Manifest
     predicate: {
       result: resultOf(cert.verdict),
       configuration: [
-        { name: DESCRIPTOR.suite, uri: `pkg:npm/crm-conformance@${cert.suiteVersion}`, digest: { sha256: code.digest }, annotations: { files: code.files, tree: code.tree } },
+        {
+          name: DESCRIPTOR.suite,
+          uri: `pkg:npm/crm-conformance@${cert.suiteVersion}`,
+          digest: { sha256: code.digest },
+          annotations: { files: code.files, tree: code.tree },
+        },
         { name: DESCRIPTOR.spec, digest: { sha256: cert.specDigest } },
         {
           name: DESCRIPTOR.run,
@@ -139,7 +144,12 @@ export function renderStatement(statement: Statement): string {
  * differs (each named), a file of the submission that no subject covers, a predicate that disagrees with the
  * report. `digests` are the folder's files (the attestation files excluded).
  */
-export function statementProblems(statement: unknown, digests: ReadonlyMap<string, string>, report: CertifiedReport | undefined, catalogue: readonly CheckDefinition[]): string[] {
+export function statementProblems(
+  statement: unknown,
+  digests: ReadonlyMap<string, string>,
+  report: CertifiedReport | undefined,
+  catalogue: readonly CheckDefinition[],
+): string[] {
   const s = statement as Partial<Statement> | null
   if (!s || typeof s !== 'object' || s._type !== STATEMENT_TYPE) return [`the statement is not an in-toto Statement v1 (_type ${JSON.stringify(s?._type)})`]
   if (s.predicateType !== TEST_RESULT_PREDICATE) return [`the statement's predicate is ${JSON.stringify(s.predicateType)}, not ${TEST_RESULT_PREDICATE}`]
@@ -157,7 +167,9 @@ export function statementProblems(statement: unknown, digests: ReadonlyMap<strin
     else matching++
   }
   if (subjects.length > 0 && matching === 0)
-    return [`the statement was made for another submission: none of the ${subjects.length} files it covers has its digest here (report.json's is ${digests.get('report.json') ?? 'missing'})`]
+    return [
+      `the statement was made for another submission: none of the ${subjects.length} files it covers has its digest here (report.json's is ${digests.get('report.json') ?? 'missing'})`,
+    ]
   for (const name of digests.keys()) if (!named.has(name)) problems.push(`${name} is not covered by the statement: it was added after the run`)
   if (report && problems.length === 0) {
     // The subjects pin report.json; the predicate must say what it says (a statement edited alone is refused).

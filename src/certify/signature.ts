@@ -28,8 +28,10 @@ export function namesASigner(policy: SignerPolicy): boolean {
 /** A policy that cannot be applied, whatever the folder holds (cosign's rules: an identity needs its issuer). */
 export function policyProblem(policy: SignerPolicy): string | undefined {
   const identity = policy.certificateIdentity !== undefined || policy.certificateIdentityRegexp !== undefined
-  if (policy.key && (identity || policy.certificateOidcIssuer)) return '--key and --certificate-identity/--certificate-oidc-issuer name two different signers: give one'
-  if (identity && !policy.certificateOidcIssuer) return '--certificate-identity needs --certificate-oidc-issuer (the issuer of the OIDC token, e.g. https://token.actions.githubusercontent.com)'
+  if (policy.key && (identity || policy.certificateOidcIssuer))
+    return '--key and --certificate-identity/--certificate-oidc-issuer name two different signers: give one'
+  if (identity && !policy.certificateOidcIssuer)
+    return '--certificate-identity needs --certificate-oidc-issuer (the issuer of the OIDC token, e.g. https://token.actions.githubusercontent.com)'
   if (!identity && policy.certificateOidcIssuer) return '--certificate-oidc-issuer needs --certificate-identity or --certificate-identity-regexp'
   if (policy.certificateIdentityRegexp !== undefined) {
     try {
@@ -85,7 +87,9 @@ export async function checkAttestation(
   }
   if (bundleText === undefined) {
     if (policy.requireSignature || namesASigner(policy))
-      out.problems.push(`${BUNDLE_FILE} is missing: the submission is unsigned, and a signature was required${policy.requireSignature ? ' (--require-signature)' : ''}`)
+      out.problems.push(
+        `${BUNDLE_FILE} is missing: the submission is unsigned, and a signature was required${policy.requireSignature ? ' (--require-signature)' : ''}`,
+      )
     else out.confirmed.push(`unsigned: no ${BUNDLE_FILE} (nothing proves who ran it; --require-signature refuses unsigned submissions)`)
     return out
   }
@@ -102,7 +106,8 @@ export async function checkAttestation(
     return out
   }
   const envelope = bundle.content.dsseEnvelope
-  if (envelope.payloadType !== INTOTO_PAYLOAD_TYPE) out.problems.push(`${BUNDLE_FILE} signs a payload of type ${envelope.payloadType}, not an in-toto statement`)
+  if (envelope.payloadType !== INTOTO_PAYLOAD_TYPE)
+    out.problems.push(`${BUNDLE_FILE} signs a payload of type ${envelope.payloadType}, not an in-toto statement`)
   if (statementText !== undefined && Buffer.from(envelope.payload).toString('utf8') !== statementText)
     out.problems.push(`${BUNDLE_FILE} signs another statement than ${STATEMENT_FILE}: the statement was changed after it was signed`)
   const signed = await verifySignature(bundle, policy)
@@ -127,7 +132,13 @@ async function verifySignature(bundle: ParsedBundle, policy: SignerPolicy): Prom
     }
     const key: KeyObject = createPublicKey(policy.key.pem)
     const id = keyId(key)
-    const empty = TrustedRoot.fromJSON({ mediaType: 'application/vnd.dev.sigstore.trustedroot+json;version=0.1', tlogs: [], certificateAuthorities: [], ctlogs: [], timestampAuthorities: [] })
+    const empty = TrustedRoot.fromJSON({
+      mediaType: 'application/vnd.dev.sigstore.trustedroot+json;version=0.1',
+      tlogs: [],
+      certificateAuthorities: [],
+      ctlogs: [],
+      timestampAuthorities: [],
+    })
     const trust = toTrustMaterial(empty, () => ({ publicKey: key, validFor: () => true }))
     try {
       new Verifier(trust, { tlogThreshold: 0, ctlogThreshold: 0, timestampThreshold: 0 }).verify(toSignedEntity(bundle))
@@ -162,15 +173,19 @@ async function verifySignature(bundle: ParsedBundle, policy: SignerPolicy): Prom
     return out
   }
   if (!policy.certificateIdentity && !policy.certificateIdentityRegexp) {
-    if (policy.requireSignature) out.problems.push(`${BUNDLE_FILE} is signed by ${who}: name the signer you trust with --certificate-identity and --certificate-oidc-issuer`)
+    if (policy.requireSignature)
+      out.problems.push(`${BUNDLE_FILE} is signed by ${who}: name the signer you trust with --certificate-identity and --certificate-oidc-issuer`)
     else out.confirmed.push(`${BUNDLE_FILE}: signed keylessly by ${who}; not matched against a signer you named`)
     return out
   }
   const sanMatches =
-    policy.certificateIdentity !== undefined ? identity.san === policy.certificateIdentity : new RegExp(policy.certificateIdentityRegexp!).test(identity.san ?? '')
+    policy.certificateIdentity !== undefined
+      ? identity.san === policy.certificateIdentity
+      : new RegExp(policy.certificateIdentityRegexp!).test(identity.san ?? '')
   const wanted = policy.certificateIdentity ?? `/${policy.certificateIdentityRegexp}/`
   if (!sanMatches) out.problems.push(`${BUNDLE_FILE} is signed by ${who}, not by ${wanted}`)
-  else if (identity.issuer !== policy.certificateOidcIssuer) out.problems.push(`${BUNDLE_FILE} is signed by ${who}, whose issuer is not ${policy.certificateOidcIssuer}`)
+  else if (identity.issuer !== policy.certificateOidcIssuer)
+    out.problems.push(`${BUNDLE_FILE} is signed by ${who}, whose issuer is not ${policy.certificateOidcIssuer}`)
   else out.confirmed.push(`${BUNDLE_FILE}: the statement is signed by ${who}, the signer named`)
   return out
 }

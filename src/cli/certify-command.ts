@@ -215,7 +215,7 @@ async function signingMethod(
   if (!options.sign) return undefined
   const identity = await ciIdentity(env)
   if (!identity)
-    return 'certify --sign signs keylessly with the CI\'s OIDC token: none is available (GitHub Actions: `permissions: id-token: write`; elsewhere SIGSTORE_ID_TOKEN), or sign with --sign-key <PEM>'
+    return "certify --sign signs keylessly with the CI's OIDC token: none is available (GitHub Actions: `permissions: id-token: write`; elsewhere SIGSTORE_ID_TOKEN), or sign with --sign-key <PEM>"
   return {
     method: { kind: 'keyless', fulcioUrl: options.fulcioUrl ?? DEFAULT_FULCIO_URL, rekorUrl: options.rekorUrl ?? DEFAULT_REKOR_URL, identity },
     policy: { trustedRoot },
