@@ -17,6 +17,11 @@ export type SigningMethod =
       rekorUrl: string
       /** The OIDC token: SIGSTORE_ID_TOKEN, or GitHub Actions' id-token (ACTIONS_ID_TOKEN_REQUEST_URL/TOKEN). */
       identity: IdentityProvider
+      /**
+       * Rekor v1's entry kind: `dsse` (the default, as the public-good instance stores it) or the older `intoto`
+       * (a Rekor that stores the proposed entry as given, as @sigstore/mock's does, verifies only this one).
+       */
+      rekorEntryType?: 'dsse' | 'intoto'
     }
 
 /** What a key is, for signing and for naming it: `ECDSA P-256` or `Ed25519`, or why it cannot sign a bundle. */
@@ -80,7 +85,7 @@ export async function signStatement(payload: string, method: SigningMethod): Pro
   } else {
     builder = new DSSEBundleBuilder({
       signer: new FulcioSigner({ fulcioBaseURL: method.fulcioUrl, identityProvider: method.identity }),
-      witnesses: [new RekorWitness({ rekorBaseURL: method.rekorUrl, entryType: 'dsse' })],
+      witnesses: [new RekorWitness({ rekorBaseURL: method.rekorUrl, entryType: method.rekorEntryType ?? 'dsse' })],
       certificateChain: false,
     })
     signer = `keyless (Fulcio ${method.fulcioUrl}, Rekor ${method.rekorUrl})`

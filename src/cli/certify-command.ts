@@ -58,6 +58,7 @@ export interface CertifyCommandOptions {
   fulcioUrl?: string
   rekorUrl?: string
   trustedRoot?: string
+  rekorEntryType?: 'dsse' | 'intoto'
 }
 
 export interface CertifyOutcome {
@@ -217,7 +218,13 @@ async function signingMethod(
   if (!identity)
     return "certify --sign signs keylessly with the CI's OIDC token: none is available (GitHub Actions: `permissions: id-token: write`; elsewhere SIGSTORE_ID_TOKEN), or sign with --sign-key <PEM>"
   return {
-    method: { kind: 'keyless', fulcioUrl: options.fulcioUrl ?? DEFAULT_FULCIO_URL, rekorUrl: options.rekorUrl ?? DEFAULT_REKOR_URL, identity },
+    method: {
+      kind: 'keyless',
+      fulcioUrl: options.fulcioUrl ?? DEFAULT_FULCIO_URL,
+      rekorUrl: options.rekorUrl ?? DEFAULT_REKOR_URL,
+      identity,
+      rekorEntryType: options.rekorEntryType,
+    },
     policy: { trustedRoot },
   }
 }

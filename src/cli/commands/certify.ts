@@ -27,6 +27,7 @@ export function registerCertifyCommand(program: Command, setExit: (code: number)
     .option('--fulcio-url <url>', 'a private Sigstore: its Fulcio (default https://fulcio.sigstore.dev)')
     .option('--rekor-url <url>', 'a private Sigstore: its Rekor (default https://rekor.sigstore.dev)')
     .option('--trusted-root <file>', "a private Sigstore: its trusted_root.json, for certify's own check of the signature")
+    .addOption(new Option('--rekor-entry-type <kind>', "a private Sigstore: Rekor v1's entry kind (default dsse)").choices(['dsse', 'intoto']).hideHelp())
     // Accepted only to be refused with a reason: a certification runs everything, as it is.
     .addOption(new Option('--only <ids>').hideHelp())
     .addOption(new Option('--skip <ids>').hideHelp())
@@ -70,6 +71,7 @@ export function registerCertifyCommand(program: Command, setExit: (code: number)
         fulcioUrl: opts.fulcioUrl,
         rekorUrl: opts.rekorUrl,
         trustedRoot: opts.trustedRoot,
+        rekorEntryType: opts.rekorEntryType,
       })
       setExit(outcome.exitCode)
     })
