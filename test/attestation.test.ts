@@ -231,7 +231,7 @@ describe('signed with a key', () => {
     for (const name of [STATEMENT_FILE, BUNDLE_FILE]) await cp(join(faulty.dir, name), join(dir, name))
     const verified = await cli(['verify-submission', dir, '--key', key('other.pub')])
     expect(verified.code).toBe(1)
-    expect(verified.stdout).toContain(`✗ ${STATEMENT_FILE}: the statement was made for another submission`)
+    expect(verified.stdout).toContain(`✗ ${STATEMENT_FILE}: report.json is not the report the statement covers: the statement was made for another submission`)
   })
 
   it('unsigned: accepted with a note, refused with --require-signature or a signer named', async () => {
@@ -252,6 +252,7 @@ describe('signed keylessly (Sigstore mocks)', () => {
   it('certify --sign signs with the OIDC identity; verify-submission accepts it with that identity', async () => {
     expect(keyless.run.code, keyless.run.stdout + keyless.run.stderr).toBe(0)
     expect(keyless.run.stdout).toContain(`signed: ${BUNDLE_FILE}, keyless`)
+    expect(keyless.run.stdout).not.toContain('verify-submission:')
     const verified = await cli(['verify-submission', keyless.dir, '--certificate-identity', IDENTITY, '--certificate-oidc-issuer', GITHUB_ISSUER, ...trust()])
     expect(verified.code, verified.stdout).toBe(0)
     expect(verified.stdout).toContain(`signed by: ${IDENTITY} (issuer ${GITHUB_ISSUER})`)

@@ -156,7 +156,13 @@ export function statementProblems(
   const problems: string[] = []
   const subjects = Array.isArray(s.subject) ? s.subject : []
   const named = new Set<string>()
-  let matching = 0
+  // Another run's report.json: the statement belongs to another submission, whatever else matches (PRODUCT.json may).
+  const reportSubject = subjects.find((subject) => subject?.name === 'report.json')
+  const reportDigest = digests.get('report.json')
+  if (reportSubject && reportDigest !== undefined && reportSubject.digest?.sha256 !== reportDigest)
+    return [
+      `report.json is not the report the statement covers: the statement was made for another submission (it says SHA-256 ${reportSubject.digest?.sha256}, this folder's is ${reportDigest})`,
+    ]
   for (const subject of subjects) {
     const name = String(subject?.name)
     named.add(name)
@@ -164,12 +170,7 @@ export function statementProblems(
     if (actual === undefined) problems.push(`${name} is covered by the statement but missing from the folder`)
     else if (actual !== subject?.digest?.sha256)
       problems.push(`${name} is not the file the statement covers: its SHA-256 is ${actual}, the statement says ${subject?.digest?.sha256}`)
-    else matching++
   }
-  if (subjects.length > 0 && matching === 0)
-    return [
-      `the statement was made for another submission: none of the ${subjects.length} files it covers has its digest here (report.json's is ${digests.get('report.json') ?? 'missing'})`,
-    ]
   for (const name of digests.keys()) if (!named.has(name)) problems.push(`${name} is not covered by the statement: it was added after the run`)
   if (report && problems.length === 0) {
     // The subjects pin report.json; the predicate must say what it says (a statement edited alone is refused).
