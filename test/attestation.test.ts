@@ -30,6 +30,8 @@ const FAULT = 'auth.missing-key-403'
 /** The identity the certificate carries when our reusable workflow signs (job_workflow_ref). */
 const IDENTITY = 'https://github.com/crm-conformance/crm-conformance/.github/workflows/certify.yml@refs/tags/v0.1.0'
 const SAMPLE = 12
+/** A case that runs the CLI several times (a few seconds each, more on a loaded CI machine). */
+const CLI_CASES = { timeout: 180_000 }
 
 interface CliResult {
   code: number
@@ -158,7 +160,7 @@ describe('the statement in every submission', () => {
   })
 })
 
-describe('signed with a key', () => {
+describe('signed with a key', CLI_CASES, () => {
   it('certify --sign-key signs; verify-submission --key accepts, naming the key', async () => {
     expect(keyed.run.stdout).toMatch(/signed: attestation\.sigstore\.json, key [0-9a-f]{64}/)
     const bundle = await readJson<{ mediaType: string; dsseEnvelope: { payloadType: string } }>(keyed.dir, BUNDLE_FILE)
@@ -246,7 +248,7 @@ describe('signed with a key', () => {
   })
 })
 
-describe('signed keylessly (Sigstore mocks)', () => {
+describe('signed keylessly (Sigstore mocks)', CLI_CASES, () => {
   const trust = () => ['--trusted-root', sigstore.trustedRoot]
 
   it('certify --sign signs with the OIDC identity; verify-submission accepts it with that identity', async () => {
@@ -313,7 +315,7 @@ describe('signed keylessly (Sigstore mocks)', () => {
   })
 })
 
-describe('what cannot sign or verify is said before anything runs (exit 2)', () => {
+describe('what cannot sign or verify is said before anything runs (exit 2)', CLI_CASES, () => {
   it('certify --sign without an OIDC token, an RSA key, both ways at once', async () => {
     const out = (name: string) => ['--out', join(root, name), '--embedded', '--product-file', join(root, 'product.json')]
     const noToken = await cli(['certify', '--sign', ...out('never-1')])
