@@ -181,6 +181,12 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
     write(
       'Publish this digest with the submission; a customer checks it with `sha256sum MANIFEST.sha256` and runs `crm-conformance verify-submission <folder>`.\n',
     )
+    if (signing?.method.kind === 'key')
+      write(`A customer checks the signature: crm-conformance verify-submission <folder> --key <your public key> --require-signature\n`)
+    else if (signing && verified.signer)
+      write(
+        `A customer checks the signature: crm-conformance verify-submission <folder> --certificate-identity <the identity: ${verified.signer}> --certificate-oidc-issuer <its issuer>\n`,
+      )
     const exitCode = cert.verdict === 'compliant' && verified.problems.length === 0 ? 0 : 1
     return { exitCode, dir: outDir, manifestDigest: submission.manifestDigest }
   } finally {
