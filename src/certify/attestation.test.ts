@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { CheckDefinition, CheckResult, Level } from '../checks/types.ts'
 import { buildRunReport } from '../report/build.ts'
 import { makeCheckResult, makeReportInput } from '../report/test-fixtures.ts'
-import { buildStatement, resultOf, statementProblems, STATEMENT_TYPE, TEST_RESULT_PREDICATE } from './attestation.ts'
+import { buildStatement, ciRunUrl, resultOf, statementProblems, STATEMENT_TYPE, TEST_RESULT_PREDICATE } from './attestation.ts'
 import { certificationBlock, type CertifiedReport } from './profile.ts'
 
 const check = (id: string, level: Level): CheckDefinition => ({ id, level, clauses: ['§4.1'], area: id.split('.')[0]!, title: id, run: async () => {} })
@@ -41,6 +41,13 @@ describe('buildStatement', () => {
     expect(s.predicate).toMatchObject({ result: 'WARNED', passedTests: ['auth.a', 'errors.c'], failedTests: [], warnedTests: [] })
     const cert = s.predicate.configuration.find((d) => d.name === 'crm-conformance certification')!
     expect(cert.annotations).toMatchObject({ verdict: 'partial', notRun: ['auth.b'] })
+  })
+
+  it("links the CI run that wrote it (the predicate's url) where there is one", () => {
+    const env = { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/crm', GITHUB_RUN_ID: '42', GITHUB_RUN_ATTEMPT: '1' }
+    expect(ciRunUrl(env)).toBe('https://github.com/acme/crm/actions/runs/42/attempts/1')
+    expect(ciRunUrl({})).toBeUndefined()
+    expect(buildStatement(reportWith({}), FILES, CODE, CATALOGUE, ciRunUrl(env)).predicate.url).toBe('https://github.com/acme/crm/actions/runs/42/attempts/1')
   })
 
   it('PASSED only for compliant', () => {

@@ -82,7 +82,14 @@ function keyRoles(report: CertifiedReport): string[] {
  * ids are sorted into passed (passed), failed (a MUST failed) and warned (a SHOULD failed): a check that was
  * skipped or errored is in none of them, and named in the certification's `notRun`.
  */
-export function buildStatement(report: CertifiedReport, files: readonly ManifestEntry[], code: SuiteCode, catalogue: readonly CheckDefinition[]): Statement {
+export function buildStatement(
+  report: CertifiedReport,
+  files: readonly ManifestEntry[],
+  code: SuiteCode,
+  catalogue: readonly CheckDefinition[],
+  /** The CI run that wrote it (the predicate's `url`), when there is one. */
+  runUrl?: string,
+): Statement {
   const ordered = [...files.filter((f) => f.file === 'report.json'), ...files.filter((f) => f.file !== 'report.json')]
   const certifying = new Set(certifyingChecks(catalogue).map((c) => c.id))
   const rows = report.checks.filter((r) => certifying.has(r.id))
@@ -127,11 +134,19 @@ export function buildStatement(report: CertifiedReport, files: readonly Manifest
           },
         },
       ],
+      ...(runUrl ? { url: runUrl } : {}),
       passedTests: ids((r) => r.status === 'passed'),
       warnedTests: ids((r) => r.status === 'failed' && r.level !== 'MUST'),
       failedTests: ids((r) => r.status === 'failed' && r.level === 'MUST'),
     },
   }
+}
+
+/** The CI job's page, for the predicate's `url`: GitHub Actions' run or GitLab's job; undefined elsewhere. */
+export function ciRunUrl(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID)
+    return `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${env.GITHUB_RUN_ATTEMPT ? `/attempts/${env.GITHUB_RUN_ATTEMPT}` : ''}`
+  return env.CI_JOB_URL || undefined
 }
 
 /** The statement as written: two-space JSON and a final newline (the bytes the signature covers). */

@@ -52,6 +52,8 @@ export interface AssembledSubmission {
 export interface AttestationInputs {
   code: SuiteCode
   catalogue: readonly CheckDefinition[]
+  /** The CI run's page (attestation.ts ciRunUrl). */
+  runUrl?: string
 }
 
 /**
@@ -80,7 +82,7 @@ export async function assembleSubmission(
   const files = Object.keys(SUBMISSION_FILES)
   const manifestDigest = await writeManifest(outDir, files)
   const covered = await manifestFor(outDir, [...files, MANIFEST_FILE])
-  const statement = renderStatement(buildStatement(report, covered, attestation.code, attestation.catalogue))
+  const statement = renderStatement(buildStatement(report, covered, attestation.code, attestation.catalogue, attestation.runUrl))
   await writeFile(join(outDir, STATEMENT_FILE), statement, 'utf8')
   return { dir: outDir, files: [...files, MANIFEST_FILE, STATEMENT_FILE], manifestDigest, report, statement }
 }

@@ -25,7 +25,7 @@ import {
 import { CERTIFYING_PROFILE } from '../certify/profile.ts'
 import { assembleSubmission } from '../certify/submission.ts'
 import { verifySubmission } from '../certify/verify.ts'
-import { BUNDLE_FILE } from '../certify/attestation.ts'
+import { BUNDLE_FILE, ciRunUrl } from '../certify/attestation.ts'
 import { suiteCodeDigest } from '../certify/code-digest.ts'
 import type { SignerPolicy } from '../certify/signature.ts'
 import { ciIdentity, DEFAULT_FULCIO_URL, DEFAULT_REKOR_URL, KeySigner, signStatement, type SigningMethod } from '../certify/signing.ts'
@@ -152,7 +152,7 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
     if (!run.report) return { exitCode: 2 }
     const secrets = Object.fromEntries(namedSecrets(config).map((s) => [s.name, s.value]))
     const { catalogue } = await import('../../suites/index.ts')
-    const submission = await assembleSubmission(runDir, outDir, product, { code: await suiteCodeDigest(), catalogue }, secrets)
+    const submission = await assembleSubmission(runDir, outDir, product, { code: await suiteCodeDigest(), catalogue, runUrl: ciRunUrl(env) }, secrets)
     const cert = submission.report.certification
     let signerPolicy: SignerPolicy = {}
     if (signing) {
