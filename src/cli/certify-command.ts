@@ -202,7 +202,12 @@ async function signingMethod(
   options: CertifyCommandOptions,
   env: NodeJS.ProcessEnv,
 ): Promise<{ method: SigningMethod; policy: SignerPolicy } | undefined | string> {
-  const trustedRoot = options.trustedRoot ? JSON.parse(await readFile(options.trustedRoot, 'utf8')) : undefined
+  let trustedRoot: unknown
+  try {
+    if (options.trustedRoot) trustedRoot = JSON.parse(await readFile(options.trustedRoot, 'utf8'))
+  } catch (error) {
+    return `--trusted-root ${options.trustedRoot}: ${(error as Error).message}`
+  }
   if (options.signKey) {
     let pem: string
     try {

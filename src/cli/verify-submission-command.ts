@@ -36,9 +36,13 @@ async function signerPolicy(options: VerifyCommandOptions): Promise<SignerPolicy
   }
   try {
     if (options.key) policy.key = { pem: await readFile(options.key, 'utf8'), source: options.key }
+  } catch (error) {
+    return `--key ${options.key}: ${(error as Error).message}`
+  }
+  try {
     if (options.trustedRoot) policy.trustedRoot = JSON.parse(await readFile(options.trustedRoot, 'utf8'))
   } catch (error) {
-    return (error as Error).message
+    return `--trusted-root ${options.trustedRoot}: ${(error as Error).message}`
   }
   if (options.certificateIdentity !== undefined && options.certificateIdentityRegexp !== undefined)
     return '--certificate-identity and --certificate-identity-regexp: give one'
