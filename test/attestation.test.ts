@@ -24,7 +24,7 @@ import { catalogue } from '../suites/index.ts'
 import { GITHUB_ISSUER, startMockSigstore, type MockSigstore } from './sigstore-mocks.ts'
 
 const BIN = join(PROJECT_ROOT, 'bin', 'crm-conformance-ts.mjs')
-// Three certify runs side by side: about 2 min on an idle 2-core machine, much more beside the rest of CI.
+// Three certify runs side by side (one alone: 30 to 40 s here), beside the rest of CI on two cores.
 const RUN_TIMEOUT_MS = 600_000
 /** A fault a MUST check of the safe profile catches: a request without a key answered 403 instead of 401 (§5.5). */
 const FAULT = 'auth.missing-key-403'
