@@ -7,6 +7,7 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { STATEMENT_FILE } from '../src/certify/attestation.ts'
 import { MANIFEST_FILE, sha256, writeManifest } from '../src/certify/manifest.ts'
 import type { ProductInfo } from '../src/certify/product.ts'
 import { certifyingChecks, type CertifiedReport } from '../src/certify/profile.ts'
@@ -94,7 +95,7 @@ describe('certify against the embedded reference server', () => {
   it('writes a compliant submission and exits 0, printing the manifest digest to publish', async () => {
     expect(compliant.run.stderr).toBe('')
     expect(compliant.run.code, compliant.run.stdout).toBe(0)
-    expect((await readdir(compliant.dir)).sort()).toEqual([...Object.keys(SUBMISSION_FILES), MANIFEST_FILE].sort())
+    expect((await readdir(compliant.dir)).sort()).toEqual([...Object.keys(SUBMISSION_FILES), MANIFEST_FILE, STATEMENT_FILE].sort())
     const manifestDigest = sha256(await readFile(join(compliant.dir, MANIFEST_FILE)))
     expect(compliant.run.stdout).toContain(`CERTIFICATION COMPLIANT: Reference CRM 1.0.0-test, crm-conformance ${TOOL_VERSION}, spec sha256 ${specDigest()}`)
     expect(compliant.run.stdout).toContain(`MANIFEST.sha256 sha256: ${manifestDigest}`)

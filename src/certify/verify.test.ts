@@ -74,7 +74,7 @@ async function submission(rows: CheckResult[], edit: (report: CertifiedReport) =
   await writeFile(join(runDir, 'report.html'), renderHtml(report))
   await writeFile(join(runDir, 'junit.xml'), renderJunit(report))
   const out = join(root, `submission-${counter}`)
-  await assembleSubmission(runDir, out, PRODUCT)
+  await assembleSubmission(runDir, out, PRODUCT, { code: { digest: '0'.repeat(64), files: 0, tree: 'test' }, catalogue: CATALOGUE })
   return out
 }
 
@@ -239,7 +239,12 @@ describe('verifySubmission', () => {
     expect(edited).not.toBe(junit)
     await writeFile(join(dir, 'junit.xml'), edited)
     await writeManifest(dir, ['report.json', 'report.html', 'junit.xml', 'PRODUCT.json', 'README.md', 'CAPABILITIES.md', 'badge.json'])
-    expect((await verifySubmission(dir, INSTALLED)).problems).toEqual(['junit.xml is not what the run renders from report.json'])
+    // The fresh manifest no longer helps: the statement written with the run names both files.
+    expect((await verifySubmission(dir, INSTALLED)).problems).toEqual([
+      expect.stringMatching(/^attestation\.intoto\.json: junit\.xml is not the file the statement covers/),
+      expect.stringMatching(/^attestation\.intoto\.json: MANIFEST\.sha256 is not the file the statement covers/),
+      'junit.xml is not what the run renders from report.json',
+    ])
   })
 
   it('refuses a folder that is not one', async () => {

@@ -22,12 +22,16 @@ import { SUBMISSION_FILES } from './readme.ts'
 import { describeFinding, findSecretShapes } from './secret-patterns.ts'
 import { STATUSES } from '../vocabulary.ts'
 import { renderedFiles } from './submission.ts'
+import { ATTESTATION_FILES, STATEMENT_FILE } from './attestation.ts'
+import { checkAttestation, type SignerPolicy } from './signature.ts'
 
 /** What is installed: the suite whose catalogue defines "every certifying check". */
 export interface InstalledSuite {
   catalogue: readonly CheckDefinition[]
   toolVersion: string
   specDigest: string
+  /** Who must have signed the statement (verify-submission's --key, --certificate-identity…, --require-signature). */
+  signer?: SignerPolicy
 }
 
 export interface VerifyResult {
@@ -44,6 +48,8 @@ export interface VerifyResult {
   specDigest?: string
   /** SHA-256 of MANIFEST.sha256, to compare with the one the vendor published. */
   manifestDigest?: string
+  /** Who signed the statement, once verified (attestation.sigstore.json). */
+  signer?: string
 }
 
 /** Deep equality of JSON values, whatever the key order (report.json orders keys for reading, not as built). */
@@ -90,6 +96,8 @@ interface Verification {
   report?: CertifiedReport
   /** The submission was made by the installed suite version: its catalogue judges the rows. */
   sameVersion?: boolean
+  /** Files the manifest step already named (changed, missing, added): the statement's step does not name them again. */
+  named: Set<string>
 }
 
 /** One step of the verification; `stop` when what follows cannot be judged (no folder, no report, no certification). */
@@ -118,6 +126,7 @@ async function manifestHolds(v: Verification): Promise<void> {
   const manifestText = texts.get(MANIFEST_FILE)
   if (manifestText === undefined) {
     problems.push(`${MANIFEST_FILE} is missing: nothing proves the files are those of the run`)
+    v.named.add(MANIFEST_FILE)
   } else {
     result.manifestDigest = sha256(await readFile(join(dir, MANIFEST_FILE)))
     const manifest = parseManifest(manifestText)
@@ -127,18 +136,21 @@ async function manifestHolds(v: Verification): Promise<void> {
     for (const entry of manifest.entries) {
       if (!present.has(entry.file)) {
         problems.push(`${entry.file} is listed in ${MANIFEST_FILE} but missing from the folder`)
+        v.named.add(entry.file)
         intact = false
         continue
       }
       const actual = sha256(await readFile(join(dir, entry.file)))
       if (actual !== entry.sha256) {
         problems.push(`${entry.file} was modified after the run: its SHA-256 is ${actual}, ${MANIFEST_FILE} says ${entry.sha256}`)
+        v.named.add(entry.file)
         intact = false
       }
     }
     for (const name of present) {
-      if (name !== MANIFEST_FILE && !listed.has(name)) {
+      if (name !== MANIFEST_FILE && !ATTESTATION_FILES.includes(name) && !listed.has(name)) {
         problems.push(`${name} is not listed in ${MANIFEST_FILE}: it was added after the run`)
+        v.named.add(name)
         intact = false
       }
     }
@@ -150,6 +162,25 @@ async function manifestHolds(v: Verification): Promise<void> {
     }
     if (intact) confirmed.push(`${MANIFEST_FILE}: ${manifest.entries.length} files, every digest matches, no other file`)
   }
+}
+
+/** 1b. The in-toto statement covers exactly the folder's files; its signature, if any, is the named signer's. */
+async function attestationHolds(v: Verification): Promise<void> {
+  const digests = new Map<string, string>()
+  for (const name of [...v.present].sort()) if (!ATTESTATION_FILES.includes(name)) digests.set(name, sha256(await readFile(join(v.dir, name))))
+  let report: CertifiedReport | undefined
+  try {
+    const parsed = JSON.parse(v.texts.get('report.json') ?? 'null') as CertifiedReport | null
+    if (parsed?.certification && Array.isArray(parsed.checks)) report = parsed
+  } catch {
+    // report.json's own step says what is wrong with it.
+  }
+  const checked = await checkAttestation(v.texts, digests, report, v.installed.catalogue, v.installed.signer ?? {})
+  // One line per file: a file the manifest step named (changed, missing, added) is not named again here.
+  const again = (p: string) => [...v.named].some((name) => p.startsWith(`${STATEMENT_FILE}: ${name} `))
+  v.problems.push(...checked.problems.filter((p) => !again(p)))
+  v.confirmed.push(...checked.confirmed)
+  v.result.signer = checked.signer
 }
 
 /** 2. Nothing in the folder holds a secret (by shape: the values are not known here). */
@@ -341,6 +372,7 @@ function junitAndHtmlOfTheRun(v: Verification): void {
 const STEPS: readonly Step[] = [
   readFolder,
   manifestHolds,
+  attestationHolds,
   noSecretShapes,
   productIsValid,
   certificationOfInstalledSuite,
@@ -355,7 +387,7 @@ export async function verifySubmission(dir: string, installed: InstalledSuite): 
   const problems: string[] = []
   const confirmed: string[] = []
   const result: VerifyResult = { accepted: false, problems, confirmed, verdictReasons: [] }
-  const v: Verification = { dir, installed, result, problems, confirmed, texts: new Map(), present: new Set() }
+  const v: Verification = { dir, installed, result, problems, confirmed, texts: new Map(), present: new Set(), named: new Set() }
   for (const step of STEPS) if ((await step(v)) === 'stop') break
   return finish(result)
 }

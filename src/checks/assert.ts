@@ -41,6 +41,21 @@ export function expectSchema(response: ApiResponse, key: SchemaKey, clause: stri
   if (problem) fail(`body does not match ${key} (${clause}): ${problem.summary}`, response, `a ${key} as §2 lists it`, problem.issues)
 }
 
+/**
+ * §2, §4.1: a list page, whichever page of a walk it is, is `{ data: [...], nextCursor: string }`; only the last
+ * page's value is not shown, never its presence or type. `what` names the page in the message (`page 3 of 3 of …`).
+ */
+export function expectListEnvelope(response: ApiResponse, what: string): void {
+  const problem = schemaProblem('list-envelope', response.body)
+  if (problem)
+    fail(
+      `${what} is no list envelope (§2, §4.1): ${problem.summary}`,
+      response,
+      '{ data: record[], nextCursor: string } on every page, the last one too: only the value there is not shown (§4.1)',
+      problem.issues,
+    )
+}
+
 /** §7.1: `{ error: { code, message, details? } }`; optionally a given status and code. */
 export function expectErrorEnvelope(response: ApiResponse, clause: string, options: { status?: number | number[]; code?: string } = {}): void {
   if (options.status !== undefined) expectStatus(response, options.status, clause)

@@ -1,6 +1,6 @@
 // The check kit: everything a check may use, and the only door from suites/ into src/. A suite file imports from
 // here and from suites/shared/; what a check needs and is not here belongs here, not in a deeper import.
-export { expectErrorEnvelope, expectInvalidRequest, expectRecord, expectSchema, expectStatus } from './assert.ts'
+export { expectErrorEnvelope, expectInvalidRequest, expectListEnvelope, expectRecord, expectSchema, expectStatus } from './assert.ts'
 export { CheckFailed, CheckSkipped, defineCheck } from './define.ts'
 export type { CheckContext, CheckDefinition, CheckSession, Level, WriteNeed } from './types.ts'
 export { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES } from '../config/config.ts'
@@ -23,6 +23,7 @@ export {
   trackCreated,
   updateRecord,
   walkAllPages,
+  walkListPages,
 } from './operations.ts'
 export { replayCommand, replayTarget } from './replay.ts'
 export { bodyFields, invalidBody, isKeyedField, validBody } from '../generators/index.ts'

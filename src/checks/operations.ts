@@ -5,7 +5,7 @@
 import type { CheckContext } from './types.ts'
 import type { KeyRole } from '../config/config.ts'
 import { CheckFailed } from './define.ts'
-import { expectSchema } from './assert.ts'
+import { expectListEnvelope, expectSchema } from './assert.ts'
 import type { ApiClient, ApiResponse } from '../http/api-client.ts'
 import type { Query } from '../http/transport.ts'
 import { recordKey } from '../schemas/registry.ts'
@@ -198,6 +198,20 @@ export async function walkAllPages(client: ApiClient, path: string, query: Query
     cursor = next
   }
   return { records, pages, end: 'max-pages' }
+}
+
+/**
+ * walkAllPages, and every page it read judged whole against the list envelope (§2, §4.1), the last page too: a
+ * walk that ends on a page without nextCursor has read a page that breaks the envelope. The sweep keeps the
+ * lenient walk (it must clean up whatever the server answers).
+ */
+export async function walkListPages(client: ApiClient, path: string, query: Query = {}, maxPages = 50): Promise<Walk> {
+  const walk = await walkAllPages(client, path, query, maxPages)
+  walk.pages.forEach((page, i) => {
+    const last = i === walk.pages.length - 1 && walk.end !== 'max-pages'
+    expectListEnvelope(page, `GET ${path}: page ${i + 1} of ${walk.pages.length}${last ? ' (the last)' : ''} of a walk by nextCursor`)
+  })
+  return walk
 }
 
 /** Records the last-page convention a walk met. */

@@ -25,6 +25,11 @@ import {
 import { CERTIFYING_PROFILE } from '../certify/profile.ts'
 import { assembleSubmission } from '../certify/submission.ts'
 import { verifySubmission } from '../certify/verify.ts'
+import { BUNDLE_FILE, ciRunUrl } from '../certify/attestation.ts'
+import { suiteCodeDigest } from '../certify/code-digest.ts'
+import type { SignerPolicy } from '../certify/signature.ts'
+import { ciIdentity, DEFAULT_FULCIO_URL, DEFAULT_REKOR_URL, KeySigner, signStatement, type SigningMethod } from '../certify/signing.ts'
+import { readFile, writeFile } from 'node:fs/promises'
 
 export interface CertifyCommandOptions {
   baseUrl?: string
@@ -45,6 +50,15 @@ export interface CertifyCommandOptions {
   prompt?: boolean
   env?: NodeJS.ProcessEnv
   write?: (text: string) => void
+  /** `--sign`: keyless (Sigstore: Fulcio and Rekor) with the CI's OIDC token. */
+  sign?: boolean
+  /** `--sign-key <PEM>`: an ECDSA P-256 or Ed25519 private key of the vendor's. */
+  signKey?: string
+  /** A private Sigstore instance (or the tests' mocks): Fulcio, Rekor and its trusted_root.json. */
+  fulcioUrl?: string
+  rekorUrl?: string
+  trustedRoot?: string
+  rekorEntryType?: 'dsse' | 'intoto'
 }
 
 export interface CertifyOutcome {
@@ -101,6 +115,13 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
   }
   const product = checked.product
 
+  // How it will be signed, before a run of several minutes: no token or an unusable key is said now.
+  const signing = await signingMethod(options, env)
+  if (typeof signing === 'string') {
+    write(`${signing}\n`)
+    return { exitCode: 2 }
+  }
+
   const outDir = resolve(options.out ?? join('submissions', newRunId()))
   const existing = await readdir(outDir).catch(() => [] as string[])
   if (existing.length > 0) {
@@ -130,8 +151,18 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
     })
     if (!run.report) return { exitCode: 2 }
     const secrets = Object.fromEntries(namedSecrets(config).map((s) => [s.name, s.value]))
-    const submission = await assembleSubmission(runDir, outDir, product, secrets)
+    const { catalogue } = await import('../../suites/index.ts')
+    const submission = await assembleSubmission(runDir, outDir, product, { code: await suiteCodeDigest(), catalogue, runUrl: ciRunUrl(env) }, secrets)
     const cert = submission.report.certification
+    let signerPolicy: SignerPolicy = {}
+    if (signing) {
+      const signed = await signStatement(submission.statement, signing.method)
+      await writeFile(join(outDir, BUNDLE_FILE), `${JSON.stringify(signed.bundle, null, 2)}\n`, 'utf8')
+      submission.files.push(BUNDLE_FILE)
+      write(`signed: ${BUNDLE_FILE}, ${signed.signer}\n`)
+      // A key is known before signing; a keyless identity is what the certificate says (printed by the check).
+      signerPolicy = { ...signing.policy, requireSignature: signing.method.kind === 'key' }
+    }
 
     write(
       `\nCERTIFICATION ${cert.verdict.toUpperCase()}: ${product.product} ${product.version}, crm-conformance ${cert.suiteVersion}, spec sha256 ${cert.specDigest}\n`,
@@ -141,11 +172,7 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
     for (const n of notRunShould) write(`  SHOULD ${n.id} (${n.clause}) did not run (${n.status}): ${n.reason}\n`)
 
     // The same checks a reviewer will run: a vendor sees every problem before publishing.
-    const verified = await verifySubmission(outDir, {
-      catalogue: (await import('../../suites/index.ts')).catalogue,
-      toolVersion: TOOL_VERSION,
-      specDigest: specDigest(),
-    })
+    const verified = await verifySubmission(outDir, { catalogue, toolVersion: TOOL_VERSION, specDigest: specDigest(), signer: signerPolicy })
     for (const problem of verified.problems) write(`  verify-submission: ${problem}\n`)
 
     write(`submission: ${outDir}\n`)
@@ -154,9 +181,62 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
     write(
       'Publish this digest with the submission; a customer checks it with `sha256sum MANIFEST.sha256` and runs `crm-conformance verify-submission <folder>`.\n',
     )
+    if (signing?.method.kind === 'key')
+      write(`A customer checks the signature: crm-conformance verify-submission <folder> --key <your public key> --require-signature\n`)
+    else if (signing && verified.signer)
+      write(
+        `A customer checks the signature: crm-conformance verify-submission <folder> --certificate-identity <the identity: ${verified.signer}> --certificate-oidc-issuer <its issuer>\n`,
+      )
     const exitCode = cert.verdict === 'compliant' && verified.problems.length === 0 ? 0 : 1
     return { exitCode, dir: outDir, manifestDigest: submission.manifestDigest }
   } finally {
     await rm(runDir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * `--sign` / `--sign-key`: the method, and what certify's own verification of the folder names as the signer;
+ * undefined when unsigned; a sentence when it cannot sign (no OIDC token, a key that is not P-256 or Ed25519).
+ */
+async function signingMethod(
+  options: CertifyCommandOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<{ method: SigningMethod; policy: SignerPolicy } | undefined | string> {
+  let trustedRoot: unknown
+  try {
+    if (options.trustedRoot) trustedRoot = JSON.parse(await readFile(options.trustedRoot, 'utf8'))
+  } catch (error) {
+    return `--trusted-root ${options.trustedRoot}: ${(error as Error).message}`
+  }
+  if (options.signKey) {
+    let pem: string
+    try {
+      pem = await readFile(options.signKey, 'utf8')
+    } catch (error) {
+      return `--sign-key ${options.signKey}: ${(error as Error).message}`
+    }
+    try {
+      const signer = new KeySigner(pem)
+      return {
+        method: { kind: 'key', privateKeyPem: pem, source: options.signKey },
+        policy: { key: { pem: signer.publicKeyPem, source: `the public key of ${options.signKey}` } },
+      }
+    } catch (error) {
+      return `--sign-key ${options.signKey} cannot sign: ${(error as Error).message.replace(/^error:[^:]*:/, '')}`
+    }
+  }
+  if (!options.sign) return undefined
+  const identity = await ciIdentity(env)
+  if (!identity)
+    return "certify --sign signs keylessly with the CI's OIDC token: none is available (GitHub Actions: `permissions: id-token: write`; elsewhere SIGSTORE_ID_TOKEN), or sign with --sign-key <PEM>"
+  return {
+    method: {
+      kind: 'keyless',
+      fulcioUrl: options.fulcioUrl ?? DEFAULT_FULCIO_URL,
+      rekorUrl: options.rekorUrl ?? DEFAULT_REKOR_URL,
+      identity,
+      rekorEntryType: options.rekorEntryType,
+    },
+    policy: { trustedRoot },
   }
 }

@@ -693,6 +693,13 @@ export const FAULTS = [
     description:
       'An asked sort is applied in memory to each page: later pages are cut at an offset from the unsorted scan, so each page is in order and the list is not.',
   },
+  // Issue 39: only first pages of that collection were read whole.
+  {
+    id: 'pagination.contacts-last-page-cursor-absent',
+    area: 'pagination',
+    description:
+      'The contacts list has a serialiser of its own that drops undefined fields: its last page leaves nextCursor out, while accounts (the list walked by hand) sends it.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

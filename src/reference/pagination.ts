@@ -55,6 +55,7 @@ export const LIST_FAULTS = [
   'pagination.cursor-drops-createdSince',
   'pagination.cursor-drops-order',
   'pagination.sort-per-page',
+  'pagination.contacts-last-page-cursor-absent',
 ] as const satisfies readonly FaultId[]
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -380,6 +381,7 @@ export function listPage(lists: ListSource, workspace: string, kind: Kind, query
   // The faults: the last page's cursor sent as null, or left out (§2, §4.1: a string on every page).
   if (!more && faults['pagination.last-page-cursor-null']) nextCursor = null
   if (!more && faults['pagination.last-page-cursor-absent']) nextCursor = undefined
+  if (!more && kind === 'contact' && faults['pagination.contacts-last-page-cursor-absent']) nextCursor = undefined
   return { data, nextCursor }
 }
 

@@ -358,6 +358,10 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'pagination.cursor-drops-createdSince': ['pagination.createdSince.walk'],
   'pagination.cursor-drops-order': ['pagination.sort.createdAt-asc', 'pagination.sort.updatedAt-walk'],
   'pagination.sort-per-page': ['pagination.sort.createdAt-desc', 'pagination.sort.updatedAt-desc', 'pagination.sort.updatedAt-walk'],
+  // A filtered page is a last page: its envelope is judged whole, as every page a walk reads (issue 39).
+  'pagination.contacts-last-page-cursor-absent': ['sound', 'complete-new'].flatMap((p) =>
+    ['accountId', 'ownerId', 'email', 'mobile'].map((f) => `filters.contact.${f}.${p}`),
+  ),
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

@@ -38,7 +38,7 @@ export function otherId(resource: ResourceName, record: AnyRecord, filter: Filte
 const listsRecord = (id: string) => (res: ApiResponse) =>
   res.status === 200 && Array.isArray(res.body?.data) && res.body.data.some((r: AnyRecord) => String(r?.id).toLowerCase() === id)
 
-/** Runs the crossings of one collection; returns how many were judged. */
+/** Runs the crossings of one collection; returns how many were judged (answered with records or refused). */
 export async function probeOtherFields(ctx: CheckContext, resource: ResourceName, mayRefuse: (f: FilterSpec, status: number) => boolean): Promise<number> {
   const maker = MAKERS[resource]!
   const crossings: { filter: FilterSpec; record: AnyRecord; other: { field: string; value: string } }[] = []
@@ -68,9 +68,10 @@ export async function probeOtherFields(ctx: CheckContext, resource: ResourceName
     }
     const res = await filterQuery(ctx, resource, filter, other.value, false)
     ctx.observe(`${filter.param}=<${other.field}>`, res.status)
+    // A refusal of an id no record of the filter's kind holds is judged too: the value was read as that kind's id.
+    judged++
     if (mayRefuse(filter, res.status)) continue
     expectSound(ctx, res, resource, filter, other.value, `: the run's ${resource} ${record.id} holds ${other.value} in ${other.field}, not in ${filter.field}`)
-    judged++
   }
   return judged
 }

@@ -1,6 +1,6 @@
 // Filtered list queries and the judgements on them: every returned record matches (soundness), a record known to
 // match is returned (completeness). Queries ask for limit=100 and walks are bounded (frugal, rule 5).
-import { itemPath, walkAllPages, readUntil, RESOURCES, recordMatches } from '../../src/checks/index.ts'
+import { expectListEnvelope, itemPath, walkListPages, readUntil, RESOURCES, recordMatches } from '../../src/checks/index.ts'
 import type { CheckContext, ApiResponse, AnyRecord, FilterSpec, ResourceName } from '../../src/checks/index.ts'
 
 export const PAGE = 100
@@ -23,7 +23,7 @@ export function filterQuery(ctx: CheckContext, resource: ResourceName, filter: F
   return shared ? ctx.session.memo(`filters.query:${resource}:${filter.param}=${value}`, send) : send()
 }
 
-/** A filtered list answers 200 with a data array (§4.1); anything else ends the check as failed. */
+/** A filtered list answers 200 with the list envelope (§2, §4.1); anything else ends the check as failed. */
 export function expectPage(ctx: CheckContext, res: ApiResponse, what: string, clause = '§4.3'): AnyRecord[] {
   if (res.status !== 200) {
     ctx.fail(`${what}: status is ${res.status}, expected 200 (${clause})`, {
@@ -33,6 +33,8 @@ export function expectPage(ctx: CheckContext, res: ApiResponse, what: string, cl
     })
   }
   if (!Array.isArray(res.body?.data)) ctx.fail(`${what}: the body has no data array (§4.1)`, { exchanges: [res.exchange], data: res.body })
+  // A filtered page is most often the last one: its nextCursor is judged as on any page (§2, §4.1).
+  expectListEnvelope(res, what)
   return res.body.data as AnyRecord[]
 }
 
@@ -68,7 +70,7 @@ async function lookIn(
   const has = (data: AnyRecord[]) => data.some((r) => typeof r?.id === 'string' && r.id.toLowerCase() === id)
   if (has(expectPage(ctx, page, what))) return { found: true, last: page }
   if (isLastPage(page)) return { found: false, last: page }
-  const walk = await walkAllPages(ctx.api, RESOURCES[resource].path, { [filter.param]: value, limit: PAGE }, MAX_PAGES)
+  const walk = await walkListPages(ctx.api, RESOURCES[resource].path, { [filter.param]: value, limit: PAGE }, MAX_PAGES)
   if (has(walk.records)) return { found: true, last: page }
   if (walk.end === 'max-pages') ctx.skip(`${resource} ${id} is not within the first ${MAX_PAGES * PAGE} results of ${what}; could not verify`)
   return { found: false, last: walk.pages.at(-1) ?? page }

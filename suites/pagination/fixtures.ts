@@ -1,6 +1,7 @@
 // Shared data of the pagination area, made once per run: a collection known to hold more than one default page
 // (found by listing), and a set of the run's own accounts isolated by the §4.3 parentId filter (children of one
-// parent account), so that walks, orders and time bounds can be judged record by record.
+// parent account), so that walks, orders and time bounds can be judged record by record; and at the run's end, a
+// list of more than 100 of the run's own accounts (overPageList).
 import { createRecord, runLabel, updateRecord, readUntil, walkAllPages, LIMITS, RESOURCES } from '../../src/checks/index.ts'
 import { randomUUID } from 'node:crypto'
 import type { CheckContext, ApiResponse, AnyRecord, ResourceName } from '../../src/checks/index.ts'
@@ -65,14 +66,14 @@ export interface ChildSet {
   query: { parentId: string }
 }
 
-/** Children created when a collection of more than 100 records exists elsewhere. */
+/** Children created when a collection of more than a default page exists elsewhere. */
 const FEW = 7
 
 /**
- * Otherwise one more than the largest page, so that limit=100 is judged on a list bigger than it (§4.1, §8): about
- * 95 creates and as many deletes more than a set of 7, paid only where no collection already holds over 100 records.
+ * The run's own accounts the over-page list holds at least: more than a page of 100, so that limit=100 and 101 are
+ * judged on a list bigger than it (§4.1, §8), with room for a record another client deletes meanwhile.
  */
-export const OVER_PAGE = LIMITS.pageSizeMax + 1
+export const OVER_PAGE = LIMITS.pageSizeMax + 5
 
 /** Whether a child carries the set's tier. */
 export const hasTier = (index: number) => index % 3 === 0
@@ -83,8 +84,10 @@ export const hasTier = (index: number) => index % 3 === 0
  */
 export function childSet(ctx: CheckContext): Promise<ChildSet> {
   return ctx.session.memo('pagination.children', async () => {
-    const { over100 } = await probeCollections(ctx)
-    const size = over100 ? FEW : OVER_PAGE
+    // More than a default page, for pagination.limit.default, unless a collection already holds one. The list of
+    // more than 100 is made at the run's end (overPageList), out of every account the run still holds then.
+    const { large } = await probeCollections(ctx)
+    const size = large ? FEW : LARGE
     const tier = `crmconf-pg-${randomUUID().replace(/-/g, '').slice(0, 10)}`
     // The parent holds the tier but is no child of itself: only a query that applies both filters leaves it out.
     const { record: parent } = await createRecord(ctx, 'account', { name: runLabel(ctx, 'pagination parent'), tier })
@@ -162,4 +165,30 @@ export async function listSource(ctx: CheckContext, minimum = 3): Promise<ListSo
     whole = next.status === 200 && Array.isArray(next.body?.data) && next.body.data.length === 0
   }
   return { path: largest!.path, query: {}, records: whole ? first.body.data : undefined, own: false }
+}
+
+/** Pages of 100 read to count the run's own accounts in the collection (more than OVER_PAGE, and room for others). */
+const COUNTED_PAGES = 20
+
+/**
+ * GET /accounts, unfiltered, made to hold more than a page of 100 of the run's own accounts. Asked for at the end
+ * of a run (phase `last`): every account the run's checks made and still hold counts, the child set included, and
+ * only the rest is created here (about 35 creates and deletes in a full run, instead of 95 more children). At the
+ * run's end no other check deletes an account; cleanup comes after.
+ */
+export function overPageList(ctx: CheckContext): Promise<{ path: string; own: number }> {
+  return ctx.session.memo('pagination.over-page', async () => {
+    const path = RESOURCES.account.path
+    const ownListed = async () => {
+      const walk = await walkAllPages(ctx.api, path, { limit: LIMITS.pageSizeMax }, COUNTED_PAGES)
+      return walk.records.filter((r) => typeof r?.id === 'string' && ctx.session.ledger.created(r.id)).length
+    }
+    const listed = await ownListed()
+    const made = Math.max(0, OVER_PAGE - listed)
+    for (let i = 0; i < made; i++) await createRecord(ctx, 'account', { name: runLabel(ctx, `pagination over-page ${i + 1}`) })
+    if (made === 0) return { path, own: listed }
+    // A list that shows writes late is waited for, within the consistency window, like the child set.
+    const { answer } = await readUntil(ctx, ownListed, (n) => n >= OVER_PAGE)
+    return { path, own: answer }
+  })
 }

@@ -1,13 +1,14 @@
 // §4.1 and §9.2, the walk and the order of one list: a complete walk by nextCursor (every record once, a string
 // nextCursor on every page but the last) and sort/order on createdAt and updatedAt, with the default order. The
 // walks of the run's own child set are in walks.ts; the other pagination checks, and their order, in checks.ts.
-import { defineCheck, observeWalkEnd, walkAllPages, LIMITS, distinctInstants, firstMisordered, firstRepeated } from '../../src/checks/index.ts'
-import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Order, SortKey } from '../../src/checks/index.ts'
+import { defineCheck, observeWalkEnd, walkAllPages, walkListPages, LIMITS, distinctInstants, firstMisordered, firstRepeated } from '../../src/checks/index.ts'
+import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, Exchange, Order, SortKey } from '../../src/checks/index.ts'
 import { childSet, listSource, type ListSource } from './fixtures.ts'
-import { ids, listPage } from './pages.ts'
+import { expectLaterPage, ids, listPage } from './pages.ts'
 import { childWalk, childWalkLimit } from './walks.ts'
 
 const area = 'pagination'
+type Walk = Awaited<ReturnType<typeof walkAllPages>>
 
 /** Pages walked at most when the collection is larger than a page of 100 (no complete list to compare with). */
 const OPEN_WALK_PAGES = 4
@@ -32,7 +33,9 @@ export const walkComplete = defineCheck({
     const limit = childWalkLimit(size)
     const maxPages = maxPagesOf(src, limit)
     // The run's own set is walked once for this check and pagination.cursor.filter-every-page.
-    const walk = src.own ? await childWalk(ctx, await childSet(ctx), limit, maxPages) : await walkAllPages(ctx.api, src.path, { ...src.query, limit }, maxPages)
+    const walk = src.own
+      ? await childWalk(ctx, await childSet(ctx), limit, maxPages)
+      : await walkListPages(ctx.api, src.path, { ...src.query, limit }, maxPages)
     observeWalkEnd(ctx, walk)
     ctx.observe('lastPage', walk.end)
     ctx.observe('pages', walk.pages.length)
@@ -54,23 +57,29 @@ export const walkComplete = defineCheck({
         seen.set(id, i)
       }
     })
-    if (!known) return
-    let missing = ids(known).filter((id) => !seen.has(id))
-    // A collection of the server's own may lose a record meanwhile: one that is gone is no gap.
-    if (!src.own) {
-      const gone = new Set<string>()
-      for (const id of missing.slice(0, 3)) if ((await ctx.api.get(`${src.path}/${encodeURIComponent(id)}`)).status === 404) gone.add(id)
-      missing = missing.filter((id) => !gone.has(id))
-    }
-    if (missing.length > 0) {
-      ctx.fail(`${missing.length} of ${size} records never appear in the walk: ${missing.slice(0, 3).join(', ')} (§9.2)`, {
-        expected: 'each record exactly once across the pages of a walk',
-        exchanges: evidence,
-        data: { missing },
-      })
-    }
+    if (known) await expectNoneMissingOf(ctx, src, known, seen, evidence)
+    expectLaterPage(ctx, walk, `the walk of ${src.path} with limit=${limit}`)
   },
 })
+
+/** Each record of a list known whole appears in its walk (`seen`, by id); one that is gone meanwhile is no gap. */
+async function expectNoneMissingOf(ctx: CheckContext, src: ListSource, known: AnyRecord[], seen: Map<string, number>, evidence: Exchange[]): Promise<void> {
+  const size = known.length
+  let missing = ids(known).filter((id) => !seen.has(id))
+  // A collection of the server's own may lose a record meanwhile: one that is gone is no gap.
+  if (!src.own) {
+    const gone = new Set<string>()
+    for (const id of missing.slice(0, 3)) if ((await ctx.api.get(`${src.path}/${encodeURIComponent(id)}`)).status === 404) gone.add(id)
+    missing = missing.filter((id) => !gone.has(id))
+  }
+  if (missing.length > 0) {
+    ctx.fail(`${missing.length} of ${size} records never appear in the walk: ${missing.slice(0, 3).join(', ')} (§9.2)`, {
+      expected: 'each record exactly once across the pages of a walk',
+      exchanges: evidence,
+      data: { missing },
+    })
+  }
+}
 
 export const cursorOnEveryPage = defineCheck({
   id: 'pagination.cursor.string-on-every-page',
@@ -98,6 +107,7 @@ export const cursorOnEveryPage = defineCheck({
         },
       )
     }
+    if (walk.pages.length < 2) ctx.skip(`the walk of ${src.path} with limit=${limit} ended on its first page: no later page's nextCursor was seen`)
   },
 })
 
@@ -128,7 +138,7 @@ const before = (a: AnyRecord, b: AnyRecord, key: SortKey, order: Order) =>
  */
 async function expectOrderAcrossPages(ctx: CheckContext, key: SortKey, order: Order, whole: ApiResponse & { body: { data: AnyRecord[] } }): Promise<void> {
   const src = await listSource(ctx, 2)
-  const walk = await walkAllPages(ctx.api, src.path, { ...src.query, sort: key, order, limit: WALK_LIMIT }, WALK_PAGES)
+  const walk = await walkListPages(ctx.api, src.path, { ...src.query, sort: key, order, limit: WALK_LIMIT }, WALK_PAGES)
   ctx.observe('walkPages', walk.pages.length)
   const what = `sort=${key}&order=${order}&limit=${WALK_LIMIT} walked by nextCursor`
   const pageOf = (r: AnyRecord) => walk.pages.findIndex((p) => p.body.data.includes(r)) + 1
@@ -153,7 +163,21 @@ async function expectOrderAcrossPages(ctx: CheckContext, key: SortKey, order: Or
     })
   }
   const last = walk.records.at(-1)
-  if (!src.own || key !== 'createdAt' || !last) return
+  if (src.own && key === 'createdAt' && last) expectNoneSkipped(ctx, what, whole, walk, last, key, order)
+  expectLaterPage(ctx, walk, what)
+}
+
+/** No record of the whole list that comes before the walk's last record is left out of its pages. */
+function expectNoneSkipped(
+  ctx: CheckContext,
+  what: string,
+  whole: ApiResponse & { body: { data: AnyRecord[] } },
+  walk: Walk,
+  last: AnyRecord,
+  key: SortKey,
+  order: Order,
+): void {
+  const pageOf = (r: AnyRecord) => walk.pages.findIndex((p) => p.body.data.includes(r)) + 1
   const walked = new Set(ids(walk.records))
   const skipped = whole.body.data.find((r: AnyRecord) => before(r, last, key, order) && !walked.has(String(r.id)))
   if (skipped) {

@@ -1,9 +1,9 @@
-// Two rules of §4.1/§4.3/§9 at once, judged on the run's own child set (fixtures.ts): limit=100 on a list bigger
-// than a page, a filter that holds on every page of a walk, two filters that narrow together, and a sort=updatedAt
-// walk of an incremental sync (§9.2) that keeps its order across pages.
+// Two rules of §4.1/§4.3/§9 at once, judged on the run's own child set (fixtures.ts): a filter that holds on every
+// page of a walk, two filters that narrow together, and a sort=updatedAt walk of an incremental sync (§9.2) that
+// keeps its order across pages; and limit=100 on the run's own list bigger than a page, made at the run's end.
 import {
   defineCheck,
-  walkAllPages,
+  walkListPages,
   readUntil,
   LIMITS,
   RESOURCES,
@@ -14,12 +14,12 @@ import {
   sinceViolation,
 } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, AnyRecord } from '../../src/checks/index.ts'
-import { childSet, hasTier, probeCollections, type ChildSet } from './fixtures.ts'
-import { ids, listPage, moreAfter } from './pages.ts'
+import { childSet, hasTier, overPageList, probeCollections, type ChildSet } from './fixtures.ts'
+import { expectLaterPage, ids, listPage, moreAfter } from './pages.ts'
 
 const area = 'pagination'
 const ACCOUNTS = RESOURCES.account.path
-type Walk = Awaited<ReturnType<typeof walkAllPages>>
+type Walk = Awaited<ReturnType<typeof walkListPages>>
 
 /** The page size of a walk over `count` records that takes at least three pages (first, middle, last). */
 export const walkLimit = (count: number) => Math.max(2, Math.ceil(count / 3) - 1)
@@ -41,7 +41,7 @@ const AFTER_BOUND = 3
  * made once and judged here for the filter on every page: one walk, two judgements, no extra request.
  */
 export function childWalk(ctx: CheckContext, set: ChildSet, limit: number, maxPages: number): Promise<Walk> {
-  return ctx.session.memo(`pagination.child-walk:${limit}`, () => walkAllPages(ctx.api, ACCOUNTS, { ...set.query, limit }, maxPages))
+  return ctx.session.memo(`pagination.child-walk:${limit}`, () => walkListPages(ctx.api, ACCOUNTS, { ...set.query, limit }, maxPages))
 }
 
 /** The children the list does not show (by id), quoted in a failure. */
@@ -103,6 +103,8 @@ const hundredFull = defineCheck({
   area,
   writes: 'if-allowed',
   title: 'limit=100 on a list of more than 100 records returns a page of exactly 100, and its nextCursor leads to the rest',
+  // The list of more than 100 is made of every account the run still holds at its end (fixtures.ts overPageList).
+  phase: 'last',
   async run(ctx) {
     const { probes, over100: over } = await probeCollections(ctx)
     if (over) {
@@ -115,19 +117,19 @@ const hundredFull = defineCheck({
       if (short) ctx.observe('shortPageWithCursor', `${short.path}: ${short.count}`)
       ctx.skip(`no collection holds more than ${LIMITS.pageSizeMax} records and the read-only profile creates none`)
     }
-    const set = await childSet(ctx)
-    ctx.observe('collection', `${ACCOUNTS}?parentId=… (${set.records.length} records)`)
-    const first = await listPage(ctx, ACCOUNTS, { ...set.query, limit: LIMITS.pageSizeMax })
+    const list = await overPageList(ctx)
+    ctx.observe('collection', `${ACCOUNTS} (at least ${list.own} records of the run's own)`)
+    const first = await listPage(ctx, ACCOUNTS, { limit: LIMITS.pageSizeMax })
     const n = first.body.data.length
     const more = moreAfter(first)
-    const next = more ? await listPage(ctx, ACCOUNTS, { ...set.query, limit: LIMITS.pageSizeMax, cursor: first.body.nextCursor as string }) : undefined
+    const next = more ? await listPage(ctx, ACCOUNTS, { limit: LIMITS.pageSizeMax, cursor: first.body.nextCursor as string }) : undefined
     const following = next?.body.data.length ?? 0
     const problem = shortOfLimit(LIMITS.pageSizeMax, n, following > 0) ?? (n === LIMITS.pageSizeMax && following === 0 ? 'the rest never follows' : undefined)
     if (problem !== undefined) {
       ctx.fail(
-        `limit=${LIMITS.pageSizeMax} on a list of ${set.records.length} accounts returned ${n} records${more ? `, and the next page ${following}` : ' and no nextCursor to the rest'}: ${problem}`,
+        `limit=${LIMITS.pageSizeMax} on a list of at least ${list.own} accounts returned ${n} records${more ? `, and the next page ${following}` : ' and no nextCursor to the rest'}: ${problem}`,
         {
-          expected: `limit: page size 1–100 (§4.1): a page of 100, then a page with the remaining ${set.records.length - LIMITS.pageSizeMax}`,
+          expected: `limit: page size 1–100 (§4.1): a page of 100, then a page with the remaining ${list.own - LIMITS.pageSizeMax} or more`,
           exchanges: [first.exchange, ...(next ? [next.exchange] : [])],
         },
       )
@@ -151,6 +153,7 @@ const filterEveryPage = defineCheck({
     const what = `GET ${ACCOUNTS}?parentId=${set.parentId}&limit=${limit} walked by nextCursor`
     expectFilteredEveryPage(ctx, walk, set.query, what)
     expectNoneMissing(ctx, walk, set.records, { what, of: `${size} children`, clauses: '§4.3, §9.2', expected: 'every child account once across the pages' })
+    expectLaterPage(ctx, walk, what)
   },
 })
 
@@ -172,7 +175,7 @@ const filterPair = defineCheck({
     const { answer: walk } = await readUntil(
       ctx,
       async () => {
-        const walk = await walkAllPages(ctx.api, ACCOUNTS, { ...query, limit }, pagesFor(set.records.length + 1, limit))
+        const walk = await walkListPages(ctx.api, ACCOUNTS, { ...query, limit }, pagesFor(set.records.length + 1, limit))
         expectFilteredEveryPage(ctx, walk, query, what)
         return walk
       },
@@ -185,6 +188,7 @@ const filterPair = defineCheck({
       clauses: '§4.3',
       expected: 'every record both filters match',
     })
+    expectLaterPage(ctx, walk, what)
   },
 })
 
@@ -204,7 +208,7 @@ const updatedAtWalk = defineCheck({
     // Records changed by another check meanwhile only move later: each one known to be after the bound stays so.
     const expected = known.filter((r) => Date.parse(r.updatedAt) > bound)
     const limit = walkLimit(expected.length)
-    const walk = await walkAllPages(
+    const walk = await walkListPages(
       ctx.api,
       ACCOUNTS,
       { ...set.query, updatedSince: since, sort: 'updatedAt', order: 'asc', limit },
@@ -255,6 +259,7 @@ const updatedAtWalk = defineCheck({
       },
       (missing) => ({ missing, listed: ids(walk.records).length }),
     )
+    expectLaterPage(ctx, walk, what)
   },
 })
 
@@ -275,7 +280,7 @@ const createdSinceWalk = defineCheck({
     const since = String(bound.createdAt)
     const expected = after(bound)
     const limit = 2
-    const walk = await walkAllPages(ctx.api, ACCOUNTS, { ...set.query, createdSince: since, limit }, pagesFor(expected.length, limit))
+    const walk = await walkListPages(ctx.api, ACCOUNTS, { ...set.query, createdSince: since, limit }, pagesFor(expected.length, limit))
     ctx.observe('pages', walk.pages.length)
     const what = `GET ${ACCOUNTS}?parentId=…&createdSince=${since}&limit=${limit} walked by nextCursor`
     walk.pages.forEach((page, i) => {
@@ -300,6 +305,7 @@ const createdSinceWalk = defineCheck({
       clauses: '§4.1',
       expected: '§4.1 createdSince: every record created after this time, across the pages',
     })
+    expectLaterPage(ctx, walk, what)
   },
 })
 

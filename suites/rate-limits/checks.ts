@@ -160,6 +160,11 @@ const probeChecks: CheckDefinition[] = [
     async run(ctx) {
       const p = await probe(ctx)
       if (p.unmet) ctx.skip(p.unmet)
+      // A key refused before the probe spent anything was not driven past its limit here: nothing could fail.
+      if (p.refused !== undefined && p.refused === p.calls[0])
+        ctx.skip(
+          "CRM_API_KEY_RATE_LIMITED was refused (429) at the probe's first call: its allowance was spent before the run, so going past the limit was not seen",
+        )
       ctx.observe('limit', p.limit)
       ctx.observe('callsUntil429', p.refused ? p.calls.length : null)
       if (!p.refused) {

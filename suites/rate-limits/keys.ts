@@ -43,7 +43,8 @@ export const checks: CheckDefinition[] = [
         "§5.8: each key has its own per-minute limit; a call spends its own key's allowance (RateLimit-Remaining only ever drops by the key's own calls, and refills)"
       // Across the main key's calls, the rate-limited key made one call of its own (the second look): Remaining
       // may drop by that one. Its 429 before any spend of its own says nothing (a run a minute ago may have spent it).
-      if (iso.limitedBefore.response.status !== 429 && a1! > 0 && (iso.limitedAfter.response.status === 429 || a2! < a1! - 1)) {
+      const spentBefore = iso.limitedBefore.response.status === 429 || a1! <= 0
+      if (!spentBefore && (iso.limitedAfter.response.status === 429 || a2! < a1! - 1)) {
         ctx.fail(
           `CRM_API_KEY_RATE_LIMITED's RateLimit-Remaining went from ${a1} to ${iso.limitedAfter.response.status === 429 ? 'a 429' : a2} while it made one call and CRM_API_KEY made ${ISOLATION_SPEND} (§5.8)`,
           { expected, exchanges: [iso.limitedBefore, ...iso.mainSpent, iso.limitedAfter].map((c) => c.response.exchange) },
@@ -61,6 +62,11 @@ export const checks: CheckDefinition[] = [
           { expected, exchanges: [iso.mainBefore, ...iso.limitedSpent, iso.mainAfter].map((c) => c.response.exchange) },
         )
       }
+      // The other direction was judged; this one saw no allowance the main key's calls could have spent.
+      if (spentBefore)
+        ctx.skip(
+          `CRM_API_KEY_RATE_LIMITED had no allowance left before its first call (${iso.limitedBefore.response.status === 429 ? '429' : `RateLimit-Remaining ${a1}`}): whether CRM_API_KEY's calls spend it was not seen`,
+        )
     },
   }),
   // The mistake: the headers written from the server's default limit while the key's own, lower, limit is

@@ -11,7 +11,7 @@ import { sentInvoiceWithBalance } from '../shared/fixtures.ts'
 import { changedFields, diffOf } from '../shared/record-diff.ts'
 import { missingRequired, outsideEnums, wrongTypes } from './defects.ts'
 import { createBody } from './bases.ts'
-import { expectRefusals, trackAccepted, type Probe } from './judge.ts'
+import { expectRefusals, foldedProbes, probedFields, trackAccepted, type Probe } from './judge.ts'
 import { operation, sender, writesOf, type Sender, type Subject } from './subjects.ts'
 
 const area = 'validation'
@@ -63,7 +63,7 @@ async function refusedAndUnchanged(
   const path = itemPath(s.resource, String(to.record.id))
   const after = await ctx.api.get(path)
   if (after.status !== 200) return // the records area judges reads
-  const probed = [...new Set(probes.map((p) => p.field).filter((f): f is string => f !== undefined && f in to.record!))]
+  const probed = [...new Set(probes.flatMap(probedFields).filter((f): f is string => f !== undefined && f in to.record!))]
   const pick = (r: AnyRecord) => Object.fromEntries(probed.map((f) => [f, r?.[f]]))
   const changed = changedFields(pick(to.record), pick(after.body), tolerated())
   if (changed.length > 0) {
@@ -106,12 +106,14 @@ function objectFormsCheck(s: Subject): CheckDefinition | undefined {
     writes: writesOf(s.resource),
     async run(ctx) {
       const to = await sender(ctx, s)
-      const probes: Probe[] = fields.flatMap(({ field, list }) =>
+      // One body per form, every object field given it at once: the details name each (§7.2).
+      const defects = fields.flatMap(({ field, list }) =>
         NOT_OBJECTS.map((value) => {
           const sent = list ? [value] : value
-          return { label: `${field} given ${JSON.stringify(sent)}`, field, send: () => to.send(set(to.valid, field, sent)) }
+          return { label: `${field} given ${JSON.stringify(sent)}`, field, apply: (body: AnyRecord) => set(body, field, sent) }
         }),
       )
+      const probes: Probe[] = foldedProbes(defects, to.valid, to.send)
       await refusedAndUnchanged(ctx, s, to, probes, namesFieldOrItem, undefined, true)
     },
   })
@@ -184,17 +186,27 @@ function dateFormsCheck(s: Subject): CheckDefinition | undefined {
         lock = recordLock('invoice', invoice.id)
       }
       const lenient = new Map<ApiResponse, DateField>()
-      const probes: Probe[] = fields.flatMap((f) =>
-        notDates(f.kind).map(({ value, readable }) => ({
-          label: `${f.field} given ${JSON.stringify(value)}`,
-          field: f.field,
-          send: async () => {
-            const res = await to.send(set(to.valid, f.field, value))
-            if (f.text && readable) lenient.set(res, f)
-            return res
-          },
-        })),
+      // A word a text field may read as a date goes alone; the values no reading makes a date go together (§7.2).
+      const mayRead = (f: DateField, readable: boolean) => f.text && readable
+      const alone: Probe[] = fields.flatMap((f) =>
+        notDates(f.kind)
+          .filter(({ readable }) => mayRead(f, readable))
+          .map(({ value }) => ({
+            label: `${f.field} given ${JSON.stringify(value)}`,
+            field: f.field,
+            send: async () => {
+              const res = await to.send(set(to.valid, f.field, value))
+              lenient.set(res, f)
+              return res
+            },
+          })),
       )
+      const together = fields.flatMap((f) =>
+        notDates(f.kind)
+          .filter(({ readable }) => !mayRead(f, readable))
+          .map(({ value }) => ({ label: `${f.field} given ${JSON.stringify(value)}`, field: f.field, apply: (body: AnyRecord) => set(body, f.field, value) })),
+      )
+      const probes: Probe[] = [...foldedProbes(together, to.valid, (body) => to.send(body)), ...alone]
       const accepted: string[] = []
       const judge = (res: ApiResponse, field: string | undefined): string | undefined => {
         const f = lenient.get(res)

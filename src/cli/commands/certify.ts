@@ -22,12 +22,22 @@ export function registerCertifyCommand(program: Command, setExit: (code: number)
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
     .option('--rate-limit <n>', "embedded server only: the main key's per-minute limit", integer('--rate-limit', 1, 10_000_000))
     .option('--quiet', 'print only the failed checks and the summary')
+    .option('--sign', "sign the submission's statement keylessly with Sigstore, with the CI's OIDC token (GitHub Actions: id-token: write)")
+    .option('--sign-key <pem>', "sign the submission's statement with this ECDSA P-256 or Ed25519 private key (PEM)")
+    .option('--fulcio-url <url>', 'a private Sigstore: its Fulcio (default https://fulcio.sigstore.dev)')
+    .option('--rekor-url <url>', 'a private Sigstore: its Rekor (default https://rekor.sigstore.dev)')
+    .option('--trusted-root <file>', "a private Sigstore: its trusted_root.json, for certify's own check of the signature")
+    .addOption(new Option('--rekor-entry-type <kind>', "a private Sigstore: Rekor v1's entry kind (default dsse)").choices(['dsse', 'intoto']).hideHelp())
     // Accepted only to be refused with a reason: a certification runs everything, as it is.
     .addOption(new Option('--only <ids>').hideHelp())
     .addOption(new Option('--skip <ids>').hideHelp())
     .addOption(new Option('--waivers <file>').hideHelp())
     .addOption(new Option('--profile <profile>').hideHelp())
     .action(async (opts) => {
+      if (opts.sign && opts.signKey) {
+        process.stderr.write('--sign (keyless) and --sign-key <pem> are two ways to sign: give one\n')
+        return setExit(2)
+      }
       const refused = (['only', 'skip', 'waivers', 'profile'] as const).filter(
         (name) => opts[name] !== undefined && !(name === 'profile' && opts.profile === 'full'),
       )
@@ -56,6 +66,12 @@ export function registerCertifyCommand(program: Command, setExit: (code: number)
         rateLimit: opts.rateLimit,
         quiet: opts.quiet,
         embedded: opts.embedded,
+        sign: opts.sign,
+        signKey: opts.signKey,
+        fulcioUrl: opts.fulcioUrl,
+        rekorUrl: opts.rekorUrl,
+        trustedRoot: opts.trustedRoot,
+        rekorEntryType: opts.rekorEntryType,
       })
       setExit(outcome.exitCode)
     })
