@@ -15,6 +15,7 @@ import { registerSweepCommand } from './commands/sweep.ts'
 import { registerProxyCommand } from './commands/proxy.ts'
 import { registerVerifyTrafficCommand } from './commands/verify-traffic.ts'
 import { registerDiffCommand } from './commands/diff.ts'
+import { registerCompareCommand } from './commands/compare.ts'
 import { registerOpenApiCommand } from './commands/openapi.ts'
 
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -38,6 +39,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerVerifyTrafficCommand(program, setExit)
   registerCoverageCommand(program)
   registerDiffCommand(program, setExit)
+  registerCompareCommand(program, setExit)
   registerOpenApiCommand(program)
 
   return program

@@ -46,13 +46,22 @@ export function parseBoundedJson(text: string, max = MAX_JSON_DEPTH): ParsedBody
   }
 }
 
+/** Fields whose string and number values are replaced whole (`password: "…"`), also inside an array they hold. */
+export interface HiddenFields {
+  field: (name: string) => boolean
+  /** What a hidden value becomes; handed the value. */
+  hide: (value: string | number) => string
+}
+
 /**
  * A copy of a JSON-like value with every string (keys included) passed through `mapString`, at most `max`
- * levels deep (deeper values are replaced by a marker), cycles cut. Never recursion without a bound.
+ * levels deep (deeper values are replaced by a marker), cycles cut. Never recursion without a bound. With
+ * `hidden`, the values of the fields it names are replaced; an object under such a field is walked as any other.
  */
-export function mapStrings(value: unknown, mapString: (text: string) => string, max = MAX_JSON_DEPTH): unknown {
+export function mapStrings(value: unknown, mapString: (text: string) => string, max = MAX_JSON_DEPTH, hidden?: HiddenFields): unknown {
   const seen = new Set<object>()
-  const walk = (node: unknown, depth: number): unknown => {
+  const walk = (node: unknown, depth: number, hide = false): unknown => {
+    if (hide && (typeof node === 'string' || typeof node === 'number')) return hidden!.hide(node)
     if (typeof node === 'string') return mapString(node)
     if (node === null || typeof node !== 'object') return node
     if (depth >= max) return `<nested deeper than ${max} levels: not shown>`
@@ -62,11 +71,11 @@ export function mapStrings(value: unknown, mapString: (text: string) => string, 
     if (typeof toJSON === 'function') return walk(toJSON.call(node), depth)
     seen.add(node)
     try {
-      if (Array.isArray(node)) return node.map((item) => (item === undefined || typeof item === 'function' ? null : walk(item, depth + 1)))
+      if (Array.isArray(node)) return node.map((item) => (item === undefined || typeof item === 'function' ? null : walk(item, depth + 1, hide)))
       const out: Record<string, unknown> = {}
       for (const [key, item] of Object.entries(node)) {
         if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue
-        out[mapString(key)] = walk(item, depth + 1)
+        out[mapString(key)] = walk(item, depth + 1, hidden?.field(key) ?? false)
       }
       return out
     } finally {

@@ -1,14 +1,19 @@
 // Masks every secret of observed traffic before a TrafficExchange exists (types.ts): the configured keys and
-// webhook secret in any form (src/http/redact.ts Redactor), a bearer token no variable names, and the other
-// credential headers. Traffic carries keys the suite never configured, so the key that sent a request is
-// remembered only as a digest, to tell one client's requests from another's (keyRole `key#N`).
+// webhook secret in any form (src/http/redact.ts Redactor), and, by name, every header, query parameter, cookie
+// and JSON field whose name says it is a credential (src/http/credential-names.ts), with that value's echoes
+// elsewhere in the same exchange. Traffic carries keys the suite never configured, so the key that sent a request
+// is remembered only as a digest, to tell one client's requests from another's (keyRole `key#N`).
 import { createHash } from 'node:crypto'
 import { KEY_VARIABLES, type KeyRole, type ResolvedConfig } from '../config/config.ts'
-import { Redactor, type NamedSecret } from '../http/redact.ts'
+import { Redactor, type Learn, type NamedSecret } from '../http/redact.ts'
 import type { TrafficExchange } from './types.ts'
 
-/** Headers whose whole value is a credential, whatever it holds (Authorization is judged on its own). */
-export const CREDENTIAL_HEADERS = ['cookie', 'set-cookie', 'x-api-key', 'proxy-authorization', 'api-key', 'x-auth-token'] as const
+/** A value masked by its name is looked for elsewhere in its exchange when at least this long (shorter ones are words). */
+const MIN_ECHOED = 8
+/** Redactors of learned values kept for reuse; past it, the cache starts again. */
+const MAX_ECHO_REDACTORS = 256
+/** Characters every echo form (URL, form, JSON, HTML) writes as they are. */
+const PLAIN = /^[A-Za-z0-9_-]+$/
 
 /** Distinct unknown keys remembered by digest; past it, further unknown keys share one role. */
 const MAX_UNKNOWN_KEYS = 10_000
@@ -32,22 +37,11 @@ const ROLE_OF_VARIABLE = new Map(Object.entries(KEY_VARIABLES).map(([role, varia
 
 export class TrafficRedactor {
   private readonly redactor: Redactor
-  private readonly hasNeedles: boolean
   private readonly unknownKeys = new Map<string, string>()
+  private readonly echoRedactors = new Map<string, Redactor>()
 
   constructor(secrets: readonly NamedSecret[] = []) {
-    this.redactor = new Redactor([...secrets])
-    this.hasNeedles = secrets.some((s) => s.value)
-    for (const name of CREDENTIAL_HEADERS) this.redactor.maskHeader(name, 'credential')
-  }
-
-  private text(value: string): string {
-    return this.hasNeedles ? this.redactor.string(value) : value
-  }
-
-  private body(value: unknown): unknown {
-    if (!this.hasNeedles || value === undefined || value === null) return value
-    return this.redactor.value(value)
+    this.redactor = new Redactor([...secrets], { byName: true })
   }
 
   /** The role of the key that sent `authorization` (raw): a configured key's role, or `key#N` for another key. */
@@ -65,33 +59,71 @@ export class TrafficRedactor {
     return role
   }
 
-  headers(headers: Record<string, string>): Record<string, string> {
-    const out = this.redactor.headers(headers)
-    // Redactor.headers keeps a non-bearer Authorization (Basic, a bare key) as it was: mask all but its scheme, which
-    // is no secret and which traffic.client.key names.
-    for (const name of Object.keys(out)) {
-      if (name.toLowerCase() !== 'authorization' || /^bearer <redacted/i.test(out[name]!)) continue
-      const scheme = /^([A-Za-z][\w-]*)\s+\S/.exec(out[name]!.trim())?.[1]
-      out[name] = scheme === undefined ? '<redacted>' : `${scheme} <redacted>`
-    }
-    return out
+  /** Headers masked by value and by name (an Authorization keeps its scheme, which traffic.client.key names). */
+  headers(headers: Record<string, string>, learn?: Learn): Record<string, string> {
+    return this.redactor.headers(headers, learn)
   }
 
   /** The exchange with every secret masked and its keyRole set; the input is not changed. */
   exchange(exchange: TrafficExchange): TrafficExchange {
+    const learned = new Set<string>()
+    const learn: Learn = (value) => {
+      if (value.length >= MIN_ECHOED && !value.startsWith('<redacted')) learned.add(value)
+    }
     const authorization = exchange.request.headers.authorization
-    const requestHeaders = this.headers(exchange.request.headers)
+    // The key of an answered request is looked for in error answers alone ("invalid key crm_…"): a record does not echo
+    // the caller's key, and looking through every page of every list for it would double what masking costs.
+    const learnKey = !exchange.response || exchange.response.status >= 400 ? learn : undefined
+    const requestHeaders = Object.fromEntries(
+      Object.entries(exchange.request.headers).map(([name, raw]) => [
+        name,
+        this.redactor.headers({ [name]: raw }, name === 'authorization' ? learnKey : learn)[name]!,
+      ]),
+    )
     const keyRole = exchange.keyRole ?? this.roleOf(authorization, requestHeaders.authorization)
     const { body: requestBody, ...request } = exchange.request
     const out: TrafficExchange = {
       ...exchange,
-      request: { ...request, url: this.text(request.url), headers: requestHeaders, ...(requestBody !== undefined ? { body: this.body(requestBody) } : {}) },
+      request: {
+        ...request,
+        url: this.redactor.url(request.url, learn),
+        headers: requestHeaders,
+        ...(requestBody !== undefined ? { body: this.redactor.value(requestBody, learn) } : {}),
+      },
       ...(keyRole ? { keyRole } : {}),
     }
     if (exchange.response) {
       const { body, ...response } = exchange.response
-      out.response = { ...response, headers: this.headers(response.headers), ...(body !== undefined ? { body: this.body(body) } : {}) }
+      out.response = { ...response, headers: this.headers(response.headers, learn), ...(body !== undefined ? { body: this.redactor.value(body, learn) } : {}) }
     }
-    return out
+    if (learned.size === 0) return out
+    // A credential masked by its name in one place, echoed under another name (a token header repeated in an error
+    // message): masked there too, in every form the Redactor knows.
+    const values = [...learned]
+    // A value of URL-safe characters is written the same in every form: when the exchange's text does not hold it,
+    // nothing echoes it (the common case: a bearer token that the answer does not repeat), and nothing is walked again.
+    if (values.every((v) => PLAIN.test(v))) {
+      const text = JSON.stringify([out.request.url, out.request.headers, out.request.body, out.response?.headers, out.response?.body]) ?? ''
+      if (!values.some((v) => text.includes(v))) return out
+    }
+    const echoes = this.echoRedactor(values)
+    const again = <T extends { headers: Record<string, string>; body?: unknown }>(part: T): T => ({
+      ...part,
+      headers: echoes.value(part.headers),
+      ...(part.body !== undefined ? { body: echoes.value(part.body) } : {}),
+    })
+    return { ...out, request: { ...again(out.request), url: echoes.string(out.request.url) }, ...(out.response ? { response: again(out.response) } : {}) }
+  }
+
+  /** A Redactor of these values, kept for the next exchanges that carry the same ones (one client's token, again and again). */
+  private echoRedactor(values: string[]): Redactor {
+    const key = values.join('\u0000')
+    let echoes = this.echoRedactors.get(key)
+    if (!echoes) {
+      echoes = new Redactor(values.map((value) => ({ name: 'credential', value })))
+      if (this.echoRedactors.size >= MAX_ECHO_REDACTORS) this.echoRedactors.clear()
+      this.echoRedactors.set(key, echoes)
+    }
+    return echoes
   }
 }

@@ -189,6 +189,33 @@ describe('verifyTrafficCommand', () => {
   })
 })
 
+describe('TrafficRedactor: credentials no variable names', () => {
+  const base = (request: Partial<TrafficExchange['request']>, response: Partial<NonNullable<TrafficExchange['response']>>): TrafficExchange => ({
+    seq: 1,
+    source: 't',
+    request: { method: 'GET', url: 'http://h/v1/accounts', headers: {}, ...request },
+    response: { status: 200, headers: {}, ...response },
+    startedAt: '',
+    endedAt: '',
+  })
+
+  it('masks a value taken from a credential name wherever the same exchange echoes it, in any form', () => {
+    const token = 'gw/T0ken+with=signs'
+    const out = new TrafficRedactor().exchange(
+      base({ headers: { 'x-gateway-token': token } }, { body: { error: { message: `bad ${encodeURIComponent(token)} or ${token}` } } }),
+    )
+    expect(out.request.headers['x-gateway-token']).toBe('<redacted>')
+    expect(JSON.stringify(out)).not.toContain('T0ken')
+  })
+
+  it('leaves a body with nothing to mask as it is (no copy), and keeps what is no credential', () => {
+    const body = { data: [{ id: '1', stageKey: 'won', name: 'Acme' }], nextCursor: '' }
+    const out = new TrafficRedactor().exchange(base({ headers: { 'idempotency-key': 'idem-12345678' } }, { body }))
+    expect(out.response!.body).toBe(body)
+    expect(out.request.headers['idempotency-key']).toBe('idem-12345678')
+  })
+})
+
 describe('TrafficRedactor', () => {
   const main = 'crm_ws_main_abcdefghijklmnop'
   const secret = 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0'
@@ -220,7 +247,8 @@ describe('TrafficRedactor', () => {
     const b = redactor.exchange(exchange('Bearer other_key_2'))
     const a2 = redactor.exchange(exchange('Bearer other_key_1'))
     expect(a.request.headers.authorization).toBe('Bearer <redacted>')
-    for (const name of ['x-api-key', 'cookie', 'proxy-authorization']) expect(a.request.headers[name]).toMatch(/^<redacted/)
+    for (const name of ['x-api-key', 'cookie']) expect(a.request.headers[name]).toMatch(/^<redacted/)
+    expect(a.request.headers['proxy-authorization']).toBe('Basic <redacted>')
     expect(a.keyRole).toBe(a2.keyRole)
     expect(a.keyRole).not.toBe(b.keyRole)
     // The scheme is no secret, and traffic.client.key names it.
