@@ -14,6 +14,7 @@ import { gateRun } from '../run/run-gate.ts'
 import type { RunSession } from '../engine/session.ts'
 import { sweep } from '../engine/sweep.ts'
 import { preflightTarget, type KeyWarning } from '../run/preflight.ts'
+import { scopesNeeded } from '../run/scope-needs.ts'
 import { transportFor } from '../http/for-config.ts'
 import { nothingTestedReason } from '../report/scope.ts'
 import type { RunReport } from '../report/types.ts'
@@ -161,7 +162,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   }
   if (!embedded) {
     // The main key must be accepted; optional keys that answer contrary to their role are warned about.
-    const checked = await preflightTarget(config)
+    const checked = await preflightTarget(config, scopesNeeded(select(catalogue, options.only, options.skip), config.profile))
     if (checked.refusal) {
       writeError(`${checked.refusal}\n`)
       return { exitCode: 2 }

@@ -7,4 +7,10 @@ export interface RequestEstimates {
   checks: Record<string, Record<string, number>>
   /** Requests of no check (start-up probe, clean-up), by key role. */
   harness: Record<string, number>
+  /**
+   * §5.4 scopes the main key used, per area and per the checks' write need (`none`, `if-allowed`, `safe`, `full`):
+   * what a main key must hold for a selection (src/run/scope-needs.ts). Per area, not per check, because a shared
+   * fixture's requests count for the check that asked first.
+   */
+  scopes?: Record<string, Record<string, string[]>>
 }

@@ -59,6 +59,18 @@ export function workspaceOf(body: unknown): string | undefined {
   return undefined
 }
 
+/**
+ * The main key's scopes against those the selected checks need: one line naming what is missing and the variable,
+ * or undefined (nothing missing, or the /me body shows no scopes this suite can read: then the run cannot tell).
+ */
+export function judgeMainScopes(me: Seen, needed: readonly string[]): string | undefined {
+  const held = scopesFromMe(me.body)
+  const missing = held ? needed.filter((scope) => !held.includes(scope)) : []
+  if (missing.length === 0) return undefined
+  const variable = KEY_VARIABLES.main
+  return `${variable} lacks ${missing.length} scope${missing.length === 1 ? '' : 's'} the selected checks need (GET /me, §5.4): ${missing.join(' ')}; set ${variable} to a key with every scope, or select checks that do not need them (--only, --skip, --profile read-only)`
+}
+
 /** A read of a collection the scopes exclude (§5.4), for the restricted key's probe; undefined when every read scope is held. */
 export function outOfScopeRead(scopes: readonly string[]): { path: string; scope: string } | undefined {
   const held = new Set(scopes)
@@ -100,13 +112,13 @@ const OPTIONAL_PROBED: KeyRole[] = ['restricted', 'revoked', 'foreign', 'ipBlock
  * (whose small budget the 429 probe needs whole), and for the restricted key one read outside its scopes:
  * at most six requests. Every request goes through the run's transport and its redaction.
  */
-export async function preflight(config: ResolvedConfig, transport: Transport): Promise<PreflightResult> {
+export async function preflight(config: ResolvedConfig, transport: Transport, needed: readonly string[] = []): Promise<PreflightResult> {
   const baseUrl = config.baseUrl ?? ''
   const probe = async (role: KeyRole, path: string, query?: Record<string, string>): Promise<Seen> =>
     seenOf(await transport.send({ method: 'GET', path, query, retryOn429: false }, role, PROBE))
   const mainExchange = await transport.send({ method: 'GET', path: '/me', retryOn429: false }, 'main', PROBE)
   const main = seenOf(mainExchange)
-  const refusal = judgeMain(main, baseUrl)
+  const refusal = judgeMain(main, baseUrl) ?? (ok(main) ? judgeMainScopes(main, needed) : undefined)
   if (refusal) return { refusal, warnings: [] }
   const limitPerMinute = headerInt(mainExchange.response?.headers['ratelimit-limit'])
 
@@ -142,11 +154,11 @@ export async function preflight(config: ResolvedConfig, transport: Transport): P
   return { warnings, limitPerMinute: limitPerMinute && limitPerMinute > 0 ? limitPerMinute : undefined }
 }
 
-/** `preflight` on a transport of its own, closed afterwards. */
-export async function preflightTarget(config: ResolvedConfig): Promise<PreflightResult> {
+/** `preflight` on a transport of its own, closed afterwards; `needed`: the scopes the selected checks need of the main key. */
+export async function preflightTarget(config: ResolvedConfig, needed: readonly string[] = []): Promise<PreflightResult> {
   const transport = transportFor(config)
   try {
-    return await preflight(config, transport)
+    return await preflight(config, transport, needed)
   } finally {
     await transport.close()
   }

@@ -2,8 +2,21 @@
 import type { RequestEstimates } from './estimate-table.ts'
 
 export const REQUEST_ESTIMATES: RequestEstimates = {
-  source: "full profile, seed 1, reference server, 2026-11-26",
+  source: "full profile, seed 1, reference server, 2026-11-28",
   harness: {"main":322,"restricted":1},
+  scopes: {
+    "auth": {"safe":["accounts:read","accounts:write","cases:read","cases:write","contacts:read","deals:read","deals:write","leads:read","leads:write","products:read","quotations:read","quotations:write","tasks:read","tasks:write"],"none":["accounts:read"],"full":["activities:read","activities:write","cases:read","cases:write","invoices:read","invoices:write","messages:read","orders:read","products:read","products:write","tasks:read","tasks:write"]},
+    "bodies": {"safe":["accounts:read","accounts:write","cases:read","cases:write","contacts:read","contacts:write","deals:read","deals:write","leads:read","leads:write","quotations:read","quotations:write","tasks:read","tasks:write"]},
+    "filters": {"none":["accounts:read","activities:read","cases:read","contacts:read","deals:read","invoices:read","knowledge:read","leads:read","messages:read","orders:read","products:read","quotations:read","tasks:read","users:read"],"safe":["accounts:read","accounts:write","cases:read","cases:write","contacts:read","contacts:write","deals:read","deals:write","leads:read","leads:write","quotations:read","quotations:write","tasks:read","tasks:write","users:read"],"full":["activities:read","activities:write","cases:read","cases:write","invoices:read","invoices:write","products:read","products:write"]},
+    "idempotency": {"safe":["accounts:read","accounts:write","cases:read","cases:write","contacts:read","contacts:write","deals:read","deals:write","leads:read","leads:write","quotations:read","quotations:write","tasks:read","tasks:write"],"full":["activities:read","activities:write","cases:read","cases:write","invoices:read","invoices:write","messages:read","messages:write","orders:write","products:read","products:write"]},
+    "pagination": {"if-allowed":["accounts:read","accounts:write","activities:read","cases:read","contacts:read","users:read"],"none":["accounts:read","users:read"],"safe":["accounts:read","accounts:write"]},
+    "read-only": {"none":["accounts:read","activities:read","cases:read","contacts:read","deals:read","invoices:read","knowledge:read","leads:read","messages:read","orders:read","products:read","quotations:read","tasks:read","users:read"],"safe":["activities:read","activities:write","cases:read","cases:write","invoices:read","invoices:write","knowledge:read","knowledge:write","messages:read","messages:write","orders:read","orders:write","products:read","products:write","users:read","users:write"]},
+    "records": {"none":["accounts:read","activities:read","cases:read","contacts:read","deals:read","invoices:read","knowledge:read","leads:read","messages:read","orders:read","products:read","quotations:read","tasks:read","users:read"],"safe":["accounts:read","accounts:write","cases:read","cases:write","contacts:read","contacts:write","deals:read","deals:write","invoices:read","invoices:write","leads:read","leads:write","products:read","products:write","quotations:read","quotations:write","tasks:read","tasks:write"],"full":["accounts:write","activities:read","activities:write","cases:read","cases:write","invoices:read","invoices:write","products:read","products:write"]},
+    "side-effects": {"safe":["accounts:read","accounts:write","contacts:read","contacts:write","deals:read","deals:write","leads:write","users:read"],"full":["activities:read","activities:write","cases:read","cases:write"]},
+    "state": {"safe":["invoices:read","invoices:write","orders:read","orders:write","quotations:read","quotations:write","tasks:read","tasks:write"],"full":["invoices:read","invoices:write","orders:write","quotations:read"],"none":["cases:read","leads:read","orders:read"]},
+    "validation": {"safe":["accounts:read","accounts:write","cases:read","cases:write","contacts:read","contacts:write","deals:read","deals:write","leads:read","leads:write","quotations:read","quotations:write","tasks:read","tasks:write"],"full":["activities:write","cases:write","invoices:read","invoices:write","messages:write","orders:write","products:read","products:write"]},
+    "webhooks": {"safe":["cases:write"],"full":["invoices:read","invoices:write"]},
+  },
   checks: {
     "auth.basic-scheme.me": {"main":1},
     "auth.basic-scheme.read": {"main":1},
