@@ -3,11 +3,11 @@
 // of a full run against the reference server (scripts/request-estimates.ts), per area and write need.
 import type { CheckDefinition, Profile } from '../checks/types.ts'
 import { profileExclusion } from '../engine/scope.ts'
-import { resourceByPath } from '../spec/resources.ts'
+import { ALL_SCOPES, resourceByPath } from '../spec/resources.ts'
 import type { RequestEstimates } from './estimate-table.ts'
 import { REQUEST_ESTIMATES } from './request-estimates.ts'
 
-/** The scope one request needs (§4.2, §5.4): `<area>:read` for GET and HEAD, `<area>:write` otherwise; undefined for /me and unknown paths. */
+/** The scope one request needs (§4.2, §5.4): `<area>:read` for GET and HEAD, `<area>:write` otherwise; undefined for /me, unknown paths and scopes §5.4 does not name. */
 export function scopeOfRequest(method: string, url: string): string | undefined {
   let path = url
   try {
@@ -17,7 +17,9 @@ export function scopeOfRequest(method: string, url: string): string | undefined 
   }
   const resource = resourceByPath(path.replace(/^.*?\/v1(?=\/)/, ''))
   if (!resource) return undefined
-  return `${resource.scopeArea}:${method === 'GET' || method === 'HEAD' ? 'read' : 'write'}`
+  const scope = `${resource.scopeArea}:${method === 'GET' || method === 'HEAD' ? 'read' : 'write'}`
+  // A write to a read-only collection (`users`, a 405 probe) needs no scope §5.4 names.
+  return ALL_SCOPES.includes(scope) ? scope : undefined
 }
 
 /** Every scope the main key needs for the checks the profile lets run, sorted. */
