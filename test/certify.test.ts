@@ -145,7 +145,8 @@ describe('certify against the embedded reference server', () => {
     const readme = await read('README.md')
     expect(readme).toContain('| verdict | **compliant** |')
     expect(readme).toContain(`crm-conformance certify --seed 20260101 --embedded --product-file PRODUCT.json --out submission`)
-    expect(readme).toContain(`npx crm-conformance@${TOOL_VERSION} verify-submission <this folder>`)
+    expect(readme).toContain(`crm-conformance verify-submission <this folder>`)
+    expect(readme).toContain(`npm install --global ./crm-conformance-${TOOL_VERSION}.tgz`)
   })
 
   it('is accepted by verify-submission (exit 0) and by sha256sum -c', async () => {
