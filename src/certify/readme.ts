@@ -2,11 +2,18 @@
 // pass, and the exact steps and configuration (secrets redacted) to reproduce the run and verify the folder.
 // Rendered from report.json and PRODUCT.json only, so verify-submission can render it again and compare.
 import { FIXTURE_VARIABLES, KEY_VARIABLES, type FixtureName } from '../config/config.ts'
-import { mdCell } from '../report/markdown.ts'
+import { mdCell as commentCell } from '../report/markdown.ts'
 import type { RunReport } from '../report/types.ts'
 import { MANIFEST_FILE } from './manifest.ts'
 import type { ProductInfo } from './product.ts'
 import type { CertificationBlock } from './profile.ts'
+
+/**
+ * A table cell as summary.md writes it, without the zero-width spaces it puts after `@`, `#`, `:` so a pull-request
+ * comment mentions, links and converts nothing: a README in a folder notifies no one, and the spaces broke copied
+ * addresses, versions and times.
+ */
+const mdCell = (text: unknown, max?: number): string => commentCell(text, max).replaceAll('\u200b', '')
 
 /** The files of a submission, with what each is; MANIFEST.sha256 covers all the others. */
 export const SUBMISSION_FILES = {

@@ -1,6 +1,6 @@
 // Issue 40: a certification submission's "Reproduce this run" as a vendor follows it. The fixture ids it exports
 // are those the run used (a pool's first id, used up by an earlier night, is not), step 1 does not ask for a
-// package the npm registry does not hold.
+// package the npm registry does not hold, and the README's table copies without zero-width spaces.
 import { parse as parseDotenv } from 'dotenv'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -60,6 +60,8 @@ test('certify: the README exports the pool id the run used and installs what exi
   expect(readme).not.toContain(gone)
   expect(readme).not.toContain(`npm install --global crm-conformance@`)
   expect(readme).toContain(`npm install --global ./crm-conformance-${TOOL_VERSION}.tgz`)
+  expect(readme).toContain('| contact | qa@example.com |')
+  expect(readme).not.toContain('\u200b')
 
   const verified = await runCli(['verify-submission', 'submission'], { cwd: dir, env: baseEnv(), hardLimitMs: 60_000 })
   expect(verified.code, verified.stdout + verified.stderr).toBe(0)
