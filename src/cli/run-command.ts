@@ -311,6 +311,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${printableLine(leftover.id)} (${printableLine(leftover.reason)})\n`)
   if (!embedded && leftovers.some((l) => l.reason.startsWith('not removed'))) write(`remove them with: ${sweepCommand(runId)}\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
+  if (report.history?.warning) write(`${report.history.warning}\n`)
   write(`reports: ${reportDir}\n`)
   const nothingTested = nothingTestedReason(report.checks)
   if (nothingTested) write(`${nothingTested}\n`)

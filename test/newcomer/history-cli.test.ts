@@ -1,6 +1,6 @@
 // Issue 40's blocker: the README's nightly command line, as a user types it, from a folder whose path has a
 // space: `--history` is an option of `run`, one JSON line per run lands in the file, report.html draws the trend.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
@@ -15,23 +15,33 @@ const today = new Date().toISOString().slice(0, 10)
 /** README.md, "A trend" (the nightly run), word for word; `$(date +%F)` is what the shell makes of it. */
 const README_LINE = 'crm-conformance run --profile full --history nightly.jsonl --report-dir reports/$(date +%F)'
 
-test('the README nightly line runs; a second run adds a line; report.html charts both', async () => {
+test('the README nightly line runs; a later run adds a line; report.html charts them and warns of another target', async () => {
   const args = README_LINE.replace('$(date +%F)', today).split(' ').slice(1)
   const first = await runCli(args, { cwd: dir, env: baseEnv(), hardLimitMs: 240_000 })
   expect(first.code, first.stdout + first.stderr).toBe(0)
   expect(first.stderr).not.toContain('unknown option')
+  expect(first.stdout).not.toContain('the trend mixes servers')
+  // A night against staging written to the same file: the trend then mixes servers, and says so.
+  const staging = { ...readHistory(join(dir, 'nightly.jsonl'))[0]!, runId: 'staging-night', target: 'https://staging.example.com/v1' }
+  appendFileSync(join(dir, 'nightly.jsonl'), `${JSON.stringify(staging)}\n`)
   const second = await runCli(['run', '--only', 'discovery', '--history', 'nightly.jsonl', '--report-dir', 'reports/subset', '--quiet'], {
     cwd: dir,
     env: baseEnv(),
     hardLimitMs: 120_000,
   })
   expect(second.code, second.stdout + second.stderr).toBe(0)
+  expect(second.stdout).toContain(
+    'warning: the history file also holds runs against https://staging.example.com/v1; this run tested the embedded reference server: the trend mixes servers',
+  )
 
   const lines = readHistory(join(dir, 'nightly.jsonl'))
-  expect(lines.map((l) => l.verdict)).toEqual(['compliant', 'compliant'])
-  expect(lines[0]!.counts.passed).toBeGreaterThan(lines[1]!.counts.passed)
+  expect(lines.map((l) => l.verdict)).toEqual(['compliant', 'compliant', 'compliant'])
+  // The embedded server is one target whatever port it had that night.
+  expect(lines.map((l) => l.target)).toEqual(['the embedded reference server', 'https://staging.example.com/v1', 'the embedded reference server'])
+  expect(lines[0]!.counts.passed).toBeGreaterThan(lines[2]!.counts.passed)
   const html = readFileSync(join(dir, 'reports', 'subset', 'report.html'), 'utf8')
   const section = html.slice(html.indexOf('<section id="history"'), html.indexOf('</section>', html.indexOf('<section id="history"')))
-  expect(section).toContain('Trend (last 2 runs)')
-  expect(section.match(/<rect /g)).toHaveLength(2)
+  expect(section).toContain('Trend (last 3 runs)')
+  expect(section.match(/<rect /g)).toHaveLength(3)
+  expect(section).toContain('data-testid="history-warning"')
 }, 300_000)
