@@ -55,7 +55,7 @@ describe('a run that cannot start says why on stderr, and writes nothing', () =>
   test.each([
     {
       options: { faults: ['bogus'] },
-      line: /^--fault bogus is not a fault of the reference server \(none is near; the \d+ known are listed in src\/reference\/faults\.ts\)\n$/,
+      line: /^--fault bogus is not a fault of the reference server \(none is near; `crm-conformance list --faults` lists the \d+ known\)\n$/,
     },
     { options: { variant: 'alt-x' }, line: /^--variant alt-x is not a variant of the reference server: did you mean alt-a or alt-b or alt-c\?\n$/ },
   ])('$options: one line with the nearest names, exit 2', async ({ options, line }) => {
