@@ -183,7 +183,9 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
 
   const selected = select(catalogue, options.only, options.skip)
   const limits: Record<string, number | undefined> = embedded ? { main: options.rateLimit ?? EMBEDDED_RATE_LIMIT } : { main: limitPerMinute }
-  for (const line of describeEstimate(estimateRequests(selected), limits)) write(`  ${line}\n`)
+  // Each repetition is a run of its own: its fixtures, pools and clean-up too.
+  const estimate = Object.fromEntries(Object.entries(estimateRequests(selected)).map(([role, n]) => [role, n * (options.repeat ?? 1)]))
+  for (const line of describeEstimate(estimate, limits)) write(`  ${line}\n`)
 
   const tty = options.write === undefined && process.stdout.isTTY === true
   const progress = new Progress({

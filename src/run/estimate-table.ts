@@ -13,4 +13,8 @@ export interface RequestEstimates {
    * fixture's requests count for the check that asked first.
    */
   scopes?: Record<string, Record<string, string[]>>
+  /** Requests by key role of each area run alone (its checks, its shared fixtures, the pools, clean-up). */
+  areaRuns?: Record<string, Record<string, number>>
+  /** Requests of no check that a run of one read-only check sends (start-up, the fixture pools): what any run pays. */
+  anyRun?: Record<string, number>
 }

@@ -4,6 +4,23 @@ import type { RequestEstimates } from './estimate-table.ts'
 export const REQUEST_ESTIMATES: RequestEstimates = {
   source: "full profile, seed 1, reference server, 2026-11-28",
   harness: {"main":322,"restricted":1},
+  anyRun: {"main":16},
+  areaRuns: {
+    "discovery": {"main":27},
+    "records": {"main":182},
+    "bodies": {"main":184},
+    "pagination": {"main":293},
+    "filters": {"main":367},
+    "validation": {"main":418},
+    "read-only": {"main":105},
+    "auth": {"main":177,"roleLimited":8,"revoked":5,"restricted":49,"ipBlocked":5,"foreign":6},
+    "idempotency": {"main":117,"foreign":2},
+    "rate-limits": {"main":31,"rateLimited":22},
+    "state": {"main":90},
+    "side-effects": {"main":52},
+    "webhooks": {"main":32},
+    "invariants": {"main":23},
+  },
   scopes: {
     "auth": {"safe":["accounts:read","accounts:write","cases:read","cases:write","contacts:read","deals:read","deals:write","leads:read","leads:write","products:read","quotations:read","quotations:write","tasks:read","tasks:write"],"none":["accounts:read"],"full":["activities:read","activities:write","cases:read","cases:write","invoices:read","invoices:write","messages:read","orders:read","products:read","products:write","tasks:read","tasks:write"]},
     "bodies": {"safe":["accounts:read","accounts:write","cases:read","cases:write","contacts:read","contacts:write","deals:read","deals:write","leads:read","leads:write","quotations:read","quotations:write","tasks:read","tasks:write"]},
