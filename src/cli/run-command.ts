@@ -25,7 +25,7 @@ import { TOOL_VERSION } from '../version.ts'
 import { embeddedOptionProblem } from './embedded-options.ts'
 import { Progress, skipsByReason } from './progress.ts'
 import { printable, printableLine } from '../text/printable.ts'
-import { describeSeeds, type RepeatOutcome } from '../run/repeat.ts'
+import { describeRepeatFailures, describeSeeds, type RepeatOutcome } from '../run/repeat.ts'
 import { describeFootprint } from '../run/footprint.ts'
 import type { Status } from '../vocabulary.ts'
 
@@ -234,6 +234,9 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   let outcome: SuiteOutcome
+  let poolsTold = 0
+  let cleanups = 0
+  const repeated = new Map<string, Status[]>()
   mkdirSync(journalDir, { recursive: true })
   const started = performance.now()
   try {
@@ -268,15 +271,20 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
         progress.attach(opened)
       },
       // Before any check: how each fixture pool stands, and which MUST checks an empty one will skip.
+      // --repeat: each repetition reads the pools and cleans up; the pools are told once, the last clean-up only.
       onPools: (pools) => {
+        if (poolsTold++ > 0) return
         for (const pool of pools) if (!options.quiet || pool.mustSkips.length > 0) progress.note(`  ${pool.line}`)
       },
       onStart: (check) => progress.started(check),
-      onResult: (result) => progress.result(result),
+      onResult: (result) => {
+        repeated.set(result.id, [...(repeated.get(result.id) ?? []), result.status])
+        progress.result(result)
+      },
       onPhase: (phase, detail) => {
         if (phase === 'stopping') progress.note(`stopping: ${detail}`)
         else if (interrupt.signal.aborted) progress.note(`cleaning up (${detail}); ${progress.statusLine()}`)
-        else if (!options.quiet) progress.note(`cleaning up (${detail})`)
+        else if (!options.quiet && ++cleanups === (options.repeat ?? 1)) progress.note(`cleaning up (${detail})`)
       },
     })
   } finally {
@@ -303,6 +311,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     `\n${report.verdict.toUpperCase()}${report.verdictLabel.slice(report.verdict.length)}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests in ${formatDuration(wallMs)})\n`,
   )
   for (const line of skipsByReason(report.checks).slice(0, MAX_SKIP_LINES)) write(`  ${line}\n`)
+  for (const line of describeRepeatFailures(repeated, options.repeat ?? 1)) write(`  ${line}\n`)
   for (const line of describeLabels(report)) write(`  ${line}\n`)
   const byArea = Object.entries(report.requests.byArea).sort((a, b) => b[1] - a[1])
   if (byArea.length > 0 && !options.quiet) write(`  requests by area: ${byArea.map(([area, n]) => `${area} ${n}`).join(', ')}\n`)
