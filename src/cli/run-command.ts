@@ -26,7 +26,7 @@ import { embeddedOptionProblem } from './embedded-options.ts'
 import { Progress, skipsByReason } from './progress.ts'
 import { printable, printableLine } from '../text/printable.ts'
 import { describeRepeatFailures, describeSeeds, type RepeatOutcome } from '../run/repeat.ts'
-import { describeFootprint } from '../run/footprint.ts'
+import { describeFootprint, describeLeftovers } from '../run/footprint.ts'
 import type { Status } from '../vocabulary.ts'
 
 export interface RunCommandOptions {
@@ -319,7 +319,12 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   if (report.footprint) write(`  ${describeFootprint(report.footprint)}\n`)
   if (embedded && leftovers.length > 0)
     write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
-  else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${printableLine(leftover.id)} (${printableLine(leftover.reason)})\n`)
+  else
+    for (const line of describeLeftovers(
+      leftovers.map((l) => ({ ...l, id: printableLine(l.id), reason: printableLine(l.reason) })),
+      'report.html (Leftovers) and report.json',
+    ))
+      write(`  ${line}\n`)
   if (!embedded && leftovers.some((l) => l.reason.startsWith('not removed'))) write(`remove them with: ${sweepCommand(runId)}\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
   if (report.history?.warning) write(`${report.history.warning}\n`)

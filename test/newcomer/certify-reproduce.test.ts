@@ -50,6 +50,12 @@ test('certify: the README exports the pool id the run used and installs what exi
     hardLimitMs: 240_000,
   })
   expect(run.code, run.stdout + run.stderr).toBe(0)
+  // The records the API cannot delete (dozens) are one line pointing at the list, a few lines below the verdict.
+  const left = run.stdout.split('\n').filter((l) => l.includes('left behind:'))
+  expect(left).toHaveLength(1)
+  expect(left[0]).toMatch(/^ {2}left behind: \d+ records \(\d+ product, .*\); each with its id and why in report\.html \(Leftovers\) and report\.json$/)
+  const tail = run.stdout.slice(run.stdout.indexOf('\nCOMPLIANT'), run.stdout.indexOf('\nCERTIFICATION')).trim().split('\n')
+  expect(tail.length).toBeLessThanOrEqual(4)
   const report = JSON.parse(readFileSync(join(dir, 'submission', 'report.json'), 'utf8')) as RunReport
   const used = report.fixturePools!.find((p) => p.variable === variable)!
   expect(used.unusable.map((u) => u.id)).toContain(gone)
