@@ -147,7 +147,6 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     `crm-conformance ${TOOL_VERSION}: ${embedded ? 'embedded reference server' : config.baseUrl}, profile ${config.profile}, seed ${config.seed}${gate.ciName ? `, in ${gate.ciName}` : ''}\n`,
   )
   for (const line of gate.lines) write(`${line}\n`)
-  for (const line of embedded ? [] : describeMissingOptionals(config)) write(`  ${line}\n`)
 
   let keyWarnings: KeyWarning[] = []
   let limitPerMinute: number | undefined
@@ -167,6 +166,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       writeError(`${checked.refusal}\n`)
       return { exitCode: 2 }
     }
+    // What the optional variables left unset will skip: told once the target has accepted the main key, not before an error.
+    for (const line of describeMissingOptionals(config)) write(`  ${line}\n`)
     for (const warning of checked.warnings) write(`  configuration warning: ${warning.message}\n`)
     keyWarnings = checked.warnings
     limitPerMinute = checked.limitPerMinute

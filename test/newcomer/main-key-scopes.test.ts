@@ -33,6 +33,29 @@ test('run --profile full with a restricted main key: one line naming the missing
   for (const scope of ['accounts:write', 'invoices:read']) expect(lines[0]).toContain(scope)
   for (const held of server.restrictedScopes) expect(lines[0]!.split(': ')[1]!.split(';')[0]!.split(' ')).not.toContain(held)
   expect(run.stdout).not.toMatch(/NON-COMPLIANT|passed/)
+  // What unset optional variables would skip is not told before an error that stops the run.
+  expect(run.stdout).not.toContain('unset')
+}, 60_000)
+
+test('a wrong key or an unreachable target: the error alone, no "unset: skips" lines before it', async () => {
+  const [wrong, unreachable] = await Promise.all([
+    runCli(['run', '--report-dir', join(dir, 'never')], {
+      cwd: dir,
+      env: baseEnv({ CRM_BASE_URL: server.baseUrl, CRM_API_KEY: 'crm_ws_x_0123456789abcdef' }),
+      hardLimitMs: 60_000,
+    }),
+    runCli(['run', '--report-dir', join(dir, 'never')], {
+      cwd: dir,
+      env: baseEnv({ CRM_BASE_URL: 'http://127.0.0.1:9/v1', CRM_API_KEY: 'crm_ws_x_0123456789abcdef', CRM_REQUEST_TIMEOUT_MS: '2000' }),
+      hardLimitMs: 60_000,
+    }),
+  ])
+  for (const run of [wrong, unreachable]) {
+    expect(run.code, run.stdout + run.stderr).toBe(2)
+    expect(run.stdout).not.toContain('unset')
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+  }
+  expect(wrong.stderr).toContain('CRM_API_KEY was refused')
 }, 60_000)
 
 test('run --only discovery with the same key: nothing it selects needs a scope, so it runs', async () => {
