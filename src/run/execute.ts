@@ -148,7 +148,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
   let footprint: Footprint | undefined
   try {
     // The fixture each check sees is the first usable id of its pool, chosen before any check starts.
-    const chosen = await choosePoolFixtures(session.config, session.transport, options.checks)
+    const chosen = await choosePoolFixtures(session.config, session.transport, options.checks, session.embedded !== undefined)
     session.config.fixtures = chosen.fixtures
     pools = chosen.health
     options.onPools?.(pools)

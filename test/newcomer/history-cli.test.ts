@@ -21,6 +21,10 @@ test('the README nightly line runs; a later run adds a line; report.html charts 
   expect(first.code, first.stdout + first.stderr).toBe(0)
   expect(first.stderr).not.toContain('unknown option')
   expect(first.stdout).not.toContain('the trend mixes servers')
+  // The embedded server is seeded afresh each run: its pools have no nights to count.
+  expect(first.stdout).toMatch(/^ {2}sent invoices: \d+ usable of \d+, this run uses 1$/m)
+  expect(first.stdout).toMatch(/^ {2}sent quotations: \d+ usable of \d+, no check of this run uses one up$/m)
+  expect(first.stdout).not.toMatch(/nights? left|uses none up/)
   // A night against staging written to the same file: the trend then mixes servers, and says so.
   const staging = { ...readHistory(join(dir, 'nightly.jsonl'))[0]!, runId: 'staging-night', target: 'https://staging.example.com/v1' }
   appendFileSync(join(dir, 'nightly.jsonl'), `${JSON.stringify(staging)}\n`)
