@@ -28,6 +28,7 @@ import { printable, printableLine } from '../text/printable.ts'
 import { describeRepeatFailures, describeSeeds, type RepeatOutcome } from '../run/repeat.ts'
 import { describeFootprint, describeLeftovers } from '../run/footprint.ts'
 import type { Status } from '../vocabulary.ts'
+import { counted } from '../text/counted.ts'
 
 export interface RunCommandOptions {
   baseUrl?: string
@@ -175,7 +176,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       const transport = transportFor(config)
       try {
         const swept = await sweep(transport, { olderThanMs: options.sweepOlderThanMs ?? DEFAULT_SWEEP_AGE_MS, exceptRunId: runId })
-        if (swept.removed.length > 0) write(`  swept ${swept.removed.length} records left by earlier runs\n`)
+        if (swept.removed.length > 0) write(`  swept ${counted(swept.removed.length, 'record')} left by earlier runs\n`)
       } finally {
         await transport.close()
       }
@@ -319,7 +320,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
   if (report.footprint) write(`  ${describeFootprint(report.footprint)}\n`)
   if (embedded && leftovers.length > 0)
-    write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
+    write(`  ${counted(leftovers.length, 'record')} the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
   else
     for (const line of describeLeftovers(
       leftovers.map((l) => ({ ...l, id: printableLine(l.id), reason: printableLine(l.reason) })),
@@ -404,7 +405,7 @@ function describeAbandoned(session: RunSession | undefined, embedded: boolean, r
   const report = reportDir ? `the report (marked interrupted) is kept in ${reportDir}` : 'no report was written'
   if (embedded) return `stopped at once (${why}): ${report}; the embedded server went with the run, nothing is left behind`
   const pending = session?.ledger.pending() ?? []
-  const lines = [`stopped at once (${why}): ${report}; ${pending.length} records this run created may be left behind`]
+  const lines = [`stopped at once (${why}): ${report}; ${counted(pending.length, 'record')} this run created may be left behind`]
   for (const entry of pending.slice(0, 20)) lines.push(`  ${entry.resource} ${printableLine(entry.id)}`)
   if (pending.length > 20) lines.push(`  … and ${pending.length - 20} more`)
   lines.push(`remove them with: ${sweepCommand(runId)}`)
