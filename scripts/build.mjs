@@ -40,9 +40,9 @@ const digest = sourceDigest()
 const built = existsSync(ENTRY) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === digest
 if (built && !force) process.exit(0)
 
-process.stderr.write(
-  force ? 'building dist/ (tsc -p tsconfig.build.json)…\n' : 'building dist/: the sources changed since the last build (tsc -p tsconfig.build.json)…\n',
-)
+// A fresh clone (or a dist/ removed) has no last build to compare with: its first build says so.
+const why = force ? '' : existsSync(STAMP) ? ': the sources changed since the last build' : ' for the first time'
+process.stderr.write(`building dist/${why} (tsc -p tsconfig.build.json)…\n`)
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' })
 if (run.status !== 0) process.exit(run.status ?? 1)

@@ -191,7 +191,7 @@ describe('verify-submission refuses a tampered submission with a clear reason', 
     const verified = await cli(['verify-submission', dir], root)
     expect(verified.code).toBe(1)
     expect(verified.stdout).toContain('✗ report.json was modified after the run')
-    expect(verified.stdout).toMatch(/REFUSED: \d+ problem\(s\)/)
+    expect(verified.stdout).toMatch(/REFUSED: (1 problem|\d+ problems)\b/)
   })
 
   it('a waiver: certify refuses --waivers, and a waiver written into report.json is found even under a fresh manifest', async () => {

@@ -5,6 +5,7 @@ import { specDigest } from '../spec/spec-text.ts'
 import { printable } from '../text/printable.ts'
 import { TOOL_VERSION } from '../version.ts'
 import { verifySubmission, type VerifyResult } from '../certify/verify.ts'
+import { counted } from '../text/counted.ts'
 
 export interface VerifyCommandOptions {
   json?: boolean
@@ -34,7 +35,7 @@ export async function verifyCommand(dir: string, options: VerifyCommandOptions =
   if (result.accepted) {
     write(`ACCEPTED: compliant with the CRM API spec sha256 ${result.specDigest}, crm-conformance ${result.suiteVersion}\n`)
   } else if (result.problems.length > 0) {
-    write(`REFUSED: ${result.problems.length} problem(s)${result.verdict ? `; the rows give ${result.verdict}` : ''}\n`)
+    write(`REFUSED: ${counted(result.problems.length, 'problem')}${result.verdict ? `; the rows give ${result.verdict}` : ''}\n`)
   } else {
     write(`REFUSED: the submission is intact, but its verdict is ${result.verdict}, not compliant:\n`)
     for (const reason of result.verdictReasons) write(`  ${reason}\n`)

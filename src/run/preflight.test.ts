@@ -9,7 +9,7 @@ describe('judging what the keys answered', () => {
   const base = 'https://crm.example.test/v1'
   test('the main key: silence, 401 and 403 refuse the run, naming CRM_API_KEY', () => {
     expect(judgeMain({ error: 'connect ECONNREFUSED' }, base)).toBe(
-      'CRMCONF_TARGET_UNREACHABLE: https://crm.example.test/v1 did not answer (connect ECONNREFUSED)',
+      'the target did not answer GET /me at https://crm.example.test/v1: connect ECONNREFUSED; check CRM_BASE_URL (CRMCONF_TARGET_UNREACHABLE)',
     )
     expect(judgeMain({ status: 401 }, base)).toBe(
       'CRM_API_KEY was refused: GET /me answered 401 at https://crm.example.test/v1; set CRM_API_KEY to a valid key of that workspace with every scope',

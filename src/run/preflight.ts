@@ -40,7 +40,9 @@ const ok = (seen: Seen) => seen.status !== undefined && seen.status >= 200 && se
 
 /** The main key's /me: a refusal when the key is refused or the target is silent, else undefined. */
 export function judgeMain(seen: Seen, baseUrl: string): string | undefined {
-  if (seen.status === undefined) return `${new CrmConfError('CRMCONF_TARGET_UNREACHABLE', '').code}: ${baseUrl} did not answer (${seen.error ?? 'no response'})`
+  // A sentence first; the stable code last, for a script to match.
+  if (seen.status === undefined)
+    return `the target did not answer GET /me at ${baseUrl}: ${seen.error ?? 'no response'}; check CRM_BASE_URL (${new CrmConfError('CRMCONF_TARGET_UNREACHABLE', '').code})`
   if (seen.status === 401)
     return `${KEY_VARIABLES.main} was refused: GET /me answered 401 at ${baseUrl}; set ${KEY_VARIABLES.main} to a valid key of that workspace with every scope`
   if (seen.status === 403)
