@@ -25,6 +25,7 @@ import {
 import { CERTIFYING_PROFILE } from '../certify/profile.ts'
 import { assembleSubmission } from '../certify/submission.ts'
 import { verifySubmission } from '../certify/verify.ts'
+import { quotedPath } from '../text/quoted-path.ts'
 
 export interface CertifyCommandOptions {
   baseUrl?: string
@@ -148,7 +149,7 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
     })
     for (const problem of verified.problems) write(`  verify-submission: ${problem}\n`)
 
-    write(`submission: ${outDir}\n`)
+    write(`submission: ${quotedPath(outDir)}\n`)
     for (const file of submission.files) write(`  ${file}\n`)
     write(`${MANIFEST_FILE} sha256: ${submission.manifestDigest}\n`)
     write(

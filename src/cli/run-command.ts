@@ -29,6 +29,7 @@ import { describeRepeatFailures, describeSeeds, type RepeatOutcome } from '../ru
 import { describeFootprint, describeLeftovers } from '../run/footprint.ts'
 import type { Status } from '../vocabulary.ts'
 import { counted } from '../text/counted.ts'
+import { quotedPath } from '../text/quoted-path.ts'
 
 export interface RunCommandOptions {
   baseUrl?: string
@@ -266,7 +267,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       hurry: hurry.signal,
       onStoppedWritten: () => {
         firstWritten = true
-        progress.note(`report written (interrupted): ${reportDir}; cleaning up, then writing it again`)
+        progress.note(`report written (interrupted): ${quotedPath(reportDir)}; cleaning up, then writing it again`)
       },
       onSession: (opened) => {
         session = opened
@@ -330,7 +331,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   if (!embedded && leftovers.some((l) => l.reason.startsWith('not removed'))) write(`remove them with: ${sweepCommand(runId)}\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
   if (report.history?.warning) write(`${report.history.warning}\n`)
-  write(`reports: ${reportDir}\n`)
+  write(`reports: ${quotedPath(reportDir)}\n`)
   const nothingTested = nothingTestedReason(report.checks)
   if (nothingTested) write(`${nothingTested}\n`)
   // A pacer still sleeping out a spent window must not keep an interrupted process alive.
@@ -402,7 +403,7 @@ const MAX_SKIP_LINES = 8
 
 /** What a run abandoned before its clean-up ended may leave behind, where its report is, and the command that removes what is left. */
 function describeAbandoned(session: RunSession | undefined, embedded: boolean, runId: string, reportDir: string | undefined, why: string): string {
-  const report = reportDir ? `the report (marked interrupted) is kept in ${reportDir}` : 'no report was written'
+  const report = reportDir ? `the report (marked interrupted) is kept in ${quotedPath(reportDir)}` : 'no report was written'
   if (embedded) return `stopped at once (${why}): ${report}; the embedded server went with the run, nothing is left behind`
   const pending = session?.ledger.pending() ?? []
   const lines = [`stopped at once (${why}): ${report}; ${counted(pending.length, 'record')} this run created may be left behind`]

@@ -21,6 +21,8 @@ test('the README nightly line runs; a later run adds a line; report.html charts 
   expect(first.code, first.stdout + first.stderr).toBe(0)
   expect(first.stderr).not.toContain('unknown option')
   expect(first.stdout).not.toContain('the trend mixes servers')
+  // A report folder with a space is printed quoted, one word for a shell.
+  expect(first.stdout).toContain(`reports: '${join(dir, 'reports', today)}'\n`)
   // The embedded server is seeded afresh each run: its pools have no nights to count.
   expect(first.stdout).toMatch(/^ {2}sent invoices: \d+ usable of \d+, this run uses 1$/m)
   expect(first.stdout).toMatch(/^ {2}sent quotations: \d+ usable of \d+, no check of this run uses one up$/m)
