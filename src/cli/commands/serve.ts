@@ -28,18 +28,27 @@ export function registerServeCommand(program: Command, setExit: (code: number) =
         return setExit(2)
       }
       const { runServeCommand } = await import('../../reference/serve-command.ts')
-      await runServeCommand({
-        webhookUrl: opts.webhookUrl,
-        cors: opts.cors === undefined ? undefined : opts.cors === true ? '*' : opts.cors,
-        port: opts.port,
-        host: opts.host,
-        basePath: opts.basePath,
-        variant: opts.variant,
-        faults: opts.fault,
-        rateLimitPerMinute: opts.rateLimit,
-        conditions: conditionsFromFlags(opts),
-        listLagMs: opts.listLag,
-      })
+      try {
+        await runServeCommand({
+          webhookUrl: opts.webhookUrl,
+          cors: opts.cors === undefined ? undefined : opts.cors === true ? '*' : opts.cors,
+          port: opts.port,
+          host: opts.host,
+          basePath: opts.basePath,
+          variant: opts.variant,
+          faults: opts.fault,
+          rateLimitPerMinute: opts.rateLimit,
+          conditions: conditionsFromFlags(opts),
+          listLagMs: opts.listLag,
+        })
+      } catch (error) {
+        // A busy or forbidden port is the user's to fix: one line naming it and --port, not a raw listen error.
+        const code = (error as NodeJS.ErrnoException).code
+        if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error
+        const why = code === 'EADDRINUSE' ? 'the port is busy (is another serve running?)' : 'this user may not listen on that port'
+        process.stderr.write(`serve cannot listen on ${printableLine(opts.host)}:${opts.port}: ${why}; choose another with --port (0: any free port)\n`)
+        return setExit(2)
+      }
     })
   addConditionOptions(program.commands.find((c) => c.name() === 'serve')!)
 }
