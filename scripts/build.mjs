@@ -3,10 +3,15 @@
 // `npm ci` (prepare) come here. `--force` builds whatever the stamp says (`npm run build`, `npm pack`).
 // The stamp is a digest of what the build reads: src/ and suites/ (tests aside), the tsconfig files and the
 // lockfile (the types of the dependencies). Plain JavaScript: it runs before anything is compiled.
+// `--digest` prints the stamp's digest and builds nothing (the GitHub Action's cache key). `--transpile-only
+// <tsc>` emits dist/ with that tsc and no type check, so no @types package is needed: the Action's
+// production-only install (action.yml) has only TypeScript itself beside the runtime dependencies; the emitted
+// JavaScript is the same, as the sources compile file by file (verbatimModuleSyntax).
 import { createHash } from 'node:crypto'
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -37,13 +42,29 @@ export function sourceDigest() {
 
 const force = process.argv.includes('--force')
 const digest = sourceDigest()
+if (process.argv.includes('--digest')) {
+  process.stdout.write(`${digest}\n`)
+  process.exit(0)
+}
+const transpileOnly = process.argv.indexOf('--transpile-only')
+const tscGiven = transpileOnly >= 0 ? process.argv[transpileOnly + 1] : undefined
+if (transpileOnly >= 0 && !tscGiven) {
+  process.stderr.write('--transpile-only needs the path of a tsc (node_modules/typescript/bin/tsc)\n')
+  process.exit(2)
+}
 const built = existsSync(ENTRY) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === digest
 if (built && !force) process.exit(0)
 
+const how = `tsc -p tsconfig.build.json${tscGiven ? ', no type check' : ''}`
 // A fresh clone (or a dist/ removed) has no last build to compare with: its first build says so.
 const why = force ? '' : existsSync(STAMP) ? ': the sources changed since the last build' : ' for the first time'
-process.stderr.write(`building dist/${why} (tsc -p tsconfig.build.json)…\n`)
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
-const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' })
+process.stderr.write(`building dist/${why} (${how})…\n`)
+const tsc = tscGiven ?? createRequire(import.meta.url).resolve('typescript/bin/tsc')
+// The build's own options, less the type check and the @types it reads (paths in it stay relative to it).
+const scratch = tscGiven ? mkdtempSync(join(tmpdir(), 'crmconf-build-')) : undefined
+const project = scratch ? join(scratch, 'tsconfig.json') : join(ROOT, 'tsconfig.build.json')
+if (scratch) writeFileSync(project, JSON.stringify({ extends: join(ROOT, 'tsconfig.build.json'), compilerOptions: { noCheck: true, types: [] } }))
+const run = spawnSync(process.execPath, [tsc, '-p', project], { cwd: ROOT, stdio: 'inherit' })
+if (scratch) rmSync(scratch, { recursive: true, force: true })
 if (run.status !== 0) process.exit(run.status ?? 1)
 writeFileSync(STAMP, `${digest}\n`)

@@ -22,6 +22,7 @@ const PROJECT_FILES = [
   'tsconfig.json',
   'tsconfig.build.json',
   'README.md',
+  'docs',
   'LICENSE',
   'bin',
   'src',
@@ -141,6 +142,9 @@ describe('the packed package', () => {
       expect.arrayContaining([
         'package.json',
         'README.md',
+        // The guides the README links.
+        'docs/ci.md',
+        'docs/reference.md',
         'LICENSE',
         'bin/crm-conformance.mjs',
         'dist/src/cli/main.js',

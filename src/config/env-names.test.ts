@@ -24,7 +24,7 @@ describe('variables that look like ours', () => {
 
   test('a CRM name far from every public one: warned, without a guess', () => {
     expect(lookalikeWarnings(['CRM_SOMETHING_ELSE_ENTIRELY'], PUBLIC_VARIABLES)).toEqual([
-      'warning: CRM_SOMETHING_ELSE_ENTIRELY is not a variable crm-conformance reads (the README lists them): it is ignored',
+      'warning: CRM_SOMETHING_ELSE_ENTIRELY is not a variable crm-conformance reads (docs/reference.md lists them): it is ignored',
     ])
   })
 

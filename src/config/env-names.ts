@@ -25,6 +25,6 @@ export function lookalikeWarnings(names: readonly string[], known: readonly stri
     const near = nearestTerms(name.toUpperCase(), known)
     return near.length > 0
       ? `warning: ${name} is not a variable crm-conformance reads: did you mean ${near.join(' or ')}?`
-      : `warning: ${name} is not a variable crm-conformance reads (the README lists them): it is ignored`
+      : `warning: ${name} is not a variable crm-conformance reads (docs/reference.md lists them): it is ignored`
   })
 }

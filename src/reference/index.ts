@@ -101,7 +101,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const webhooks = new WebhookDispatcher({
     secret: seeded.webhookSecret,
     url: options.webhook?.url,
-    retrySchedule: options.webhook?.retrySchedule ?? WEBHOOK_DEFAULTS.retrySchedule,
+    retrySchedule: options.webhook?.retrySchedule ?? variant.webhookRetrySchedule ?? WEBHOOK_DEFAULTS.retrySchedule,
     faults,
     now: () => clock.now(),
     dateTime: variant.dateTime,

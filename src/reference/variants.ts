@@ -102,6 +102,12 @@ export interface Variant {
   dateTime?: (iso: string) => string
   /** Fields §2 does not list beside those it does: in records, the list envelope and the error object. Absent: none. */
   extraFields?: boolean
+  /**
+   * §6.7 names no retry schedule ("retries for about 3½ days"): the wait before each retry of a non-2xx, in ms. A
+   * retry within the second of the attempt before it carries the same webhook-timestamp, so it is byte for byte
+   * that attempt. Absent: webhooks.ts WEBHOOK_DEFAULTS (a second and more apart).
+   */
+  webhookRetrySchedule?: readonly number[]
 }
 
 /** The default row's choices: alt-d, alt-e and alt-f start from them and name only the choices they make otherwise. */
@@ -189,7 +195,8 @@ export const VARIANTS: Record<VariantName, Variant> = {
   // POST /articles), the JSON media type with its charset, a connection closed after every answer, bodies gzipped
   // by a proxy in front whatever the request asks, date-times
   // with microseconds and a `+00:00` offset (PostgreSQL's timestamptz), and fields of its own in records,
-  // list envelopes and errors.
+  // list envelopes and errors; webhooks retried at once and again 100 ms later (both within the second of the
+  // attempt, so byte for byte the same), then after a second and more, as many senders' schedules begin.
   'alt-d': {
     ...DEFAULT_CHOICES,
     name: 'alt-d',
@@ -199,6 +206,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     compressAlways: 'gzip',
     dateTime: (iso) => iso.replace(/\.(\d{3})Z$/, '.$1000+00:00'),
     extraFields: true,
+    webhookRetrySchedule: [0, 100, 1000, 2000, 4000],
   },
   // Choices that differ from alt-d's: 501 for a method a path does not route, the media type's parameter
   // without a space and in capitals, errors as `application/problem+json`, cursors in padded standard base64,
@@ -221,7 +229,8 @@ export const VARIANTS: Record<VariantName, Variant> = {
     blankRequiredTextRefused: true,
   },
   // A store that keeps write times in whole seconds, as MySQL's DATETIME or a Unix-seconds column does, and
-  // shows them without a fraction; besides, 200 on create and a deleted record's body.
+  // shows them without a fraction; besides, 200 on create and a deleted record's body, and a webhook sender whose
+  // first retry comes only several seconds after a non-2xx (a queue polled every few seconds).
   'alt-f': {
     ...DEFAULT_CHOICES,
     name: 'alt-f',
@@ -229,6 +238,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     deleteReply: 'record-200',
     wholeSeconds: true,
     dateTime: (iso) => iso.replace(/\.\d+Z$/, 'Z'),
+    webhookRetrySchedule: [4000, 4000, 8000],
   },
 }
 

@@ -29,7 +29,8 @@ export const WEBHOOK_FAULTS = [
 export const WEBHOOK_DEFAULTS = {
   /**
    * At least a second apart, so every attempt is signed with a later webhook-timestamp (Unix seconds): a receiver
-   * can tell the server's retry from a byte-identical replay only by that (Standard Webhooks).
+   * can tell the server's retry from a byte-identical replay only by that (Standard Webhooks). Other legal
+   * schedules are the variants' (variants.ts webhookRetrySchedule: alt-d retries at once, alt-f after 4 s).
    */
   retrySchedule: [1000, 1500, 2000] as readonly number[],
   /** Per-attempt time limit. */

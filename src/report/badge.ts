@@ -30,8 +30,17 @@ function trafficBadge(report: RunReport): ShieldsEndpointBadge {
       ? 'nothing verified'
       : tone === 'violations'
         ? `${server} server rule${server === 1 ? '' : 's'} broken${client}`
-        : `conformant${client}`
-  const color = tone === 'nothing-verified' ? 'lightgrey' : tone === 'violations' ? 'red' : client ? 'yellowgreen' : SCOPED_COMPLIANT_COLOR
+        : `${tone === 'partial' ? 'partial' : 'conformant'}${client}`
+  const color =
+    tone === 'nothing-verified'
+      ? 'lightgrey'
+      : tone === 'violations'
+        ? 'red'
+        : tone === 'partial'
+          ? COLOR.partial
+          : client
+            ? 'yellowgreen'
+            : SCOPED_COMPLIANT_COLOR
   return { schemaVersion: 1, label: 'CRM API traffic', message, color }
 }
 

@@ -167,6 +167,7 @@ function scopeParagraph(report: RunReport): string {
 /** A traffic report's headline: the server's verdict on observed traffic, in the colours of a run's verdicts. */
 const TRAFFIC_TONE = {
   conformant: { cls: 'compliant', text: 'conformant on observed traffic' },
+  partial: { cls: 'partial', text: 'partial on observed traffic' },
   violations: { cls: 'non-compliant', text: 'server not conformant' },
   'nothing-verified': { cls: 'partial', text: 'nothing verified' },
 } as const

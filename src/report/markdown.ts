@@ -101,7 +101,7 @@ function cappedTable(out: string[], budget: Budget, header: string[], rows: stri
   if (shown < rows.length) out.push('', `_…and ${rows.length - shown} more ${more}; see report.html._`)
 }
 
-const TRAFFIC_EMOJI = { conformant: '✅', violations: '❌', 'nothing-verified': '⚪' } as const
+const TRAFFIC_EMOJI = { conformant: '✅', partial: '⚠️', violations: '❌', 'nothing-verified': '⚪' } as const
 
 function headline(report: RunReport): string {
   const s = report.summary
@@ -149,6 +149,14 @@ function scopeLines(report: RunReport): string[] {
   return [lines.join(' '), '']
 }
 
+/** The footer's facts of how it ran: a suite run's seed and profile; observed traffic has neither (it sends nothing), so its source, exchanges and base path. */
+function runFacts(report: RunReport): string {
+  const traffic = report.traffic
+  if (!traffic) return `seed ${mdCode(String(report.seed))} · profile ${mdCell(report.profile)}`
+  const source = traffic.source === 'proxy' ? 'through the proxy' : `from ${traffic.files.length === 1 ? 'one file' : `${traffic.files.length} files`}`
+  return `observed traffic ${source} · ${traffic.exchanges} exchanges · base path ${mdCode(traffic.basePath)}`
+}
+
 export function renderSummaryMarkdown(report: RunReport): string {
   const out: string[] = []
   const s = report.summary
@@ -171,7 +179,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
 
   const footer = [
     '---',
-    `<sub>${mdCell(report.tool.name)} ${mdCell(report.tool.version)} · spec sha256 ${mdCode(report.spec.digest.slice(0, 12))} · seed ${mdCode(String(report.seed))} · profile ${mdCell(report.profile)} · target ${mdCode(report.target.baseUrl)}${report.target.embedded ? ' (embedded)' : ''} · run ${mdCode(report.runId)}</sub>`,
+    `<sub>${mdCell(report.tool.name)} ${mdCell(report.tool.version)} · spec sha256 ${mdCode(report.spec.digest.slice(0, 12))} · ${runFacts(report)} · target ${mdCode(report.target.baseUrl)}${report.target.embedded ? ' (embedded)' : ''} · run ${mdCode(report.runId)}</sub>`,
     '',
     `Replay the run: ${mdCode(report.replay, 400)}`,
   ].join('\n')

@@ -42,7 +42,7 @@ export function renderFootprint(report: RunReport): string {
     .map((r) => `<tr><td>${esc(r)}</td><td class="num">${esc(f.thisRun[r] ?? 0)}</td><td class="num">${esc(f.earlierRuns[r] ?? 0)}</td></tr>`)
     .join('\n')
   return `<section id="footprint" data-testid="footprint"><h2>Footprint</h2>
-<p class="muted">Records the API cannot delete (§4.2), each labelled <code>crmconf … &lt;run id&gt;</code>${f.archived ? `; ${esc(f.archived)} products were left archived` : ''}. Earlier runs: ${esc(f.method)}. The README says how to remove them in the application.</p>
+<p class="muted">Records the API cannot delete (§4.2), each labelled <code>crmconf … &lt;run id&gt;</code>${f.archived ? `; ${esc(f.archived)} products were left archived` : ''}. Earlier runs: ${esc(f.method)}. docs/nightly.md says how to remove them in the application.</p>
 ${rows ? `<table class="kv"><thead><tr><th>resource</th><th>this run</th><th>earlier runs, still there</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p class="muted">None.</p>'}
 </section>`
 }

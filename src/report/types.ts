@@ -83,11 +83,12 @@ export interface TrafficReportSection {
   violations: { server: number; client: number; must: number }
   failOn: 'must' | 'should'
   /**
-   * What the report leads with: the server's verdict on what it answered (`conformant`: no server rule at MUST
-   * broken; `violations`: one was; `nothing-verified`: the server answered nothing of the API), and the line that
-   * says it, the client's violations named apart.
+   * What the report leads with: the server's verdict on what it answered (`conformant`: every MUST rule exercised
+   * and none broken by the server; `partial`: none broken, some not exercised; `violations`: one was broken;
+   * `nothing-verified`: the server answered nothing of the API), and the line that says it, the client's
+   * violations named apart.
    */
-  headline?: { tone: 'conformant' | 'violations' | 'nothing-verified'; text: string; client: string }
+  headline?: { tone: 'conformant' | 'partial' | 'violations' | 'nothing-verified'; text: string; client: string }
 }
 
 /** The checks a run judged, out of this suite version's catalogue (src/engine/scope.ts). */

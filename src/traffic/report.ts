@@ -49,7 +49,7 @@ const count = (n: number) => n.toLocaleString('en-US')
 const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`
 
 export interface TrafficVerdict {
-  /** The server's: `non-compliant` when it broke a MUST rule; `compliant` only when every MUST rule was exercised and held. */
+  /** The server's: `non-compliant` when it broke a MUST rule; `compliant` only when every MUST rule was exercised and held; else `partial`. */
   verdict: Verdict
   label: string
   reasons: string[]
@@ -57,8 +57,8 @@ export interface TrafficVerdict {
 }
 
 /**
- * The server's verdict on observed traffic (`conformant on observed traffic: 1,204 exchanges, 37 of 61 rules
- * exercised`, or what it broke), with the client's violations named apart: a client's mistake never makes the
+ * The server's verdict on observed traffic (`conformant on observed traffic: 1,204 exchanges, 61 of 61 rules
+ * exercised`; `partial on observed traffic: …` while a MUST rule was not exercised; or what it broke), with the client's violations named apart: a client's mistake never makes the
  * server non-conformant. Traffic the server answered none of verified nothing.
  */
 export function trafficVerdict(rows: readonly TrafficRow[], exchanges: number, answered = exchanges): TrafficVerdict {
@@ -87,8 +87,14 @@ export function trafficVerdict(rows: readonly TrafficRow[], exchanges: number, a
     const label = `server not conformant on observed traffic: ${plural(brokenByServer.length, 'MUST rule')} broken; ${coverage}`
     return { verdict: 'non-compliant', label, reasons, headline: { tone: 'violations', text: label, client } }
   }
+  // No MUST rule broken, but some never exercised: as a suite run with a MUST check skipped, `partial`, and the
+  // label says so (rule 2: nothing untested is called conformant).
+  if (unexercised.length > 0) {
+    const label = `partial on observed traffic: no MUST rule broken, ${unexercised.length} of ${must.length} MUST rules not exercised; ${coverage}`
+    return { verdict: 'partial', label, reasons, headline: { tone: 'partial', text: label, client } }
+  }
   const label = `conformant on observed traffic: ${coverage}`
-  return { verdict: unexercised.length > 0 ? 'partial' : 'compliant', label, reasons, headline: { tone: 'conformant', text: label, client } }
+  return { verdict: 'compliant', label, reasons, headline: { tone: 'conformant', text: label, client } }
 }
 
 export function buildTrafficReport(input: TrafficReportInput): RunReport {

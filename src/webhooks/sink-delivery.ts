@@ -229,10 +229,18 @@ export class IncomingDelivery {
       bodySha256,
     }
     if (kind === 'replay') {
+      // Answered as the attempt it copies was: a copy cannot prove a retry (anyone who saw the attempt can post
+      // it), so a sender that retried within the same second is answered the same non-2xx and retries again,
+      // until an attempt signed anew (a later webhook-timestamp) proves it. A copy of a 2xx-answered attempt gets
+      // that 2xx again.
       history.copied(webhookId)
-      const detail = 'byte for byte an earlier attempt: acknowledged and ignored (§6.6), set aside as a replay (anyone who saw it can post it again)'
-      record({ ...common, verdict: 'duplicate', attempt: history.attempts(webhookId), status: 200, detail, noise: 'replayed_id' })
-      send(res, 200, { received: true, verdict: 'duplicate' })
+      const status = history.answerOf(webhookId, fingerprint) ?? 200
+      const detail =
+        status < 300
+          ? 'byte for byte an earlier attempt: acknowledged and ignored (§6.6), set aside as a replay (anyone who saw it can post it again)'
+          : `byte for byte an earlier attempt answered ${status}: answered ${status} again and set aside as a copy (anyone who saw it can post it again; an attempt signed anew proves a retry)`
+      record({ ...common, verdict: 'duplicate', attempt: history.attempts(webhookId), status, detail, noise: 'replayed_id' })
+      send(res, status, status < 300 ? { received: true, verdict: 'duplicate' } : { error: { code: 'sink_copy_of_refused_attempt', message: detail } })
       return
     }
     // §6.6: a repeated webhook-id is acknowledged but counted once; a retry after a chosen non-2xx is a repeat too.

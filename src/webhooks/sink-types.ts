@@ -168,7 +168,8 @@ export interface Sink {
   counts(): SinkCounts
   /**
    * Byte-identical copies of earlier attempts of this webhook-id received so far: set aside as replays, since the
-   * sink cannot tell them from a server resending an attempt unchanged.
+   * sink cannot tell them from a server resending an attempt unchanged, and each answered as the attempt it copies
+   * was (a non-2xx again, so a server that retried within the same second retries on, signed anew).
    */
   copiesOf(webhookId: string): number
   /** Whether a delivery names a record the run created, by a call sent before the delivery arrived (runRecords). */

@@ -204,11 +204,12 @@ describe('webhook sink over HTTP', () => {
       const id = String(out.headers['webhook-id'])
       const before = sink.counts().noise.replayed_id ?? 0
       expect((await send(sink.url, out)).status).toBe(500)
-      // Anyone who saw the attempt can post it again: it must not pass for the server's retry (issue 32).
-      expect((await send(sink.url, out)).status).toBe(200)
-      expect((await send(sink.url, out)).status).toBe(200)
+      // Anyone who saw the attempt can post it again: it must not pass for the server's retry (issue 32). A server
+      // retrying within the same second sends the same bytes: answered 500 again, so it retries on (issue 38).
+      expect((await send(sink.url, out)).status).toBe(500)
+      expect((await send(sink.url, out)).status).toBe(500)
       expect(sink.deliveries.filter((d) => d.webhookId === id).map((d) => [d.attemptKind, d.status])).toEqual([['first', 500]])
-      expect(last()).toMatchObject({ webhookId: id, attemptKind: 'replay', noise: 'replayed_id' })
+      expect(last()).toMatchObject({ webhookId: id, attemptKind: 'replay', noise: 'replayed_id', status: 500 })
       expect(sink.copiesOf(id)).toBe(2)
       expect(sink.counts().noise.replayed_id).toBe(before + 2)
       // Only the signer can sign the same message with a new timestamp: that is the retry.
@@ -217,6 +218,28 @@ describe('webhook sink over HTTP', () => {
         ['first', 500],
         ['retry', 200],
       ])
+      // Each copy is answered as the attempt it copies was, whatever came after it.
+      expect((await send(sink.url, out)).status).toBe(500)
+      expect((await send(sink.url, signed(body, { id, ts: nowS() + 1 }))).status).toBe(200)
+      expect(sink.copiesOf(id)).toBe(4)
+    } finally {
+      sink.respondWith(undefined)
+    }
+  })
+
+  it('counts a storm of copies of a refused attempt as noise: each answered the same, none kept, none a retry', async () => {
+    sink.respondWith((_e, d) => (d.attempt === 1 ? 503 : undefined))
+    try {
+      const out = signed(event())
+      const id = String(out.headers['webhook-id'])
+      const kept = sink.deliveries.length
+      expect((await send(sink.url, out)).status).toBe(503)
+      const answers = await Promise.all(Array.from({ length: 60 }, () => send(sink.url, out)))
+      expect(new Set(answers.map((a) => a.status))).toEqual(new Set([503]))
+      expect(JSON.parse(answers[0]!.body).error.code).toBe('sink_copy_of_refused_attempt')
+      expect(sink.deliveries.length).toBe(kept + 1)
+      expect(sink.deliveries.filter((d) => d.webhookId === id).map((d) => d.attemptKind)).toEqual(['first'])
+      expect(sink.copiesOf(id)).toBe(60)
     } finally {
       sink.respondWith(undefined)
     }

@@ -7,7 +7,7 @@ import { createRecord, defineCheck, runLabel } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, Delivery } from '../../src/checks/index.ts'
 import { chosenAnswers } from './answers.ts'
 import { carries, summary } from './deliveries.ts'
-import { bouncedAttempt, probeRetry, timeoutMs, watchesDeliveries } from './probe.ts'
+import { bouncedAttempt, probeRetry, timeoutMs, unprovenRetry, watchesDeliveries } from './probe.ts'
 
 const area = 'webhooks'
 
@@ -47,7 +47,8 @@ export const acknowledgeChecks: CheckDefinition[] = [
       const retried = await probeRetry(ctx, probe, bounced)
       if (retried === undefined)
         return ctx.skip(
-          `the server did not retry the probe's ${bounced.status} within CRM_WEBHOOK_RETRY_WAIT_S, so how long a retry of a 2xx would take is unknown (webhooks.retry.arrives judges that)`,
+          (await unprovenRetry(ctx, bounced)) ??
+            `the server did not retry the probe's ${bounced.status} within CRM_WEBHOOK_RETRY_WAIT_S, so how long a retry of a 2xx would take is unknown (webhooks.retry.arrives judges that)`,
         )
       const delayMs = Math.max(0, Date.parse(retried.receivedAt) - Date.parse(bounced.receivedAt))
       const watchMs = Math.max(MIN_WATCH_MS, 2 * delayMs)

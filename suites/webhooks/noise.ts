@@ -1,7 +1,8 @@
-// What reached the sink that the server under test did not send about this run: forged or unsigned posts,
-// byte-identical replays, stale or future timestamps without the secret's signature, oversized bodies, slow or
-// broken clients, events of records the run did not create. Information only: noise never decides a verdict
-// (deliveries.ts attribute), and the sink keeps a bounded amount of it (src/webhooks/sink.ts SINK_DEFAULTS).
+// What reached the sink that cannot be shown to be the server's deliveries about this run: forged or unsigned
+// posts, byte-identical copies of an attempt (a replay, or the server's own retry within the same second), stale or
+// future timestamps without the secret's signature, oversized bodies, slow or broken clients, events of records the
+// run did not create. Information only: noise never decides a verdict (deliveries.ts attribute), and the sink keeps
+// a bounded amount of it (src/webhooks/sink.ts SINK_DEFAULTS).
 import { defineCheck } from '../../src/checks/index.ts'
 import type { CheckDefinition } from '../../src/checks/index.ts'
 import { attribute, summary } from './deliveries.ts'
@@ -36,7 +37,7 @@ export const noiseChecks: CheckDefinition[] = [
       if (counts.tlsFailures > 0) ctx.observe('tlsFailures', counts.tlsFailures)
       if (total > 0) {
         ctx.note(
-          `${total} of ${counts.received} requests to the sink were not the server's deliveries about this run, and were not judged: ${JSON.stringify(noise)}`,
+          `${total} of ${counts.received} requests to the sink were not shown to be the server's deliveries about this run, and were not judged (replayed_id counts byte-identical copies of an attempt: a replay and a retry within the same second look alike): ${JSON.stringify(noise)}`,
         )
         ctx.observe('noiseExamples', sink.noiseSamples.slice(-SHOWN).map(summary))
       }

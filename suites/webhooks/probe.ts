@@ -129,6 +129,31 @@ export function isRetryOf(d: Delivery, first: Delivery, probe: Probe): boolean {
   return d.webhookId === first.webhookId ? d.attemptKind === 'retry' : d.attemptKind === 'first'
 }
 
+/** Byte-identical copies of an attempt the sink received so far (sink-history.ts): never kept, only counted. */
+export async function copiesOf(ctx: CheckContext, attempt: Delivery): Promise<number> {
+  return attempt.webhookId === undefined ? 0 : (await ctx.session.sink()).copiesOf(attempt.webhookId)
+}
+
+/**
+ * Why the absence of a retry proves nothing, when byte-identical copies of the first attempt arrived: a sender that
+ * retried within the second of its first attempt sends exactly such a copy (webhook-timestamp in whole seconds,
+ * §6.4), and so does anyone who saw the attempt. The sink answered each copy as it answered the attempt, so a
+ * sender that retries goes on and its next attempt, signed anew, is the proof; none came within the wait.
+ * Undefined when no copy came: then nothing at all arrived, and that is the server's.
+ */
+export async function unprovenRetry(ctx: CheckContext, first: Delivery): Promise<string | undefined> {
+  const copies = await copiesOf(ctx, first)
+  if (copies === 0) return undefined
+  return (
+    `within CRM_WEBHOOK_RETRY_WAIT_S (${ctx.config.webhookRetryWaitS} s) of the sink answering case.created ${first.status}, ` +
+    `only ${copies} byte-identical cop${copies === 1 ? 'y' : 'ies'} of that attempt arrived, each answered ${first.status} again, ` +
+    `and no attempt signed anew: a copy is what a sender retrying within the same second (webhook-timestamp in whole seconds) ` +
+    `or resending its attempt unchanged sends, and what anyone who saw the attempt can post, so whether the server retried ` +
+    `cannot be told. To prove it: raise CRM_WEBHOOK_RETRY_WAIT_S past the server's next retry, or have the sender sign each ` +
+    `attempt anew with a current webhook-timestamp (Standard Webhooks)`
+  )
+}
+
 /**
  * The first retry of the probe's first case.created attempt, once per run: awaited until CRM_WEBHOOK_RETRY_WAIT_S
  * after the sink answered it; undefined when none came by then.

@@ -53,15 +53,26 @@ function get(url: string): Promise<number> {
   })
 }
 
-/** A pass-through in front of the sink that keeps a copy of every delivery and of the sink's answer. */
-export async function startTap(sinkUrl: string): Promise<Tap> {
+/**
+ * A pass-through in front of the sink that keeps a copy of every delivery and of the sink's answer. `unchanged`
+ * plays a sender that signs a message once and resends those bytes on every retry: each later attempt of a
+ * webhook-id is forwarded as the first one was.
+ */
+export async function startTap(sinkUrl: string, options: { unchanged?: boolean } = {}): Promise<Tap> {
   const captured: Captured[] = []
+  const firsts = new Map<string, { headers: Record<string, string>; body: Buffer }>()
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', async () => {
-      const body = Buffer.concat(chunks)
-      const headers = forwardedHeaders(req.headers)
+      let body: Buffer = Buffer.concat(chunks)
+      let headers = forwardedHeaders(req.headers)
+      const id = headers['webhook-id']
+      if (options.unchanged && id !== undefined) {
+        const first = firsts.get(id) ?? { headers, body }
+        firsts.set(id, first)
+        ;({ headers, body } = first)
+      }
       const { status } = await post(sinkUrl, headers, body)
       if (status > 0) captured.push({ headers, body, status })
       res.writeHead(status || 502).end()

@@ -1,32 +1,27 @@
 // Issue 26: QA runs the suite every night against one long-lived workspace. With pools of three accepted
 // quotations and three sent invoices, three runs in a row against one server kept running are each compliant,
-// nothing skipped at MUST level, and each uses up one record of each pool.
+// nothing skipped, and each uses up one record of each pool. Issue 38: the kept server plays alt-d, whose webhook
+// sender retries at once and 100 ms later (byte for byte its attempt, in the same second) before it signs anew:
+// the retry is proven each night (three-nights-retry-late.test.ts plays a sender whose first retry comes after 4 s).
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { catalogue } from '../../suites/index.ts'
-import { keepServer, type KeptServer } from './serve-once.ts'
+import { expectCompliant, keepServer, threeNightPools, type KeptServer } from './serve-once.ts'
 
 let kept: KeptServer
 beforeAll(async () => {
-  kept = await keepServer()
+  kept = await keepServer({ variant: 'alt-d' })
 })
 afterAll(async () => {
   await kept?.close()
 })
 
-test('three nights in a row against one kept server: compliant each time, one record of each pool used per night', async () => {
-  const pools = kept.server.fixturePools
-  const env = {
-    CRM_FIXTURE_ACCEPTED_QUOTATION_ID: pools.acceptedQuotationId.slice(0, 3).join(' '),
-    // Commas separate ids too.
-    CRM_FIXTURE_SENT_INVOICE_ID: pools.sentInvoiceId.slice(0, 3).join(','),
-  }
+test('three nights in a row against one kept server: compliant each time, nothing skipped, the webhook retry proven, one record of each pool used per night', async () => {
+  const env = threeNightPools(kept.server)
   const chosen = new Set<string>()
   const earlier: number[] = []
   for (const night of [1, 2, 3]) {
     const { report, poolLines } = await kept.night(night, catalogue, { env })
-    const mustNotPassed = report.checks.filter((c) => c.level === 'MUST' && c.status !== 'passed').map((c) => `${c.id}: ${c.status} ${c.message}`)
-    expect(mustNotPassed, `night ${night}`).toEqual([])
-    expect(report.verdict, `night ${night}: ${report.verdictReasons.join('; ')}`).toBe('compliant')
+    expectCompliant(report, night)
     const left = 4 - night
     for (const fixture of ['acceptedQuotationId', 'sentInvoiceId'] as const) {
       const pool = poolLines.find((p) => p.fixture === fixture)!

@@ -101,6 +101,14 @@ describe('crm-conformance verify-traffic', () => {
     const broken = join(dir, 'rec-rate-limits.429-without-retry-after.ndjson')
     if (!existsSync(clean) || !existsSync(broken)) return expect.fail('the proxy tests record the traffic this test reads')
     expect((await cli(['verify-traffic', clean, '--report-dir', join(dir, 'v-clean')]).ended).code).toBe(0)
+    // Two exchanges exercise few MUST rules: the verdict is partial and its label says so, as every file does.
+    const cleanReport = JSON.parse(readFileSync(join(dir, 'v-clean', 'report.json'), 'utf8'))
+    expect(cleanReport.verdict).toBe('partial')
+    expect(cleanReport.verdictLabel).toMatch(/^partial on observed traffic: no MUST rule broken, \d+ of \d+ MUST rules not exercised; 2 exchanges/)
+    const summary = readFileSync(join(dir, 'v-clean', 'summary.md'), 'utf8')
+    expect(summary).toMatch(/^## ⚠️ CRM API traffic: \*\*partial on observed traffic/)
+    expect(summary).toMatch(/· observed traffic from one file · 2 exchanges · base path `\/v1` ·/)
+    expect(summary).not.toMatch(/· seed |· profile /)
     const failed = await cli(['verify-traffic', broken, '--report-dir', join(dir, 'v-broken'), '--fail-on', 'should']).ended
     expect(failed.code).toBe(1)
     expect(failed.stdout).toMatch(/not conformant on observed traffic/)

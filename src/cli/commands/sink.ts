@@ -16,7 +16,7 @@ export function registerSinkCommand(program: Command): void {
     .option('--log <file>', 'JSON Lines log', 'webhook-deliveries.jsonl')
     .option(
       '--respond <rule>',
-      'answer chosen deliveries non-2xx to observe retries: <type>=<status>[:<first n attempts>], * for any type (repeatable)',
+      'answer chosen deliveries non-2xx to observe retries: <type>=<status>[:<first n attempts>], * for any type (repeatable); a byte-identical copy of an attempt gets the answer that attempt got',
       collect,
     )
     .action(async (opts) => {
