@@ -66,7 +66,7 @@ export function workspaceOf(body: unknown): string | undefined {
  * or undefined (nothing missing, or the /me body shows no scopes this suite can read: then the run cannot tell).
  */
 export function judgeMainScopes(me: Seen, needed: readonly string[]): string | undefined {
-  const held = scopesFromMe(me.body)
+  const held = scopesFromMe(me.body, { complete: true })
   const missing = held ? needed.filter((scope) => !held.includes(scope)) : []
   if (missing.length === 0) return undefined
   const variable = KEY_VARIABLES.main
