@@ -192,7 +192,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
 
   const tty = options.write === undefined && process.stdout.isTTY === true
   const progress = new Progress({
-    total: selected.length,
+    // --repeat N: every repetition runs each check once more.
+    total: selected.length * (options.repeat ?? 1),
     write: rawWrite,
     tty,
     color: tty && !(options.env ?? process.env).NO_COLOR,
