@@ -150,24 +150,31 @@ describe('serve and proxy side by side, serve for a browser and a sink of your o
     }
   }, 60_000)
 
-  test('serve on a busy port: one line naming the port and --port, exit 2, no raw EADDRINUSE', async () => {
-    const busy: Server = createServer()
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
-    const port = (busy.address() as AddressInfo).port
-    try {
-      const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], { cwd: dir, env: baseEnv() })
-      let stderr = ''
-      child.stderr.on('data', (c: Buffer) => (stderr += c))
-      child.stdout.resume()
-      const code = await new Promise((resolve) => child.once('close', resolve))
-      expect(code).toBe(2)
-      expect(stderr).toBe(
-        `serve cannot listen on 127.0.0.1:${port}: the port is busy (is another serve running?); choose another with --port (0: any free port)\n`,
-      )
-    } finally {
-      busy.close()
-    }
-  }, 60_000)
+  test.each([
+    ['serve', []],
+    ['proxy', ['--target', 'http://127.0.0.1:9/v1']],
+  ])(
+    '%s on a busy port: one line naming the port and --port, exit 2, no raw EADDRINUSE',
+    async (command, extra) => {
+      const busy: Server = createServer()
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+      const port = (busy.address() as AddressInfo).port
+      try {
+        const child = spawn(process.execPath, [BIN, command, '--port', String(port), ...extra], { cwd: dir, env: baseEnv() })
+        let stderr = ''
+        child.stderr.on('data', (c: Buffer) => (stderr += c))
+        child.stdout.resume()
+        const code = await new Promise((resolve) => child.once('close', resolve))
+        expect(code).toBe(2)
+        expect(stderr).toBe(
+          `${command} cannot listen on 127.0.0.1:${port}: the port is busy (is another ${command} running?); choose another with --port (0: any free port)\n`,
+        )
+      } finally {
+        busy.close()
+      }
+    },
+    60_000,
+  )
 
   test('serve --fault bogus: one line on stderr, exit 2, the server never starts', async () => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fault', 'auth.missing-key-accpted'], { cwd: dir, env: baseEnv() })

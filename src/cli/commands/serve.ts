@@ -42,11 +42,10 @@ export function registerServeCommand(program: Command, setExit: (code: number) =
           listLagMs: opts.listLag,
         })
       } catch (error) {
-        // A busy or forbidden port is the user's to fix: one line naming it and --port, not a raw listen error.
-        const code = (error as NodeJS.ErrnoException).code
-        if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error
-        const why = code === 'EADDRINUSE' ? 'the port is busy (is another serve running?)' : 'this user may not listen on that port'
-        process.stderr.write(`serve cannot listen on ${printableLine(opts.host)}:${opts.port}: ${why}; choose another with --port (0: any free port)\n`)
+        const { listenProblem } = await import('../listen-problem.ts')
+        const problem = listenProblem('serve', error, opts.host, opts.port)
+        if (!problem) throw error
+        process.stderr.write(`${problem}\n`)
         return setExit(2)
       }
     })
