@@ -1,19 +1,23 @@
-// Issue 40's blocker: the README's nightly command line, as a user types it, from a folder whose path has a
+// Issue 40's blocker: the nightly command line of the docs, as a user types it, from a folder whose path has a
 // space: `--history` is an option of `run`, one JSON line per run lands in the file, report.html draws the trend.
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { readHistory } from '../../src/run/history.ts'
-import { baseEnv, runCli } from '../hostile/cli.ts'
+import { ROOT, baseEnv, runCli } from '../hostile/cli.ts'
 
 const dir = join(mkdtempSync(join(tmpdir(), 'crmconf-history-cli-')), 'a folder with a space')
 mkdirSync(dir, { recursive: true })
 afterAll(() => rmSync(join(dir, '..'), { recursive: true, force: true }))
 
 const today = new Date().toISOString().slice(0, 10)
-/** README.md, "A trend" (the nightly run), word for word; `$(date +%F)` is what the shell makes of it. */
+/** The nightly guide's first command (docs/nightly.md, once in the README), word for word; `$(date +%F)` is what the shell makes of it. */
 const README_LINE = 'crm-conformance run --profile full --history nightly.jsonl --report-dir reports/$(date +%F)'
+
+test('the docs still show that line', () => {
+  expect(readFileSync(join(ROOT, 'docs', 'nightly.md'), 'utf8')).toContain(`\n${README_LINE}\n`)
+})
 
 test('the README nightly line runs; a later run adds a line; report.html charts them and warns of another target', async () => {
   const args = README_LINE.replace('$(date +%F)', today).split(' ').slice(1)
