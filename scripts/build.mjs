@@ -56,7 +56,9 @@ const built = existsSync(ENTRY) && existsSync(STAMP) && readFileSync(STAMP, 'utf
 if (built && !force) process.exit(0)
 
 const how = `tsc -p tsconfig.build.json${tscGiven ? ', no type check' : ''}`
-process.stderr.write(force ? `building dist/ (${how})…\n` : `building dist/: the sources changed since the last build (${how})…\n`)
+// A fresh clone (or a dist/ removed) has no last build to compare with: its first build says so.
+const why = force ? '' : existsSync(STAMP) ? ': the sources changed since the last build' : ' for the first time'
+process.stderr.write(`building dist/${why} (${how})…\n`)
 const tsc = tscGiven ?? createRequire(import.meta.url).resolve('typescript/bin/tsc')
 // The build's own options, less the type check and the @types it reads (paths in it stay relative to it).
 const scratch = tscGiven ? mkdtempSync(join(tmpdir(), 'crmconf-build-')) : undefined

@@ -146,7 +146,8 @@ describe('certify against the embedded reference server', () => {
     const readme = await read('README.md')
     expect(readme).toContain('| verdict | **compliant** |')
     expect(readme).toContain(`crm-conformance certify --seed 20260101 --embedded --product-file PRODUCT.json --out submission`)
-    expect(readme).toContain(`npx crm-conformance@${TOOL_VERSION} verify-submission <this folder>`)
+    expect(readme).toContain(`crm-conformance verify-submission <this folder>`)
+    expect(readme).toContain(`npm install --global ./crm-conformance-${TOOL_VERSION}.tgz`)
   })
 
   it('is accepted by verify-submission (exit 0) and by sha256sum -c', async () => {
@@ -191,7 +192,7 @@ describe('verify-submission refuses a tampered submission with a clear reason', 
     const verified = await cli(['verify-submission', dir], root)
     expect(verified.code).toBe(1)
     expect(verified.stdout).toContain('✗ report.json was modified after the run')
-    expect(verified.stdout).toMatch(/REFUSED: \d+ problem\(s\)/)
+    expect(verified.stdout).toMatch(/REFUSED: (1 problem|\d+ problems)\b/)
   })
 
   it('a waiver: certify refuses --waivers, and a waiver written into report.json is found even under a fresh manifest', async () => {

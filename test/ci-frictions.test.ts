@@ -55,7 +55,7 @@ describe('a run that cannot start says why on stderr, and writes nothing', () =>
   test.each([
     {
       options: { faults: ['bogus'] },
-      line: /^--fault bogus is not a fault of the reference server \(none is near; the \d+ known are listed in src\/reference\/faults\.ts\)\n$/,
+      line: /^--fault bogus is not a fault of the reference server \(none is near; `crm-conformance list --faults` lists the \d+ known\)\n$/,
     },
     { options: { variant: 'alt-x' }, line: /^--variant alt-x is not a variant of the reference server: did you mean alt-a or alt-b or alt-c\?\n$/ },
   ])('$options: one line with the nearest names, exit 2', async ({ options, line }) => {
@@ -149,6 +149,32 @@ describe('serve and proxy side by side, serve for a browser and a sink of your o
       await exited
     }
   }, 60_000)
+
+  test.each([
+    ['serve', []],
+    ['proxy', ['--target', 'http://127.0.0.1:9/v1']],
+  ])(
+    '%s on a busy port: one line naming the port and --port, exit 2, no raw EADDRINUSE',
+    async (command, extra) => {
+      const busy: Server = createServer()
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+      const port = (busy.address() as AddressInfo).port
+      try {
+        const child = spawn(process.execPath, [BIN, command, '--port', String(port), ...extra], { cwd: dir, env: baseEnv() })
+        let stderr = ''
+        child.stderr.on('data', (c: Buffer) => (stderr += c))
+        child.stdout.resume()
+        const code = await new Promise((resolve) => child.once('close', resolve))
+        expect(code).toBe(2)
+        expect(stderr).toBe(
+          `${command} cannot listen on 127.0.0.1:${port}: the port is busy (is another ${command} running?); choose another with --port (0: any free port)\n`,
+        )
+      } finally {
+        busy.close()
+      }
+    },
+    60_000,
+  )
 
   test('serve --fault bogus: one line on stderr, exit 2, the server never starts', async () => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fault', 'auth.missing-key-accpted'], { cwd: dir, env: baseEnv() })

@@ -53,6 +53,8 @@ describe('paths', () => {
       timeout: 170_000,
     })
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0)
+    // Printed quoted, so it can be pasted into a shell as one word.
+    expect(run.stdout).toContain(`reports: '${reportDir}'\n`)
     for (const file of REPORT_FILES) expect(existsSync(join(reportDir, file)), file).toBe(true)
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport
     const executed = report.checks.filter((r) => r.id.startsWith('discovery.') && r.status === 'passed')

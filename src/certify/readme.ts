@@ -2,11 +2,18 @@
 // pass, and the exact steps and configuration (secrets redacted) to reproduce the run and verify the folder.
 // Rendered from report.json and PRODUCT.json only, so verify-submission can render it again and compare.
 import { FIXTURE_VARIABLES, KEY_VARIABLES, type FixtureName } from '../config/config.ts'
-import { mdCell } from '../report/markdown.ts'
+import { mdCell as commentCell } from '../report/markdown.ts'
 import type { RunReport } from '../report/types.ts'
 import { MANIFEST_FILE } from './manifest.ts'
 import type { ProductInfo } from './product.ts'
 import type { CertificationBlock } from './profile.ts'
+
+/**
+ * A table cell as summary.md writes it, without the zero-width spaces it puts after `@`, `#`, `:` so a pull-request
+ * comment mentions, links and converts nothing: a README in a folder notifies no one, and the spaces broke copied
+ * addresses, versions and times.
+ */
+const mdCell = (text: unknown, max?: number): string => commentCell(text, max).replaceAll('\u200b', '')
 
 /** The files of a submission, with what each is; MANIFEST.sha256 covers all the others. */
 export const SUBMISSION_FILES = {
@@ -24,7 +31,8 @@ export type SubmissionFile = keyof typeof SUBMISSION_FILES
 type CertifiedView = Pick<
   RunReport,
   'tool' | 'spec' | 'target' | 'profile' | 'seed' | 'runId' | 'startedAt' | 'finishedAt' | 'verdict' | 'verdictReasons' | 'summary' | 'config' | 'checks'
-> & { certification: CertificationBlock }
+> &
+  Partial<Pick<RunReport, 'fixturePools'>> & { certification: CertificationBlock }
 
 /** A base URL without credentials in its userinfo (`https://user:pass@host` would otherwise be published). */
 export function publicUrl(url: string): string {
@@ -41,8 +49,12 @@ export function publicUrl(url: string): string {
 
 const shellQuote = (text: string) => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
 
-/** `export NAME=value` lines reproducing the run's configuration; every secret is a placeholder. */
-export function reproductionEnv(report: Pick<RunReport, 'config' | 'target'>): string[] {
+/**
+ * `export NAME=value` lines reproducing the run's configuration; every secret is a placeholder. A fixture pool
+ * is exported as the id the run used (report.json's `fixturePools`), not the pool's first id, which an earlier
+ * run may have used up.
+ */
+export function reproductionEnv(report: Pick<RunReport, 'config' | 'target' | 'fixturePools'>): string[] {
   const c = report.config ?? {}
   const lines: string[] = []
   if (report.target?.embedded) lines.push('unset CRM_BASE_URL   # the embedded reference server')
@@ -54,7 +66,8 @@ export function reproductionEnv(report: Pick<RunReport, 'config' | 'target'>): s
   if (c.webhookSecret) lines.push(`export CRM_WEBHOOK_SECRET='<redacted: your whsec_ secret>'`)
   const fixtures = (c.fixtures ?? {}) as Record<string, unknown>
   for (const [name, variable] of Object.entries(FIXTURE_VARIABLES) as [FixtureName, string][]) {
-    if (typeof fixtures[name] === 'string') lines.push(`export ${variable}=${shellQuote(fixtures[name] as string)}`)
+    const used = report.fixturePools?.find((p) => p.fixture === name)?.chosen ?? fixtures[name]
+    if (typeof used === 'string') lines.push(`export ${variable}=${shellQuote(used)}`)
   }
   const tuning: [string, unknown][] = [
     ['CRM_WEBHOOK_SINK_HOST', c.sinkHost],
@@ -136,7 +149,10 @@ export function renderSubmissionReadme(report: CertifiedView, product: ProductIn
   out.push(
     '## Reproduce this run',
     '',
-    `1. Install the same suite version: \`npm install --global crm-conformance@${version}\` (or a checkout of that version, then \`npm ci\`).`,
+    `1. Install the same suite version, ${version}. crm-conformance is not on the npm registry yet: install the package file`,
+    `   made from that version (\`npm pack\` in its checkout writes \`crm-conformance-${version}.tgz\`) with`,
+    `   \`npm install --global ./crm-conformance-${version}.tgz\`, or run it from that checkout after \`npm ci\` with`,
+    '   `node bin/crm-conformance.mjs` in place of `crm-conformance` below.',
     '2. Configure it as the run was configured. Secrets are redacted: use your own values for them.',
     '',
     '```sh',
@@ -151,10 +167,10 @@ export function renderSubmissionReadme(report: CertifiedView, product: ProductIn
     '',
     '## Verify this submission',
     '',
-    "With the same suite version, in this folder's parent:",
+    "With the same suite version installed as in step 1 above, in this folder's parent:",
     '',
     '```sh',
-    `npx crm-conformance@${version} verify-submission <this folder>`,
+    `crm-conformance verify-submission <this folder>`,
     `sha256sum -c ${MANIFEST_FILE}        # inside this folder: every file is as the run wrote it`,
     `sha256sum ${MANIFEST_FILE}           # compare with the manifest digest the vendor published`,
     '```',

@@ -209,7 +209,7 @@ describe('verifySubmission', () => {
     const dir = await submission(rowsFor())
     const other = await verifySubmission(dir, { ...INSTALLED, toolVersion: '1.3.0' })
     expect(other.problems).toEqual([
-      'the submission was made with crm-conformance 1.2.3; this is 1.3.0. Its certifying checks are those of 1.2.3: verify it with `npx crm-conformance@1.2.3 verify-submission`',
+      'the submission was made with crm-conformance 1.2.3; this is 1.3.0. Its certifying checks are those of 1.2.3: verify it with crm-conformance 1.2.3 (its README.md, step 1, says how to install that version)',
     ])
     const spec = await verifySubmission(dir, { ...INSTALLED, specDigest: 'd'.repeat(64) })
     expect(spec.problems).toEqual([

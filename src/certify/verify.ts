@@ -247,7 +247,7 @@ function certificationOfInstalledSuite(v: Verification): 'stop' | void {
   v.sameVersion = sameVersion
   if (!sameVersion) {
     problems.push(
-      `the submission was made with crm-conformance ${report.tool.version}; this is ${installed.toolVersion}. Its certifying checks are those of ${report.tool.version}: verify it with \`npx crm-conformance@${report.tool.version} verify-submission\``,
+      `the submission was made with crm-conformance ${report.tool.version}; this is ${installed.toolVersion}. Its certifying checks are those of ${report.tool.version}: verify it with crm-conformance ${report.tool.version} (its README.md, step 1, says how to install that version)`,
     )
   } else if (report.spec?.digest !== installed.specDigest) {
     problems.push(

@@ -30,6 +30,7 @@ import { suiteCodeDigest } from '../certify/code-digest.ts'
 import type { SignerPolicy } from '../certify/signature.ts'
 import { ciIdentity, DEFAULT_FULCIO_URL, DEFAULT_REKOR_URL, KeySigner, signStatement, type SigningMethod } from '../certify/signing.ts'
 import { readFile, writeFile } from 'node:fs/promises'
+import { quotedPath } from '../text/quoted-path.ts'
 
 export interface CertifyCommandOptions {
   baseUrl?: string
@@ -175,7 +176,7 @@ export async function certifyCommand(options: CertifyCommandOptions): Promise<Ce
     const verified = await verifySubmission(outDir, { catalogue, toolVersion: TOOL_VERSION, specDigest: specDigest(), signer: signerPolicy })
     for (const problem of verified.problems) write(`  verify-submission: ${problem}\n`)
 
-    write(`submission: ${outDir}\n`)
+    write(`submission: ${quotedPath(outDir)}\n`)
     for (const file of submission.files) write(`  ${file}\n`)
     write(`${MANIFEST_FILE} sha256: ${submission.manifestDigest}\n`)
     write(

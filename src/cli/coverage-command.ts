@@ -1,5 +1,6 @@
 // `crm-conformance coverage`: the requirement matrix (src/coverage/) per clause, against this suite's catalogue.
 import type { Command } from 'commander'
+import { nearestTerms } from '../config/nearest-terms.ts'
 import type { CoverageBlock } from '../coverage/matrix.ts'
 
 const SAMPLE_CELLS = 4
@@ -35,13 +36,37 @@ export function renderCoverage(block: CoverageBlock, options: { cells?: boolean 
   return `${lines.join('\n')}\n`
 }
 
-export function registerCoverageCommand(program: Command): void {
+/**
+ * `--clause`: the statements of a clause, typed with or without `§` (`5.4`, `§5.4`, `§5.4/scope-areas`); a clause
+ * is matched whole with its sub-clauses (`§4` holds `§4.3`; `§5.4` is not `§5.45`). A clause no statement cites is a problem naming the nearest ones.
+ */
+export function statementsOfClause(block: CoverageBlock, typed: string): { block: CoverageBlock } | { problem: string } {
+  const clause = typed.startsWith('§') ? typed : `§${typed}`
+  const statements = block.statements.filter((s) => s.statement.startsWith(clause) && !/^\d/.test(s.statement.slice(clause.length)))
+  if (statements.length > 0) return { block: { ...block, statements } }
+  const clauses = [
+    ...new Set(
+      block.statements.flatMap((s) =>
+        s.statement
+          .split('/')[0]!
+          .split('.')
+          .map((_, i, parts) => parts.slice(0, i + 1).join('.')),
+      ),
+    ),
+  ]
+  const near = nearestTerms(clause, clauses)
+  return {
+    problem: `--clause ${typed}: no MUST or SHOULD statement of the matrix is in that clause; ${near.length > 0 ? `did you mean ${near.join(', ')}?` : `the clauses are ${clauses.join(', ')}`}`,
+  }
+}
+
+export function registerCoverageCommand(program: Command, setExit: (code: number) => void = () => {}): void {
   program
     .command('coverage')
     .description('print the requirement matrix: the cells of every MUST and SHOULD clause, the checks that judge them, the covered share')
     .option('--json', 'as JSON (the coverage block of report.json, measured against the catalogue)')
     .option('--cells', 'list every open cell, not a sample')
-    .option('--clause <prefix>', 'only the statements whose id starts with this (§4.3, §5.4/scope-areas)')
+    .option('--clause <clause>', 'only the statements of this clause (§4.3 or 4.3, §5.4/scope-areas)')
     .action(async (opts: { json?: boolean; cells?: boolean; clause?: string }) => {
       const { catalogue } = await import('../../suites/index.ts')
       const { coverageBlock } = await import('../coverage/matrix.ts')
@@ -51,7 +76,12 @@ export function registerCoverageCommand(program: Command): void {
         undefined,
         new Map(catalogue.map((c) => [c.id, c.level])),
       )
-      const shown = opts.clause ? { ...block, statements: block.statements.filter((s) => s.statement.startsWith(opts.clause!)) } : block
+      const chosen = opts.clause ? statementsOfClause(block, opts.clause) : { block }
+      if ('problem' in chosen) {
+        process.stderr.write(`${chosen.problem}\n`)
+        return setExit(2)
+      }
+      const shown = chosen.block
       process.stdout.write(opts.json ? `${JSON.stringify(shown, null, 2)}\n` : renderCoverage(shown, { cells: opts.cells }))
     })
 }

@@ -11,10 +11,16 @@ export async function embeddedOptionProblem(variant: string | undefined, faults:
   const { nearestTerms } = await import('../config/nearest-terms.ts')
   const unknown = (flag: string, value: string, known: readonly string[], what: string) => {
     const near = nearestTerms(value, known)
+    // A fault id is `<family>.<name>`: a misspelt family (`paginaton`) is near no whole id, but near its family.
+    const families = [...new Set(known.filter((k) => k.includes('.')).map((k) => k.split('.')[0]!))]
+    const family = near.length === 0 ? nearestTerms(value.split('.')[0]!, families) : []
+    const count = (f: string) => known.filter((k) => k.startsWith(`${f}.`)).length
     const hint =
       near.length > 0
         ? `: did you mean ${near.join(' or ')}?`
-        : ` (${known.length <= 8 ? `known: ${known.join(', ')}` : `none is near; the ${known.length} known are listed in src/reference/faults.ts`})`
+        : family.length > 0
+          ? `: did you mean one of ${family.map((f) => `the ${count(f)} ${f}.* faults`).join(' or ')}? \`crm-conformance list --faults\` lists them`
+          : ` (${known.length <= 8 ? `known: ${known.join(', ')}` : `none is near; \`crm-conformance list --faults\` lists the ${known.length} known`})`
     // What was typed is echoed inert: it may come from a pipeline variable.
     return `${flag} ${printableLine(value)} is not ${what}${hint}`
   }

@@ -37,7 +37,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   // The contract verifier on real traffic (src/traffic/).
   registerProxyCommand(program, setExit)
   registerVerifyTrafficCommand(program, setExit)
-  registerCoverageCommand(program)
+  registerCoverageCommand(program, setExit)
   registerDiffCommand(program, setExit)
   registerCompareCommand(program, setExit)
   registerOpenApiCommand(program)

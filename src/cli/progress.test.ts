@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { RunSession } from '../engine/session.ts'
-import { makeCheckResult } from '../report/test-fixtures.ts'
+import { FIXTURE_SEED, makeCheckResult } from '../report/test-fixtures.ts'
 import { controlsIn, HOSTILE_ALL, HOSTILE_TEXT } from '../../test/hostile/corpus.ts'
 import { PLAIN_INTERVAL_MS, Progress, skipsByReason, type ProgressOptions } from './progress.ts'
 
@@ -53,13 +53,13 @@ describe('Progress without a terminal (CI)', () => {
     progress.stop()
   })
 
-  it('--quiet: no progress line, but every failed check is still named', () => {
+  it('--quiet: no progress line, but every failed check is still named with its replay command', () => {
     vi.useFakeTimers()
     const { progress, written } = attachedProgress({ total: 2, tty: false, color: false, quiet: true }, fakeSession(3))
     progress.result(makeCheckResult({ id: 'a.passes', status: 'passed' }))
     progress.result(makeCheckResult({ id: 'a.fails', status: 'failed' }))
     vi.advanceTimersByTime(5 * PLAIN_INTERVAL_MS)
-    expect(written).toEqual(['✗ MUST a.fails (§4.1)\n'])
+    expect(written).toEqual([`✗ MUST a.fails (§4.1)\n    replay: crm-conformance run --only a.fails --seed ${FIXTURE_SEED}\n`])
   })
 
   it('colour only when asked (NO_COLOR or no terminal: none)', () => {

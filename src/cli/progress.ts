@@ -70,8 +70,10 @@ export class Progress {
     if (result.status !== 'failed' && result.status !== 'error') return
     // Each failure and error as it happens, also with --quiet: the one thing a person must not miss.
     const colour = result.status === 'failed' ? '31' : '33'
+    // The command that replays it alone (README: "a failure … names how to replay it"), also with --quiet.
+    const replay = result.replay ? `\n    replay: ${printableLine(result.replay)}` : ''
     this.print(
-      `${this.paint(colour, MARK[result.status])} ${result.level} ${printableLine(result.id)} (${printableLine(result.clause)})${this.options.quiet ? '' : `\n    ${printableLine(result.message.split('\n')[0] ?? '')}`}\n`,
+      `${this.paint(colour, MARK[result.status])} ${result.level} ${printableLine(result.id)} (${printableLine(result.clause)})${this.options.quiet ? '' : `\n    ${printableLine(result.message.split('\n')[0] ?? '')}`}${replay}\n`,
     )
   }
 

@@ -14,6 +14,7 @@ import { gateRun } from '../run/run-gate.ts'
 import type { RunSession } from '../engine/session.ts'
 import { sweep } from '../engine/sweep.ts'
 import { preflightTarget, type KeyWarning } from '../run/preflight.ts'
+import { scopesNeeded } from '../run/scope-needs.ts'
 import { transportFor } from '../http/for-config.ts'
 import { nothingTestedReason } from '../report/scope.ts'
 import type { RunReport } from '../report/types.ts'
@@ -24,9 +25,11 @@ import { TOOL_VERSION } from '../version.ts'
 import { embeddedOptionProblem } from './embedded-options.ts'
 import { Progress, skipsByReason } from './progress.ts'
 import { printable, printableLine } from '../text/printable.ts'
-import { describeSeeds, type RepeatOutcome } from '../run/repeat.ts'
-import { describeFootprint } from '../run/footprint.ts'
+import { describeRepeatFailures, describeSeeds, type RepeatOutcome } from '../run/repeat.ts'
+import { describeFootprint, describeLeftovers } from '../run/footprint.ts'
 import type { Status } from '../vocabulary.ts'
+import { counted } from '../text/counted.ts'
+import { quotedPath } from '../text/quoted-path.ts'
 
 export interface RunCommandOptions {
   baseUrl?: string
@@ -146,7 +149,6 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     `crm-conformance ${TOOL_VERSION}: ${embedded ? 'embedded reference server' : config.baseUrl}, profile ${config.profile}, seed ${config.seed}${gate.ciName ? `, in ${gate.ciName}` : ''}\n`,
   )
   for (const line of gate.lines) write(`${line}\n`)
-  for (const line of embedded ? [] : describeMissingOptionals(config)) write(`  ${line}\n`)
 
   let keyWarnings: KeyWarning[] = []
   let limitPerMinute: number | undefined
@@ -161,11 +163,13 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   }
   if (!embedded) {
     // The main key must be accepted; optional keys that answer contrary to their role are warned about.
-    const checked = await preflightTarget(config)
+    const checked = await preflightTarget(config, scopesNeeded(select(catalogue, options.only, options.skip), config.profile))
     if (checked.refusal) {
       writeError(`${checked.refusal}\n`)
       return { exitCode: 2 }
     }
+    // What the optional variables left unset will skip: told once the target has accepted the main key, not before an error.
+    for (const line of describeMissingOptionals(config)) write(`  ${line}\n`)
     for (const warning of checked.warnings) write(`  configuration warning: ${warning.message}\n`)
     keyWarnings = checked.warnings
     limitPerMinute = checked.limitPerMinute
@@ -173,7 +177,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       const transport = transportFor(config)
       try {
         const swept = await sweep(transport, { olderThanMs: options.sweepOlderThanMs ?? DEFAULT_SWEEP_AGE_MS, exceptRunId: runId })
-        if (swept.removed.length > 0) write(`  swept ${swept.removed.length} records left by earlier runs\n`)
+        if (swept.removed.length > 0) write(`  swept ${counted(swept.removed.length, 'record')} left by earlier runs\n`)
       } finally {
         await transport.close()
       }
@@ -182,11 +186,14 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
 
   const selected = select(catalogue, options.only, options.skip)
   const limits: Record<string, number | undefined> = embedded ? { main: options.rateLimit ?? EMBEDDED_RATE_LIMIT } : { main: limitPerMinute }
-  for (const line of describeEstimate(estimateRequests(selected), limits)) write(`  ${line}\n`)
+  // Each repetition is a run of its own: its fixtures, pools and clean-up too.
+  const estimate = Object.fromEntries(Object.entries(estimateRequests(selected)).map(([role, n]) => [role, n * (options.repeat ?? 1)]))
+  for (const line of describeEstimate(estimate, limits)) write(`  ${line}\n`)
 
   const tty = options.write === undefined && process.stdout.isTTY === true
   const progress = new Progress({
-    total: selected.length,
+    // --repeat N: every repetition runs each check once more.
+    total: selected.length * (options.repeat ?? 1),
     write: rawWrite,
     tty,
     color: tty && !(options.env ?? process.env).NO_COLOR,
@@ -231,6 +238,9 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   let outcome: SuiteOutcome
+  let poolsTold = 0
+  let cleanups = 0
+  const repeated = new Map<string, Status[]>()
   mkdirSync(journalDir, { recursive: true })
   const started = performance.now()
   try {
@@ -258,22 +268,27 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
       hurry: hurry.signal,
       onStoppedWritten: () => {
         firstWritten = true
-        progress.note(`report written (interrupted): ${reportDir}; cleaning up, then writing it again`)
+        progress.note(`report written (interrupted): ${quotedPath(reportDir)}; cleaning up, then writing it again`)
       },
       onSession: (opened) => {
         session = opened
         progress.attach(opened)
       },
       // Before any check: how each fixture pool stands, and which MUST checks an empty one will skip.
+      // --repeat: each repetition reads the pools and cleans up; the pools are told once, the last clean-up only.
       onPools: (pools) => {
+        if (poolsTold++ > 0) return
         for (const pool of pools) if (!options.quiet || pool.mustSkips.length > 0) progress.note(`  ${pool.line}`)
       },
       onStart: (check) => progress.started(check),
-      onResult: (result) => progress.result(result),
+      onResult: (result) => {
+        repeated.set(result.id, [...(repeated.get(result.id) ?? []), result.status])
+        progress.result(result)
+      },
       onPhase: (phase, detail) => {
         if (phase === 'stopping') progress.note(`stopping: ${detail}`)
         else if (interrupt.signal.aborted) progress.note(`cleaning up (${detail}); ${progress.statusLine()}`)
-        else if (!options.quiet) progress.note(`cleaning up (${detail})`)
+        else if (!options.quiet && ++cleanups === (options.repeat ?? 1)) progress.note(`cleaning up (${detail})`)
       },
     })
   } finally {
@@ -300,17 +315,24 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
     `\n${report.verdict.toUpperCase()}${report.verdictLabel.slice(report.verdict.length)}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.errored} errored (${report.requests.total} requests in ${formatDuration(wallMs)})\n`,
   )
   for (const line of skipsByReason(report.checks).slice(0, MAX_SKIP_LINES)) write(`  ${line}\n`)
+  for (const line of describeRepeatFailures(repeated, options.repeat ?? 1)) write(`  ${line}\n`)
   for (const line of describeLabels(report)) write(`  ${line}\n`)
   const byArea = Object.entries(report.requests.byArea).sort((a, b) => b[1] - a[1])
   if (byArea.length > 0 && !options.quiet) write(`  requests by area: ${byArea.map(([area, n]) => `${area} ${n}`).join(', ')}\n`)
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
   if (report.footprint) write(`  ${describeFootprint(report.footprint)}\n`)
   if (embedded && leftovers.length > 0)
-    write(`  ${leftovers.length} records the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
-  else for (const leftover of leftovers) write(`  left behind: ${leftover.resource} ${printableLine(leftover.id)} (${printableLine(leftover.reason)})\n`)
+    write(`  ${counted(leftovers.length, 'record')} the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
+  else
+    for (const line of describeLeftovers(
+      leftovers.map((l) => ({ ...l, id: printableLine(l.id), reason: printableLine(l.reason) })),
+      'report.html (Leftovers) and report.json',
+    ))
+      write(`  ${line}\n`)
   if (!embedded && leftovers.some((l) => l.reason.startsWith('not removed'))) write(`remove them with: ${sweepCommand(runId)}\n`)
   for (const line of waiverOutcome ? describeWaiverOutcome(waiverOutcome) : []) write(`${line}\n`)
-  write(`reports: ${reportDir}\n`)
+  if (report.history?.warning) write(`${report.history.warning}\n`)
+  write(`reports: ${quotedPath(reportDir)}\n`)
   const nothingTested = nothingTestedReason(report.checks)
   if (nothingTested) write(`${nothingTested}\n`)
   // A pacer still sleeping out a spent window must not keep an interrupted process alive.
@@ -382,10 +404,10 @@ const MAX_SKIP_LINES = 8
 
 /** What a run abandoned before its clean-up ended may leave behind, where its report is, and the command that removes what is left. */
 function describeAbandoned(session: RunSession | undefined, embedded: boolean, runId: string, reportDir: string | undefined, why: string): string {
-  const report = reportDir ? `the report (marked interrupted) is kept in ${reportDir}` : 'no report was written'
+  const report = reportDir ? `the report (marked interrupted) is kept in ${quotedPath(reportDir)}` : 'no report was written'
   if (embedded) return `stopped at once (${why}): ${report}; the embedded server went with the run, nothing is left behind`
   const pending = session?.ledger.pending() ?? []
-  const lines = [`stopped at once (${why}): ${report}; ${pending.length} records this run created may be left behind`]
+  const lines = [`stopped at once (${why}): ${report}; ${counted(pending.length, 'record')} this run created may be left behind`]
   for (const entry of pending.slice(0, 20)) lines.push(`  ${entry.resource} ${printableLine(entry.id)}`)
   if (pending.length > 20) lines.push(`  … and ${pending.length - 20} more`)
   lines.push(`remove them with: ${sweepCommand(runId)}`)

@@ -9,6 +9,7 @@ import { policyProblem, type SignerPolicy } from '../certify/signature.ts'
 import type { CertifiedReport } from '../certify/profile.ts'
 import { describeSpotCheck, spotCheck, type SpotCheckOptions, type SpotCheckResult } from './spot-check.ts'
 import { join } from 'node:path'
+import { counted } from '../text/counted.ts'
 
 export interface VerifyCommandOptions {
   json?: boolean
@@ -87,7 +88,7 @@ export async function verifyCommand(dir: string, options: VerifyCommandOptions =
   if (result.accepted) {
     write(`ACCEPTED: compliant with the CRM API spec sha256 ${result.specDigest}, crm-conformance ${result.suiteVersion}\n`)
   } else if (result.problems.length > 0) {
-    write(`REFUSED: ${result.problems.length} problem(s)${result.verdict ? `; the rows give ${result.verdict}` : ''}\n`)
+    write(`REFUSED: ${counted(result.problems.length, 'problem')}${result.verdict ? `; the rows give ${result.verdict}` : ''}\n`)
   } else {
     write(`REFUSED: the submission is intact, but its verdict is ${result.verdict}, not compliant:\n`)
     for (const reason of result.verdictReasons) write(`  ${reason}\n`)

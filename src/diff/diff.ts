@@ -8,7 +8,7 @@ export interface ComparedReport {
   runId?: string
   startedAt?: string
   verdict?: string
-  target?: { baseUrl?: string }
+  target?: { baseUrl?: string; embedded?: boolean; variant?: string }
   capabilities?: Record<string, unknown>
   checks: { id: string; level: Level; status: Status; message?: string; waived?: unknown }[]
 }
@@ -34,8 +34,10 @@ export interface CapabilityChange {
 }
 
 export interface ReportDiff {
-  before: { runId?: string; startedAt?: string; version?: string; verdict?: string }
-  after: { runId?: string; startedAt?: string; version?: string; verdict?: string }
+  before: { runId?: string; startedAt?: string; version?: string; verdict?: string; target?: string }
+  after: { runId?: string; startedAt?: string; version?: string; verdict?: string; target?: string }
+  /** The two reports judged different servers: what changed may be the servers', not one server's. */
+  targetsDiffer: boolean
   verdictChanged: boolean
   changes: CheckChange[]
   capabilities: CapabilityChange[]
@@ -60,6 +62,22 @@ export function changeOf(before: Status | undefined, after: Status | undefined):
 }
 
 /**
+ * The server a report judged, by name: its base URL, or the embedded reference server (whatever port it had
+ * that run) and its variant. Undefined when the report does not say.
+ */
+export function targetName(target: ComparedReport['target']): string | undefined {
+  if (!target) return undefined
+  if (target.embedded) return `the embedded reference server${target.variant && target.variant !== 'default' ? ` (variant ${target.variant})` : ''}`
+  return target.baseUrl
+}
+
+/** The warning when two runs judged different servers, naming both; undefined when they judged the same one (or do not say). */
+export function targetWarning(before: string | undefined, after: string | undefined): string | undefined {
+  if (before === undefined || after === undefined || before === after) return undefined
+  return `warning: the runs tested different targets (${before}, then ${after}): a change may be the other server's, not a change of one server`
+}
+
+/**
  * An observation that differs on every run of the same server (a count, a wait, an id, a time, a run's label)
  * rather than a choice the server made: left out of the capability changes.
  */
@@ -76,10 +94,11 @@ const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0]!.sli
 export function diffReports(before: ComparedReport, after: ComparedReport): ReportDiff {
   const was = new Map(before.checks.map((c) => [c.id, c]))
   const now = new Map(after.checks.map((c) => [c.id, c]))
-  const head = (r: ComparedReport) => ({ runId: r.runId, startedAt: r.startedAt, version: r.tool?.version, verdict: r.verdict })
+  const head = (r: ComparedReport) => ({ runId: r.runId, startedAt: r.startedAt, version: r.tool?.version, verdict: r.verdict, target: targetName(r.target) })
   const result: ReportDiff = {
     before: head(before),
     after: head(after),
+    targetsDiffer: targetWarning(targetName(before.target), targetName(after.target)) !== undefined,
     verdictChanged: before.verdict !== after.verdict,
     changes: [],
     capabilities: [],
@@ -101,8 +120,12 @@ export function diffReports(before: ComparedReport, after: ComparedReport): Repo
   }
   result.changes.sort((x, y) => KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
   result.regressions = result.changes.filter((c) => c.regression).length
-  // Observations both runs made: one only a run made depends on the data it met, not on the server's choice.
-  const caps = Object.keys(before.capabilities ?? {}).filter((key) => key in (after.capabilities ?? {}))
+  // The server's run-wide choices (create.status, update.method, list.lastPage…) both runs noted. A check's own
+  // observations (`<check id>.<name>`: a remaining count, the seeded value a filter check queried) are what that
+  // run met, not what the server chose: never compared.
+  const checkIds = [...was.keys(), ...now.keys()]
+  const observed = (key: string) => checkIds.some((id) => key.startsWith(`${id}.`))
+  const caps = Object.keys(before.capabilities ?? {}).filter((key) => key in (after.capabilities ?? {}) && !observed(key))
   for (const key of caps.sort()) {
     const b = before.capabilities?.[key]
     const a = after.capabilities?.[key]
@@ -134,6 +157,8 @@ function mismatchLines(diff: ReportDiff): string[] {
 export function diffText(diff: ReportDiff): string {
   if (diff.versionMismatch) return `${mismatchLines(diff).join('\n')}\n`
   const lines = [`before: ${runName(diff.before)}`, `after:  ${runName(diff.after)}`]
+  const warning = targetWarning(diff.before.target, diff.after.target)
+  if (warning) lines.push(warning)
   lines.push(diff.verdictChanged ? `verdict: ${diff.before.verdict} -> ${diff.after.verdict}` : `verdict: ${diff.after.verdict} (unchanged)`)
   const width = Math.max(0, ...diff.changes.map((c) => c.kind.length))
   for (const c of diff.changes) lines.push(`${c.kind.padEnd(width)}  ${c.id} (${c.level})${c.message ? `: ${c.message}` : ''}`)
@@ -152,6 +177,8 @@ export function diffMarkdown(diff: ReportDiff): string {
       .map((l) => mdCell(l.trim()))
       .join('\n\n')}\n`
   const out = ['### crm-conformance diff', '']
+  const warning = targetWarning(diff.before.target, diff.after.target)
+  if (warning) out.push(`> :warning: ${mdCell(warning.replace(/^warning: /, ''))}`, '')
   out.push(
     diff.verdictChanged ? `**Verdict:** ${diff.before.verdict} → **${diff.after.verdict}**` : `**Verdict:** ${diff.after.verdict} (unchanged)`,
     '',

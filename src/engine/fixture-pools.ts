@@ -96,7 +96,7 @@ export const POOLS: Record<FixtureName, PoolSpec> = {
 /** One pool's health: the line report.json keeps (src/report/types.ts), its fixture named by the vocabulary. */
 export type PoolHealth = FixturePoolLine & { fixture: FixtureName }
 
-function describe(h: Omit<PoolHealth, 'line'>, spec: PoolSpec): string {
+function describe(h: Omit<PoolHealth, 'line'>, spec: PoolSpec, fresh: boolean): string {
   if (h.configured === 0) return `${h.label}: ${h.variable} is not set; the checks look for one by listing`
   if (h.usable === 0) {
     const why = h.unusable.map((u) => `${u.id}: ${u.reason}`).join('; ')
@@ -108,8 +108,10 @@ function describe(h: Omit<PoolHealth, 'line'>, spec: PoolSpec): string {
           : ''
     return `${h.label}: none of ${h.configured} usable (${why}); ${skips}set ${h.variable} to one or more ${spec.usableIs}`
   }
-  const use = h.usesPerRun > 0 ? `this run uses ${h.usesPerRun} (${h.runsLeft} night${h.runsLeft === 1 ? '' : 's'} left)` : 'this run uses none up'
-  const last = h.usesPerRun > 0 && h.runsLeft === 1 ? `; add ids to ${h.variable} before the next run` : ''
+  // A server seeded afresh for this run (the embedded one) has no next night to count.
+  const nights = fresh ? '' : ` (${h.runsLeft} night${h.runsLeft === 1 ? '' : 's'} left)`
+  const use = h.usesPerRun > 0 ? `this run uses ${h.usesPerRun}${nights}` : 'no check of this run uses one up'
+  const last = h.usesPerRun > 0 && h.runsLeft === 1 && !fresh ? `; add ids to ${h.variable} before the next run` : ''
   return `${h.label}: ${h.usable} usable of ${h.configured}, ${use}${last}`
 }
 
@@ -121,6 +123,8 @@ export async function choosePoolFixtures(
   config: ResolvedConfig,
   transport: Transport,
   checks: readonly CheckDefinition[],
+  /** The server was seeded for this run alone (the embedded one): no nights left to count. */
+  fresh = false,
 ): Promise<{ fixtures: ResolvedConfig['fixtures']; health: PoolHealth[] }> {
   const api = new ApiClient(transport, 'main', () => undefined)
   const selected = new Set(checks.map((c) => c.id))
@@ -158,7 +162,7 @@ export async function choosePoolFixtures(
       runsLeft: usesPerRun > 0 ? Math.floor(usable / usesPerRun) : undefined,
       mustSkips,
     }
-    health.push({ ...h, line: describe(h, spec) })
+    health.push({ ...h, line: describe(h, spec, fresh) })
   }
   return { fixtures, health }
 }

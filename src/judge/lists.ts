@@ -5,6 +5,7 @@ import { LIMITS, LIST_PARAMETERS, type FilterSpec, type ResourceSpec } from '../
 import { recordMatches } from './filter-match.ts'
 import { firstMisordered, type Order, type SortKey } from './order.ts'
 import { shownPrecision } from './precision.ts'
+import { counted } from '../text/counted.ts'
 
 type AnyRecord = Record<string, any>
 
@@ -26,8 +27,8 @@ export function pageSizeProblem(limit: string | undefined, count: number, more: 
   const size = requestedPageSize(limit)
   if (size === undefined) return undefined
   const asked = limit === undefined ? `no limit (default ${LIMITS.pageSizeDefault})` : `limit=${size}`
-  if (count > size) return `${count} records for ${asked} (§4.1)`
-  if (more && limit === undefined && count !== size) return `${count} records for ${asked} although more records follow (§4.1, §8)`
+  if (count > size) return `${counted(count, 'record')} for ${asked} (§4.1)`
+  if (more && limit === undefined && count !== size) return `${counted(count, 'record')} for ${asked} although more records follow (§4.1, §8)`
   if (more && count === 0) return `an empty page for ${asked} although more records follow (§4.1)`
   return undefined
 }
@@ -121,7 +122,7 @@ export { firstMisordered }
  */
 export function shortOfLimit(limit: number, count: number, more: boolean): string | undefined {
   if (count > limit) return `${count} records for limit=${limit} (§4.1)`
-  if (more && count < limit) return `${count} records for limit=${limit} although more records follow (§4.1: the page size is the limit)`
+  if (more && count < limit) return `${counted(count, 'record')} for limit=${limit} although more records follow (§4.1: the page size is the limit)`
   return undefined
 }
 

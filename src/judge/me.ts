@@ -29,10 +29,15 @@ function scopeMap(value: Record<string, unknown>): string[] | undefined {
   return scopes
 }
 
-/** Every `area:read|write` scope found anywhere in the body: as an array of strings, a space-separated string, or a map of area to access. */
-export function scopesFromMe(body: unknown): string[] | undefined {
+/**
+ * Every `area:read|write` scope found anywhere in the body: as an array of strings, a space-separated string, or a
+ * map of area to access. `complete`: undefined when a list of scopes also holds other words (`*`, `admin`), which
+ * may grant more than the scopes read: a list to compare with what is needed must be nothing but scopes.
+ */
+export function scopesFromMe(body: unknown, options: { complete?: boolean } = {}): string[] | undefined {
   const found = new Set<string>()
   let sawList = false
+  let otherWords = false
   const visit = (value: unknown, depth: number) => {
     if (depth > 6 || value === null || value === undefined) return
     if (Array.isArray(value)) {
@@ -40,6 +45,7 @@ export function scopesFromMe(body: unknown): string[] | undefined {
       if (scopes.length > 0) {
         sawList = true
         scopes.forEach((s) => found.add(s))
+        if (value.some((v) => typeof v === 'string' && !SCOPE.test(v))) otherWords = true
       }
       for (const item of value) if (typeof item === 'object') visit(item, depth + 1)
       return
@@ -63,6 +69,7 @@ export function scopesFromMe(body: unknown): string[] | undefined {
     }
   }
   visit(body, 0)
+  if (options.complete && otherWords) return undefined
   return sawList ? [...found].sort() : undefined
 }
 

@@ -91,7 +91,7 @@ export function renderHistory(report: RunReport): string {
     )
     .join('\n')
   return `<section id="history" data-testid="history"><h2>Trend (last ${runs.length} runs)</h2>
-<p class="muted">From <code>${esc(report.history!.file)}</code>. Bar height: checks failed or errored (the highest is ${most}); colour: the verdict; ▲ checks that started failing, ▼ checks that stopped.</p>
+${report.history!.warning ? `<p data-testid="history-warning"><strong>${esc(report.history!.warning)}</strong></p>\n` : ''}<p class="muted">From <code>${esc(report.history!.file)}</code>. Bar height: checks failed or errored (the highest is ${most}); colour: the verdict; ▲ checks that started failing, ▼ checks that stopped.</p>
 <svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="failed checks per run"><line x1="0" y1="${H - bottom}" x2="${W}" y2="${H - bottom}" stroke="#d8dee4"/>${bars}</svg>
 ${days ? `<ul>\n${days}\n</ul>` : '<p class="muted">No check started or stopped failing over these runs.</p>'}
 </section>`

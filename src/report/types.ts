@@ -60,7 +60,7 @@ export interface RunReport {
   /** What the API cannot delete: this run's leftovers and earlier runs' still there, by resource (src/run/footprint.ts). */
   footprint?: { thisRun: Record<string, number>; earlierRuns: Record<string, number>; archived: number; method: string }
   /** `run --history FILE`: the last runs of that file, this one last, for report.html's trend chart. */
-  history?: { file: string; runs: HistoryLine[] }
+  history?: { file: string; runs: HistoryLine[]; /** The runs shown judged other targets too. */ warning?: string }
   /** How each fixture pool stood before the checks started (src/engine/fixture-pools.ts): one line each. */
   fixturePools?: FixturePoolLine[]
   /** Set on the report of observed traffic (`proxy`, `verify-traffic`): its rows are traffic rules, not checks. */

@@ -7,4 +7,14 @@ export interface RequestEstimates {
   checks: Record<string, Record<string, number>>
   /** Requests of no check (start-up probe, clean-up), by key role. */
   harness: Record<string, number>
+  /**
+   * §5.4 scopes the main key used, per area and per the checks' write need (`none`, `if-allowed`, `safe`, `full`):
+   * what a main key must hold for a selection (src/run/scope-needs.ts). Per area, not per check, because a shared
+   * fixture's requests count for the check that asked first.
+   */
+  scopes?: Record<string, Record<string, string[]>>
+  /** Requests by key role of each area run alone (its checks, its shared fixtures, the pools, clean-up). */
+  areaRuns?: Record<string, Record<string, number>>
+  /** Requests of no check that a run of one read-only check sends (start-up, the fixture pools): what any run pays. */
+  anyRun?: Record<string, number>
 }

@@ -21,7 +21,12 @@ export function measuredRequests(check: Pick<CheckDefinition, 'id'>): number {
   return allKeys(REQUEST_ESTIMATES.checks[check.id] ?? {})
 }
 
-/** Requests by key role the selection is expected to send. */
+/**
+ * Requests by key role the selection is expected to send. The whole catalogue: the measured full run. A subset:
+ * per area, its checks' own requests plus what that area pays whatever is selected of it (its area run alone
+ * minus its checks' own requests in the full run: the shared fixtures, the pools, clean-up), at most the area
+ * run alone; what every run pays (start-up, pools) counted once.
+ */
 export function estimateRequests(checks: readonly CheckDefinition[], table: RequestEstimates = REQUEST_ESTIMATES): Record<string, number> {
   const areaAverage = new Map<string, number>()
   const byArea = new Map<string, number[]>()
@@ -30,16 +35,40 @@ export function estimateRequests(checks: readonly CheckDefinition[], table: Requ
     byArea.set(area, [...(byArea.get(area) ?? []), allKeys(roles)])
   }
   for (const [area, counts] of byArea) areaAverage.set(area, Math.round(counts.reduce((a, b) => a + b, 0) / counts.length))
+  const own = (check: Pick<CheckDefinition, 'id' | 'area'>): Record<string, number> =>
+    table.checks[check.id] ?? { main: areaAverage.get(check.area) ?? FALLBACK_REQUESTS }
   const total: Record<string, number> = {}
-  const add = (role: string, n: number) => (total[role] = (total[role] ?? 0) + n)
-  for (const check of checks) {
-    const measured = table.checks[check.id]
-    if (measured) for (const [role, n] of Object.entries(measured)) add(role, n)
-    else add('main', areaAverage.get(check.area) ?? FALLBACK_REQUESTS)
+  const add = (roles: Record<string, number>, times = 1) => {
+    for (const [role, n] of Object.entries(roles)) total[role] = (total[role] ?? 0) + n * times
   }
-  // The harness's own requests (fixtures, clean-up) grow with the selection: its share of the measured run.
-  const share = Math.min(1, checks.length / Math.max(1, Object.keys(table.checks).length))
-  for (const [role, n] of Object.entries(table.harness)) add(role, Math.round(n * share))
+  const selected = new Set(checks.map((c) => c.id))
+  const whole = Object.keys(table.checks).every((id) => selected.has(id))
+  if (whole || !table.areaRuns) {
+    for (const check of checks) add(own(check))
+    // The harness's own requests (fixtures, clean-up) grow with the selection: its share of the measured run.
+    const share = Math.min(1, checks.length / Math.max(1, Object.keys(table.checks).length))
+    add(Object.fromEntries(Object.entries(table.harness).map(([role, n]) => [role, Math.round(n * share)])))
+    return total
+  }
+  const areas = [...new Set(checks.map((c) => c.area))]
+  for (const area of areas) {
+    const chosen: Record<string, number> = {}
+    for (const check of checks) if (check.area === area) for (const [role, n] of Object.entries(own(check))) chosen[role] = (chosen[role] ?? 0) + n
+    const alone = table.areaRuns[area]
+    if (!alone) {
+      add(chosen)
+      continue
+    }
+    const ownOfArea: Record<string, number> = {}
+    for (const [id, roles] of Object.entries(table.checks))
+      if (id.split('.')[0] === area) for (const [role, n] of Object.entries(roles)) ownOfArea[role] = (ownOfArea[role] ?? 0) + n
+    for (const role of new Set([...Object.keys(chosen), ...Object.keys(alone)])) {
+      const fixed = Math.max(0, (alone[role] ?? 0) - (ownOfArea[role] ?? 0))
+      add({ [role]: Math.max(chosen[role] ?? 0, Math.min(alone[role] ?? 0, fixed + (chosen[role] ?? 0))) })
+    }
+  }
+  if (areas.length > 1) add(table.anyRun ?? {}, -(areas.length - 1))
+  for (const role of Object.keys(total)) total[role] = Math.max(0, total[role]!)
   return total
 }
 

@@ -16,6 +16,7 @@ import { archiveProducts, countFootprint, type Footprint } from './footprint.ts'
 import { transportFor } from '../http/for-config.ts'
 import { resolveTarget, type EmbeddedOptions } from './target.ts'
 import { measuredRequests } from './estimate.ts'
+import { counted } from '../text/counted.ts'
 
 /** After a stop, how long requests already on the wire may take to answer before the run moves on without them. */
 const STOP_DRAIN_MAX_MS = 4_000
@@ -148,7 +149,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
   let footprint: Footprint | undefined
   try {
     // The fixture each check sees is the first usable id of its pool, chosen before any check starts.
-    const chosen = await choosePoolFixtures(session.config, session.transport, options.checks)
+    const chosen = await choosePoolFixtures(session.config, session.transport, options.checks, session.embedded !== undefined)
     session.config.fixtures = chosen.fixtures
     pools = chosen.health
     options.onPools?.(pools)
@@ -189,7 +190,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
     halt.abort('the run is over')
     try {
       await drain(session, config, options.hurry)
-      options.onPhase?.('cleanup', `${session.ledger.pending().length} records to remove`)
+      options.onPhase?.('cleanup', `${counted(session.ledger.pending().length, 'record')} to remove`)
       // After an interrupt CI kills the job soon: clean-up ends in time for the report to be written again.
       const interrupted = stop?.kind === 'interrupted'
       const timeoutMs = options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS

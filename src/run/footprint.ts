@@ -104,3 +104,25 @@ export function describeFootprint(f: Footprint): string {
   const before = sum(f.earlierRuns)
   return `footprint: this run left ${now} record${now === 1 ? '' : 's'} the API cannot delete${now ? ` (${list(f.thisRun)})` : ''}${f.archived ? `, ${f.archived} products archived` : ''}; earlier runs' still there: ${before ? `at least ${before} (${list(f.earlierRuns)})` : 'none found'}`
 }
+
+/** Up to this many records left behind are named one by one on the console; more are summed up in one line. */
+export const LEFTOVER_LINES = 3
+
+/**
+ * The console's lines for the records a run against a server left behind: each named when they are few; else one
+ * line (how many, of which resources, how many clean-up could not remove) pointing at the report files that list
+ * every one, so the verdict above is not buried under them.
+ */
+export function describeLeftovers(leftovers: readonly { resource: string; id: string; reason: string }[], where: string): string[] {
+  if (leftovers.length <= LEFTOVER_LINES) return leftovers.map((l) => `left behind: ${l.resource} ${l.id} (${l.reason})`)
+  const byResource = new Map<string, number>()
+  for (const l of leftovers) byResource.set(l.resource, (byResource.get(l.resource) ?? 0) + 1)
+  const resources = [...byResource]
+    .sort((a, b) => b[1] - a[1])
+    .map(([r, n]) => `${n} ${r}`)
+    .join(', ')
+  const notRemoved = leftovers.filter((l) => l.reason.startsWith('not removed')).length
+  return [
+    `left behind: ${leftovers.length} records (${resources})${notRemoved ? `, ${notRemoved} of them not removed by the clean-up` : ''}; each with its id and why in ${where}`,
+  ]
+}

@@ -2,6 +2,7 @@
 // failing ids), so report.html can draw the last runs and name the days a check started or stopped failing.
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { targetName } from '../diff/diff.ts'
 import type { HistoryLine, RunReport } from '../report/types.ts'
 
 /** Runs shown in report.html's chart (the file keeps every line). */
@@ -14,7 +15,7 @@ export function historyLine(report: RunReport): HistoryLine {
     date: report.startedAt,
     runId: report.runId,
     version: report.tool.version,
-    target: report.target.baseUrl,
+    target: targetName(report.target) ?? report.target.baseUrl,
     verdict: report.verdict,
     counts: { passed: s.passed, failed: s.failed, skipped: s.skipped, errored: s.errored },
     failing: report.checks.filter((c) => c.status === 'failed' || c.status === 'error').map((c) => c.id),
@@ -40,4 +41,15 @@ export function readHistory(file: string): HistoryLine[] {
 export function appendHistory(file: string, line: HistoryLine): void {
   mkdirSync(dirname(file), { recursive: true })
   appendFileSync(file, `${JSON.stringify(line)}\n`)
+}
+
+/**
+ * The trend's warning when the runs shown judged other targets than this one (the last line): the chart would
+ * mix servers. Names the others, the most recent first.
+ */
+export function historyWarning(runs: readonly HistoryLine[]): string | undefined {
+  const current = runs.at(-1)?.target
+  const others = [...new Set(runs.slice(0, -1).map((r) => r.target))].filter((t) => t !== current).reverse()
+  if (!current || others.length === 0) return undefined
+  return `warning: the history file also holds runs against ${others.join(', ')}; this run tested ${current}: the trend mixes servers (keep one --history file per target)`
 }

@@ -3,13 +3,13 @@ import type { CheckDefinition } from '../checks/types.ts'
 import { KEY_VARIABLES, loadConfig, type KeyRole } from '../config/config.ts'
 import { startReferenceServer, type ReferenceServer } from '../reference/index.ts'
 import { makeCheckResult, makeEvidence, makeExchange } from '../report/test-fixtures.ts'
-import { annotateResults, judgeMain, judgeOptional, outOfScopeRead, preflightTarget, workspaceOf } from './preflight.ts'
+import { annotateResults, judgeMain, judgeMainScopes, judgeOptional, outOfScopeRead, preflightTarget, workspaceOf } from './preflight.ts'
 
 describe('judging what the keys answered', () => {
   const base = 'https://crm.example.test/v1'
   test('the main key: silence, 401 and 403 refuse the run, naming CRM_API_KEY', () => {
     expect(judgeMain({ error: 'connect ECONNREFUSED' }, base)).toBe(
-      'CRMCONF_TARGET_UNREACHABLE: https://crm.example.test/v1 did not answer (connect ECONNREFUSED)',
+      'the target did not answer GET /me at https://crm.example.test/v1: connect ECONNREFUSED; check CRM_BASE_URL (CRMCONF_TARGET_UNREACHABLE)',
     )
     expect(judgeMain({ status: 401 }, base)).toBe(
       'CRM_API_KEY was refused: GET /me answered 401 at https://crm.example.test/v1; set CRM_API_KEY to a valid key of that workspace with every scope',
@@ -17,6 +17,18 @@ describe('judging what the keys answered', () => {
     expect(judgeMain({ status: 403 }, base)).toMatch(/^CRM_API_KEY may not call GET \/me: 403/)
     expect(judgeMain({ status: 200 }, base)).toBeUndefined()
     expect(judgeMain({ status: 500 }, base)).toBeUndefined()
+  })
+
+  test("the main key's scopes: missing ones named; a body that cannot tell (no scopes, a wildcard beside them) never refuses", () => {
+    const needed = ['accounts:read', 'accounts:write', 'invoices:read']
+    expect(judgeMainScopes({ status: 200, body: { scopes: ['accounts:read'] } }, needed)).toBe(
+      'CRM_API_KEY lacks 2 scopes the selected checks need (GET /me, §5.4): accounts:write invoices:read; set CRM_API_KEY to a key with every scope, or select checks that do not need them (--only, --skip, --profile read-only)',
+    )
+    expect(judgeMainScopes({ status: 200, body: { key: { scopes: 'accounts:read accounts:write invoices:read' } } }, needed)).toBeUndefined()
+    expect(judgeMainScopes({ status: 200, body: { scopes: ['*'] } }, needed)).toBeUndefined()
+    expect(judgeMainScopes({ status: 200, body: { scopes: ['accounts:read', 'admin'] } }, needed)).toBeUndefined()
+    expect(judgeMainScopes({ status: 200, body: { workspace: 'ws1' } }, needed)).toBeUndefined()
+    expect(judgeMainScopes({ status: 200, body: { scopes: [] } }, [])).toBeUndefined()
   })
 
   test('optional keys answering contrary to their role', () => {

@@ -40,7 +40,9 @@ const ok = (seen: Seen) => seen.status !== undefined && seen.status >= 200 && se
 
 /** The main key's /me: a refusal when the key is refused or the target is silent, else undefined. */
 export function judgeMain(seen: Seen, baseUrl: string): string | undefined {
-  if (seen.status === undefined) return `${new CrmConfError('CRMCONF_TARGET_UNREACHABLE', '').code}: ${baseUrl} did not answer (${seen.error ?? 'no response'})`
+  // A sentence first; the stable code last, for a script to match.
+  if (seen.status === undefined)
+    return `the target did not answer GET /me at ${baseUrl}: ${seen.error ?? 'no response'}; check CRM_BASE_URL (${new CrmConfError('CRMCONF_TARGET_UNREACHABLE', '').code})`
   if (seen.status === 401)
     return `${KEY_VARIABLES.main} was refused: GET /me answered 401 at ${baseUrl}; set ${KEY_VARIABLES.main} to a valid key of that workspace with every scope`
   if (seen.status === 403)
@@ -57,6 +59,18 @@ export function workspaceOf(body: unknown): string | undefined {
   if (ws && typeof ws === 'object' && 'id' in ws && (typeof ws.id === 'string' || typeof ws.id === 'number')) return String(ws.id)
   for (const name of ['workspaceId', 'workspace_id']) if (typeof b[name] === 'string') return b[name] as string
   return undefined
+}
+
+/**
+ * The main key's scopes against those the selected checks need: one line naming what is missing and the variable,
+ * or undefined (nothing missing, or the /me body shows no scopes this suite can read: then the run cannot tell).
+ */
+export function judgeMainScopes(me: Seen, needed: readonly string[]): string | undefined {
+  const held = scopesFromMe(me.body, { complete: true })
+  const missing = held ? needed.filter((scope) => !held.includes(scope)) : []
+  if (missing.length === 0) return undefined
+  const variable = KEY_VARIABLES.main
+  return `${variable} lacks ${missing.length} scope${missing.length === 1 ? '' : 's'} the selected checks need (GET /me, §5.4): ${missing.join(' ')}; set ${variable} to a key with every scope, or select checks that do not need them (--only, --skip, --profile read-only)`
 }
 
 /** A read of a collection the scopes exclude (§5.4), for the restricted key's probe; undefined when every read scope is held. */
@@ -100,13 +114,13 @@ const OPTIONAL_PROBED: KeyRole[] = ['restricted', 'revoked', 'foreign', 'ipBlock
  * (whose small budget the 429 probe needs whole), and for the restricted key one read outside its scopes:
  * at most six requests. Every request goes through the run's transport and its redaction.
  */
-export async function preflight(config: ResolvedConfig, transport: Transport): Promise<PreflightResult> {
+export async function preflight(config: ResolvedConfig, transport: Transport, needed: readonly string[] = []): Promise<PreflightResult> {
   const baseUrl = config.baseUrl ?? ''
   const probe = async (role: KeyRole, path: string, query?: Record<string, string>): Promise<Seen> =>
     seenOf(await transport.send({ method: 'GET', path, query, retryOn429: false }, role, PROBE))
   const mainExchange = await transport.send({ method: 'GET', path: '/me', retryOn429: false }, 'main', PROBE)
   const main = seenOf(mainExchange)
-  const refusal = judgeMain(main, baseUrl)
+  const refusal = judgeMain(main, baseUrl) ?? (ok(main) ? judgeMainScopes(main, needed) : undefined)
   if (refusal) return { refusal, warnings: [] }
   const limitPerMinute = headerInt(mainExchange.response?.headers['ratelimit-limit'])
 
@@ -142,11 +156,11 @@ export async function preflight(config: ResolvedConfig, transport: Transport): P
   return { warnings, limitPerMinute: limitPerMinute && limitPerMinute > 0 ? limitPerMinute : undefined }
 }
 
-/** `preflight` on a transport of its own, closed afterwards. */
-export async function preflightTarget(config: ResolvedConfig): Promise<PreflightResult> {
+/** `preflight` on a transport of its own, closed afterwards; `needed`: the scopes the selected checks need of the main key. */
+export async function preflightTarget(config: ResolvedConfig, needed: readonly string[] = []): Promise<PreflightResult> {
   const transport = transportFor(config)
   try {
-    return await preflight(config, transport)
+    return await preflight(config, transport, needed)
   } finally {
     await transport.close()
   }

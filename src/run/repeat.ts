@@ -65,3 +65,16 @@ export function mergeRepetitions(
   }
   return { results, labels }
 }
+
+/**
+ * `--repeat N`: one line per check that failed or errored in some repetition, `failed 3 of 3: <id>`, the most
+ * often first; nothing for a single run.
+ */
+export function describeRepeatFailures(statuses: ReadonlyMap<string, readonly Status[]>, repeat: number): string[] {
+  if (repeat <= 1) return []
+  return [...statuses]
+    .map(([id, seen]) => ({ id, failed: seen.filter((s) => s === 'failed' || s === 'error').length }))
+    .filter((c) => c.failed > 0)
+    .sort((a, b) => b.failed - a.failed || (a.id < b.id ? -1 : 1))
+    .map((c) => `failed ${c.failed} of ${repeat}: ${c.id}`)
+}

@@ -13,7 +13,7 @@ import type { PoolHealth } from '../engine/fixture-pools.ts'
 import type { Status } from '../vocabulary.ts'
 import { mergeRepetitions, repeatSeed, type LabelledCheck } from './repeat.ts'
 import type { Footprint } from './footprint.ts'
-import { appendHistory, HISTORY_SHOWN, historyLine, readHistory } from './history.ts'
+import { appendHistory, HISTORY_SHOWN, historyLine, historyWarning, readHistory } from './history.ts'
 import type { EmbeddedOptions } from './target.ts'
 import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
@@ -212,7 +212,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
     report = { ...report, coverage: coverageOfRun(report.checks, options.catalogue) }
     if (options.historyFile) {
       const runs = [...readHistory(options.historyFile), historyLine(report)].slice(-HISTORY_SHOWN)
-      report = { ...report, history: { file: options.historyFile, runs } }
+      const warning = historyWarning(runs)
+      report = { ...report, history: { file: options.historyFile, runs, ...(warning ? { warning } : {}) } }
     }
 
     // Secrets the server echoed in a form redaction missed are masked here, and the files written anyway.

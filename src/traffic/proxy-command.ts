@@ -12,6 +12,7 @@ import type { FailOn } from './report.ts'
 import { JudgeThread } from './judge-thread.ts'
 import { TrafficSession } from './session.ts'
 import type { TrafficRule } from './types.ts'
+import { quotedPath } from '../text/quoted-path.ts'
 
 export const PROXY_DEFAULTS = { host: '127.0.0.1', port: 8080, tallyEveryMs: 10_000 } as const
 
@@ -141,6 +142,6 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<{ exit
       why: 'judging fell behind the traffic, a judging thread crashed, or the drain time at stop ran out (the proxy printed which)',
     },
   })
-  write(`proxy stopped (${reason}): ${tally()}${report.verdictLabel}\nreports: ${reportDir}\n`)
+  write(`proxy stopped (${reason}): ${tally()}${report.verdictLabel}\nreports: ${quotedPath(reportDir)}\n`)
   return { exitCode, reportDir }
 }

@@ -13,6 +13,7 @@ import { readNdjson, TrafficFileError } from './ndjson.ts'
 import type { FailOn } from './report.ts'
 import { TrafficSession } from './session.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
+import { quotedPath } from '../text/quoted-path.ts'
 
 export interface VerifyTrafficOptions {
   files: string[]
@@ -125,7 +126,7 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   })
   for (const row of report.checks)
     if (row.status === 'failed') write(`${row.level} ${row.id} (${row.clause}) ${(row as { side?: string }).side ?? ''}: ${row.message}\n`)
-  write(`${report.verdictLabel}\nreports: ${reportDir}\n`)
+  write(`${report.verdictLabel}\nreports: ${quotedPath(reportDir)}\n`)
   return { exitCode: unreadable ? 2 : exitCode, reportDir, exchanges: session.exchanges }
 }
 

@@ -14,6 +14,7 @@ import {
   sinceSides,
   timestampPrecision,
   SINCE_FIELD,
+  counted,
 } from '../../src/checks/index.ts'
 import type { CheckContext, CheckDefinition, ApiResponse, AnyRecord, SinceParam } from '../../src/checks/index.ts'
 import { childSet, listSource, overPageList, probeCollections } from './fixtures.ts'
@@ -94,7 +95,7 @@ const limitOne = defineCheck({
     const [a, b] = [first.body.data[0]?.id, second.body.data[0]?.id]
     if (second.body.data.length !== 1 || a === b) {
       ctx.fail(
-        `the page after a limit=1 page holds ${second.body.data.length} records${a === b ? ', the same record again' : ''}, expected 1 other record (§4.1)`,
+        `the page after a limit=1 page holds ${counted(second.body.data.length, 'record')}${a === b ? ', the same record again' : ''}, expected 1 other record (§4.1)`,
         { exchanges: [first.exchange, second.exchange] },
       )
     }

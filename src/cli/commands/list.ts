@@ -9,14 +9,21 @@ const printJson = (checks: unknown[]) => process.stdout.write(`${JSON.stringify(
 export function registerListCommand(program: Command, setExit: (code: number) => void): void {
   program
     .command('list')
-    .description('list every check: id, level, clauses, title')
+    .description('list every check: id, level, clauses, title (or, with --faults, the faults --fault injects)')
     .option('--json', 'as JSON')
+    .option('--faults', "list the reference server's faults (the names --fault takes) with what each breaks, instead of the checks")
     .option(
       '--where <id|clause>',
       'where each check this selects is declared: file and line (id, id prefix, area or clause; repeatable, comma-separated)',
       collect,
     )
     .action(async (opts) => {
+      if (opts.faults) {
+        const { FAULTS } = await import('../../reference/faults.ts')
+        if (opts.json) printJson(FAULTS.map((f) => ({ ...f })))
+        else process.stdout.write(FAULTS.map((f) => `${f.id.padEnd(48)} ${f.description}\n`).join(''))
+        return
+      }
       const { catalogue } = await import('../../../suites/index.ts')
       if (opts.where) {
         const { whereChecks } = await import('../where.ts')

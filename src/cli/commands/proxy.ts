@@ -24,6 +24,12 @@ export function registerProxyCommand(program: Command, setExit: (code: number) =
         reportDir: opts.reportDir,
         record: opts.record,
         failOn: opts.failOn,
+      }).catch(async (error: unknown) => {
+        const { listenProblem } = await import('../listen-problem.ts')
+        const problem = listenProblem('proxy', error, opts.host, opts.port)
+        if (!problem) throw error
+        process.stderr.write(`${problem}\n`)
+        return { exitCode: 2 }
       })
       setExit(outcome.exitCode)
     })

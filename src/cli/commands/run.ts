@@ -31,6 +31,7 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
       'run each selected check n times (seeds seed, seed+1, …); one that passed and failed is labelled flaky',
       integer('--repeat', 1, 100),
     )
+    .option('--history <file>', 'append one JSON line for this run to that file (created if missing); report.html charts the last 30 runs')
     .action(async (opts) => {
       const { runCommand } = await import('../run-command.ts')
       const outcome = await runCommand({

@@ -28,18 +28,26 @@ export function registerServeCommand(program: Command, setExit: (code: number) =
         return setExit(2)
       }
       const { runServeCommand } = await import('../../reference/serve-command.ts')
-      await runServeCommand({
-        webhookUrl: opts.webhookUrl,
-        cors: opts.cors === undefined ? undefined : opts.cors === true ? '*' : opts.cors,
-        port: opts.port,
-        host: opts.host,
-        basePath: opts.basePath,
-        variant: opts.variant,
-        faults: opts.fault,
-        rateLimitPerMinute: opts.rateLimit,
-        conditions: conditionsFromFlags(opts),
-        listLagMs: opts.listLag,
-      })
+      try {
+        await runServeCommand({
+          webhookUrl: opts.webhookUrl,
+          cors: opts.cors === undefined ? undefined : opts.cors === true ? '*' : opts.cors,
+          port: opts.port,
+          host: opts.host,
+          basePath: opts.basePath,
+          variant: opts.variant,
+          faults: opts.fault,
+          rateLimitPerMinute: opts.rateLimit,
+          conditions: conditionsFromFlags(opts),
+          listLagMs: opts.listLag,
+        })
+      } catch (error) {
+        const { listenProblem } = await import('../listen-problem.ts')
+        const problem = listenProblem('serve', error, opts.host, opts.port)
+        if (!problem) throw error
+        process.stderr.write(`${problem}\n`)
+        return setExit(2)
+      }
     })
   addConditionOptions(program.commands.find((c) => c.name() === 'serve')!)
 }
