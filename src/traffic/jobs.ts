@@ -39,6 +39,8 @@ export interface JudgeFilesOptions {
   jobs: number
   shard?: ShardSpec
   ruleTimes?: Map<string, number>
+  /** The `jobs` partitions judged on this thread, routed and merged as threads' are (tests: many runs, no thread started). */
+  inlineJobs?: boolean
   /** A line for the console (a worker crashed). */
   onProblem(line: string): void
 }
@@ -138,7 +140,7 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
   for (let j = 0; j < options.jobs; j++) {
     const partition = plan.partitionOfJob(j)
     jobs.push(
-      options.jobs === 1
+      options.jobs === 1 || options.inlineJobs
         ? new InlineJob(
             new PartitionJudge({ basePath, config, rules, partition, total: plan.total, ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}) }),
           )
