@@ -26,5 +26,12 @@ for (const fault of ['clean', ...SHARD_FIXTURE_FAULTS]) {
   const run = await runProxied(fault === 'clean' ? {} : { faults: [fault] })
   // Gzipped: ten recordings are 3.5 MB as text, 250 kB so.
   writeFileSync(join(dir, `${fault}.ndjson.gz`), gzipSync(run.exchanges.map(ndjsonLine).join(''), { level: 9 }))
-  console.log(`${fault}: ${run.exchanges.length} exchanges, server failures: ${run.rows.filter((r) => r.status === 'failed' && r.side === 'server').map((r) => r.id).join(' ') || 'none'}`)
+  console.log(
+    `${fault}: ${run.exchanges.length} exchanges, server failures: ${
+      run.rows
+        .filter((r) => r.status === 'failed' && r.side === 'server')
+        .map((r) => r.id)
+        .join(' ') || 'none'
+    }`,
+  )
 }

@@ -102,7 +102,8 @@ function trafficOf(events: Event[]): TrafficExchange[] {
     const record = (n: number) => recordOf(n, { name: e.name, status: e.recordStatus, at })
     const headers: Record<string, string> = e.key ? { authorization: 'Bearer <redacted:CRM_API_KEY>' } : {}
     const responseHeaders: Record<string, string> = { 'content-type': 'application/json' }
-    if (e.remaining !== undefined) Object.assign(responseHeaders, { 'ratelimit-limit': '3', 'ratelimit-remaining': String(e.remaining), 'ratelimit-reset': '30' })
+    if (e.remaining !== undefined)
+      Object.assign(responseHeaders, { 'ratelimit-limit': '3', 'ratelimit-remaining': String(e.remaining), 'ratelimit-reset': '30' })
     if (e.status === 429) responseHeaders['retry-after'] = '2'
     let method = 'GET'
     let url = `https://api.example/v1${e.path}`
@@ -143,7 +144,7 @@ function trafficOf(events: Event[]): TrafficExchange[] {
 }
 
 describe('random traffic', () => {
-  it('--shard 1/N … N/N merged, and --jobs N, give the whole\'s rows, counts and exit code (N = 1, 2, 3, 7)', async () => {
+  it("--shard 1/N … N/N merged, and --jobs N, give the whole's rows, counts and exit code (N = 1, 2, 3, 7)", async () => {
     const failedSomewhere = new Set<string>()
     await fc.assert(
       fc.asyncProperty(fc.array(eventArb, { minLength: 1, maxLength: 80 }), fc.constantFrom(...COUNTS), async (events, count) => {
@@ -164,7 +165,10 @@ describe('random traffic', () => {
 const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.ndjson.gz'))
 
 function fixture(name: string): TrafficExchange[] {
-  const lines = gunzipSync(readFileSync(join(FIXTURES, name))).toString('utf8').trim().split('\n')
+  const lines = gunzipSync(readFileSync(join(FIXTURES, name)))
+    .toString('utf8')
+    .trim()
+    .split('\n')
   return lines.map((line, i) => exchangeOfLine(JSON.parse(line), `${name}:${i + 1}`, i + 1))
 }
 
