@@ -3,10 +3,12 @@
 // than a bounded backlog; on `finish`, answers with the partition's tallies.
 import { parentPort, workerData } from 'node:worker_threads'
 import { compileSchemas } from '../schemas/registry.ts'
-import type { FromJob, JobData, ToJob } from './jobs.ts'
+import { exchangeOfEntry } from './har.ts'
+import type { FromJob, JobData, PostedExchange, ToJob } from './jobs.ts'
+import { exchangeOfLine } from './ndjson.ts'
 import { PartitionJudge } from './partition-judge.ts'
 import { TRAFFIC_RULES } from './rules/index.ts'
-import type { TrafficRule } from './types.ts'
+import type { TrafficExchange, TrafficRule } from './types.ts'
 
 const data = workerData as JobData
 const port = parentPort!
@@ -16,9 +18,16 @@ const rules = data.rulesModule ? ((await import(data.rulesModule)) as { rules: r
 const judge = new PartitionJudge({ basePath: data.basePath, config: data.config, rules, partition: data.partition, total: data.total })
 compileSchemas()
 
+/** The whole exchange from the text the reader read it from (validated there), numbered and keyed as the reader did. */
+function exchangeOf({ text, format, source, seq, keyRole }: PostedExchange): TrafficExchange {
+  const exchange = format === 'har' ? exchangeOfEntry(JSON.parse(text), source, seq) : exchangeOfLine(JSON.parse(text), source, seq)
+  if (keyRole !== undefined) exchange.keyRole = keyRole
+  return exchange
+}
+
 port.on('message', (message: ToJob) => {
   if (message.type === 'batch') {
-    for (const exchange of message.exchanges) judge.take(exchange)
+    for (const posted of message.exchanges) judge.take(exchangeOf(posted))
     post({ type: 'done' })
     return
   }

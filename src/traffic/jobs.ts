@@ -21,7 +21,26 @@ export interface JobData {
   total: number
   rulesModule?: string
 }
-export type ToJob = { type: 'batch'; exchanges: TrafficExchange[] } | { type: 'finish' }
+/**
+ * An exchange read, as the reader hands it over: its exchange (for a worker, only what routing reads: har.ts
+ * `light`), and the entry's or line's text, from which a worker reads the whole exchange again.
+ */
+export interface ReadUnit {
+  exchange: TrafficExchange
+  text: string
+  format: 'har' | 'ndjson'
+}
+
+/** An exchange posted to a worker: its text, and what the reader gave it (number, source, key role). */
+export interface PostedExchange {
+  text: string
+  format: ReadUnit['format']
+  source: string
+  seq: number
+  keyRole?: string
+}
+
+export type ToJob = { type: 'batch'; exchanges: PostedExchange[] } | { type: 'finish' }
 export type FromJob = { type: 'ready' } | { type: 'done' } | { type: 'finished'; result: PartitionResult }
 
 /** Exchanges posted to a worker at once, and batches a worker may have waiting before the reader waits for it. */
@@ -29,8 +48,8 @@ const BATCH = 64
 const MAX_BATCHES_AHEAD = 8
 
 export interface JudgeFilesOptions {
-  /** The exchanges of every file, in order (each file's as read; numbering is done here). */
-  exchanges: AsyncIterable<TrafficExchange>
+  /** The exchanges of every file, in order (each file's as read; numbering is done here): whole for --jobs 1, light for workers. */
+  exchanges: AsyncIterable<ReadUnit>
   basePath: string
   config: Pick<ResolvedConfig, 'keys' | 'webhookSecret' | 'extraHeaders'>
   rules: readonly TrafficRule[]
@@ -57,7 +76,7 @@ export interface JudgedFiles {
 }
 
 interface Job {
-  post(exchange: TrafficExchange): Promise<void>
+  post(exchange: TrafficExchange, unit: ReadUnit): Promise<void>
   finish(): Promise<PartitionResult | undefined>
 }
 
@@ -73,7 +92,7 @@ class InlineJob implements Job {
 
 class WorkerJob implements Job {
   private readonly worker: Worker
-  private batch: TrafficExchange[] = []
+  private batch: PostedExchange[] = []
   private ahead = 0
   private wake: (() => void) | undefined
   private settle: ((result: PartitionResult | undefined) => void) | undefined
@@ -106,9 +125,10 @@ class WorkerJob implements Job {
     wake?.()
   }
 
-  async post(exchange: TrafficExchange): Promise<void> {
+  async post(exchange: TrafficExchange, unit: ReadUnit): Promise<void> {
     if (this.crash) return
-    this.batch.push(exchange)
+    const { seq, source, keyRole } = exchange
+    this.batch.push({ text: unit.text, format: unit.format, seq, source, ...(keyRole !== undefined ? { keyRole } : {}) })
     if (this.batch.length >= BATCH) await this.flush()
   }
 
@@ -153,9 +173,9 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
   let seq = 0
   let readError: Error | undefined
   try {
-    for await (const read of options.exchanges) {
-      const keyRole = keys.keyRoleOf(read)
-      const exchange: TrafficExchange = { ...read, seq: ++seq, ...(keyRole !== undefined ? { keyRole } : {}) }
+    for await (const unit of options.exchanges) {
+      const keyRole = keys.keyRoleOf(unit.exchange)
+      const exchange: TrafficExchange = { ...unit.exchange, seq: ++seq, ...(keyRole !== undefined ? { keyRole } : {}) }
       const operation = resolveOperation(exchange, basePath)
       // Not of the API: neither judged nor counted anywhere.
       if (operation === undefined) continue
@@ -163,7 +183,7 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
       if (home !== undefined) counted[home]!++
       for (const partition of partitionsOf(rules, exchange, operation, plan.total)) {
         const job = plan.jobOf(partition)
-        if (job !== undefined) await jobs[job]!.post(exchange)
+        if (job !== undefined) await jobs[job]!.post(exchange, unit)
       }
     }
   } catch (error) {

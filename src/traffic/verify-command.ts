@@ -8,11 +8,11 @@ import { availableParallelism } from 'node:os'
 import { basename } from 'node:path'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { printable } from '../text/printable.ts'
-import { readHar } from './har.ts'
+import { readHar, readHarUnits } from './har.ts'
 import { isZip } from './har-zip.ts'
-import { readNdjson, TrafficFileError } from './ndjson.ts'
+import { readNdjson, readNdjsonUnits, TrafficFileError } from './ndjson.ts'
 import type { FailOn } from './report.ts'
-import { judgeExchanges } from './jobs.ts'
+import { judgeExchanges, type ReadUnit } from './jobs.ts'
 import { ruleSetDigest, type ShardSpec } from './partition.ts'
 import { TRAFFIC_RULES } from './rules/index.ts'
 import { TrafficSession } from './session.ts'
@@ -98,11 +98,17 @@ async function defaultJobs(files: string[]): Promise<number> {
   return bytes < JOBS_FROM_BYTES ? 1 : availableParallelism()
 }
 
-/** Every file's exchanges, in the order given; a file that cannot be read ends them with an Unreadable naming it. */
-async function* allExchanges(files: string[], formats: TrafficFormat[]): AsyncGenerator<TrafficExchange> {
+/**
+ * Every file's exchanges, in the order given, with the text each was read from (jobs.ts ReadUnit); `light`: without
+ * their bodies (workers read them from the text). A file that cannot be read ends them with an Unreadable naming it.
+ */
+async function* allUnits(files: string[], formats: TrafficFormat[], light: boolean): AsyncGenerator<ReadUnit> {
   for (const [i, file] of files.entries()) {
+    const format = formats[i]!
+    const label = basename(file)
     try {
-      yield* exchangesOf(file, formats[i]!, 1)
+      if (format === 'ndjson') for await (const unit of readNdjsonUnits(file, { label })) yield { ...unit, format: 'ndjson' }
+      else for await (const unit of readHarUnits(file, { label, zip: format === 'har-zip', light })) yield { ...unit, format: 'har' }
     } catch (error) {
       throw new Unreadable(error instanceof TrafficFileError ? error.message : `${file}: ${(error as Error).message}`)
     }
@@ -136,7 +142,7 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   const jobs = inline ? 1 : (options.jobs ?? (await defaultJobs(options.files)))
   const session = new TrafficSession({ basePath, failOn, config, rules })
   const judged = await judgeExchanges({
-    exchanges: allExchanges(options.files, formats),
+    exchanges: allUnits(options.files, formats, jobs > 1),
     basePath,
     config,
     rules,
@@ -148,7 +154,7 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   })
   let unreadable: string | undefined
   if (judged.readError) {
-    unreadable = judged.readError instanceof Unreadable ? judged.readError.message : judged.readError.message
+    unreadable = judged.readError.message
     write(`verify-traffic: cannot read ${unreadable}\n`)
   }
   const rows = judged.tallies.map((tally, i) => rowOf(rules[i]!, tally))

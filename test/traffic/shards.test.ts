@@ -8,8 +8,8 @@ import { gunzipSync } from 'node:zlib'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config/config.ts'
-import { judgeExchanges, type JudgedFiles } from '../../src/traffic/jobs.ts'
-import { exchangeOfLine } from '../../src/traffic/ndjson.ts'
+import { judgeExchanges, type JudgedFiles, type ReadUnit } from '../../src/traffic/jobs.ts'
+import { exchangeOfLine, ndjsonLine } from '../../src/traffic/ndjson.ts'
 import { trafficExitCode } from '../../src/traffic/report.ts'
 import { TRAFFIC_RULES } from '../../src/traffic/rules/index.ts'
 import type { TrafficExchange } from '../../src/traffic/types.ts'
@@ -19,9 +19,10 @@ const config = loadConfig({}, {})
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'shards')
 const COUNTS = [1, 2, 3, 7]
 
-async function* stream(exchanges: readonly TrafficExchange[]): AsyncGenerator<TrafficExchange> {
+/** The exchanges as the NDJSON reader hands them over: each with its line, which a worker reads it from again. */
+async function* stream(exchanges: readonly TrafficExchange[]): AsyncGenerator<ReadUnit> {
   // A copy each time: judging must not depend on what an earlier judging did to the objects.
-  for (const exchange of exchanges) yield structuredClone(exchange)
+  for (const exchange of exchanges) yield { exchange: structuredClone(exchange), text: ndjsonLine(exchange), format: 'ndjson' }
 }
 
 const judge = (exchanges: readonly TrafficExchange[], extra: { jobs?: number; shard?: { index: number; count: number } } = {}) =>
