@@ -53,14 +53,16 @@ const { values } = parseArgs({
     /** npm run bench:traffic-jobs: only verify-traffic --jobs N against --jobs 1 on the same HAR, alternated. */
     'jobs-only': { type: 'boolean', default: false },
     jobs: { type: 'string' },
+    dist: { type: 'boolean', default: false },
   },
 })
 
 // Child mode: verify one file in this process (with the sources of --root, default this checkout) and print its figures as JSON.
 if (values['verify-child']) {
   const root = values.root ?? ROOT
+  // --dist: the compiled build, as an installed package runs (its --jobs workers load JavaScript, not TypeScript through tsx).
   const { verifyTrafficCommand } = (await import(
-    pathToFileURL(join(root, 'src', 'traffic', 'verify-command.ts')).href
+    pathToFileURL(values.dist ? join(root, 'dist', 'traffic', 'verify-command.js') : join(root, 'src', 'traffic', 'verify-command.ts')).href
   )) as typeof import('../src/traffic/verify-command.ts')
   const ruleTimes = values['rule-times'] ? new Map<string, number>() : undefined
   let peak = process.memoryUsage().rss
@@ -385,14 +387,14 @@ async function compareJobs(harFile: string, jobs: number): Promise<void> {
   const load = loadavg()[0]!
   const runs: Record<'one' | 'many', VerifyFigures[]> = { one: [], many: [] }
   for (let i = 0; i < Number(values.repeat); i++) {
-    runs.one.push(await verifyInChild(harFile, ['--jobs', '1']))
-    runs.many.push(await verifyInChild(harFile, ['--jobs', String(jobs)]))
+    runs.one.push(await verifyInChild(harFile, ['--jobs', '1', '--dist']))
+    runs.many.push(await verifyInChild(harFile, ['--jobs', String(jobs), '--dist']))
   }
   const fastest = (xs: VerifyFigures[]) => xs.reduce((a, b) => (b.ms < a.ms ? b : a))
   const [one, many] = [fastest(runs.one), fastest(runs.many)]
   const figures = (r: VerifyFigures) =>
     `${count(r.exchanges)} exchanges in ${(r.ms / 1000).toFixed(2)} s (${count(r.exchanges / (r.ms / 1000))}/s), CPU ${(r.cpuMs / 1000).toFixed(2)} s, maxRSS ${mb(r.maxRss)}`
-  console.log(`HAR ${mb(statSync(harFile).size)}; best of ${runs.one.length} each, alternated`)
+  console.log(`HAR ${mb(statSync(harFile).size)}; the compiled build (dist/); best of ${runs.one.length} each, alternated`)
   console.log(`verify-traffic --jobs 1: ${figures(one)}`)
   console.log(`verify-traffic --jobs ${jobs}: ${figures(many)}`)
   console.log(
