@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { REPORT_FILES } from '../../src/report/write.ts'
 import { ndjsonLine, readNdjson } from '../../src/traffic/ndjson.ts'
 import { verifyTrafficCommand } from '../../src/traffic/verify-command.ts'
-import { runCli } from '../hostile/cli.ts'
+import { buildProgram } from '../../src/cli/main.ts'
+import { ROOT, runCli } from '../hostile/cli.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'crmconf-shards-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -146,4 +147,23 @@ describe('verify-traffic --jobs and --shard, merge-reports', () => {
     // What the other worker judged is kept.
     expect(written.checks.some((c: { status: string }) => c.status !== 'skipped')).toBe(true)
   }, 60_000)
+
+  it("docs/traffic.md's commands and CI jobs use only commands and options the CLI knows", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'traffic.md'), 'utf8')
+    const program = buildProgram(() => {})
+    const invocations = [...doc.matchAll(/crm-conformance(?:\.mjs"?)? (verify-traffic|merge-reports)([^\n`]*)/g)]
+    expect(invocations.map((m) => m[1])).toEqual(expect.arrayContaining(['verify-traffic', 'merge-reports']))
+    expect(invocations.length).toBeGreaterThanOrEqual(6)
+    for (const [, name, rest] of invocations) {
+      const command = program.commands.find((c) => c.name() === name)!
+      for (const flag of rest!.match(/--[a-z-]+/g) ?? [])
+        expect(
+          command.options.map((o) => o.long),
+          `${name} ${flag}`,
+        ).toContain(flag)
+    }
+    // The matrix passes K/N as --shard reads it.
+    expect(doc).toContain('--shard ${{ matrix.shard }}/4')
+    expect(doc).toContain('--shard $CI_NODE_INDEX/$CI_NODE_TOTAL')
+  })
 })
