@@ -62,7 +62,7 @@ if (values['verify-child']) {
   const root = values.root ?? ROOT
   // --dist: the compiled build, as an installed package runs (its --jobs workers load JavaScript, not TypeScript through tsx).
   const { verifyTrafficCommand } = (await import(
-    pathToFileURL(values.dist ? join(root, 'dist', 'traffic', 'verify-command.js') : join(root, 'src', 'traffic', 'verify-command.ts')).href
+    pathToFileURL(values.dist ? join(root, 'dist', 'src', 'traffic', 'verify-command.js') : join(root, 'src', 'traffic', 'verify-command.ts')).href
   )) as typeof import('../src/traffic/verify-command.ts')
   const ruleTimes = values['rule-times'] ? new Map<string, number>() : undefined
   let peak = process.memoryUsage().rss

@@ -18,14 +18,19 @@ function hash(text: string): number {
   return h >>> 0
 }
 
+/** The last exchange's key and collection partitions: every rule of an exchange asks for the same two. */
+let memo: { exchange: TrafficExchange; total: number; key?: number; collection?: number } | undefined
+
 /** The partition (of `total`) that judges `exchange` for `rule`. */
 export function partitionOf(rule: TrafficRule, exchange: TrafficExchange, operation: ResolvedOperation, total: number): number {
   if (total === 1) return 0
   const memory = rule.memory
   if (memory === undefined) return 0
   if (memory === 'none') return homeOf(exchange, total)
-  const key = memory === 'key' ? (keyOf(exchange) ?? '?') : memory === 'collection' ? (operation.resource ?? '') : memory(exchange, operation)
-  return hash(`${memory === 'key' ? 'k' : 'c'} ${key}`) % total
+  if (typeof memory === 'function') return hash(`c ${memory(exchange, operation)}`) % total
+  if (memo?.exchange !== exchange || memo.total !== total) memo = { exchange, total }
+  if (memory === 'key') return (memo.key ??= hash(`k ${keyOf(exchange) ?? '?'}`) % total)
+  return (memo.collection ??= hash(`c ${operation.resource ?? ''}`) % total)
 }
 
 /** The partition that counts the exchange (and judges it for the rules that remember nothing). */
