@@ -154,6 +154,8 @@ export async function* readHar(input: string | Readable, options: { label?: stri
 export interface HarUnit {
   exchange: TrafficExchange
   text: string
+  /** `light`: the whole exchange, read from the entry already parsed. */
+  whole?: () => TrafficExchange
 }
 
 export async function* readHarUnits(
@@ -168,14 +170,17 @@ export async function* readHarUnits(
     for await (const text of harEntryTexts(source as AsyncIterable<Buffer | string>)) {
       index++
       let exchange: TrafficExchange
+      let entry: HarEntry
+      const where = `${label}#entry ${index}`
+      const at = seq
       try {
-        const entry = JSON.parse(text) as HarEntry
-        exchange = options.light ? requestOfEntry(entry, `${label}#entry ${index}`, seq) : exchangeOfEntry(entry, `${label}#entry ${index}`, seq)
+        entry = JSON.parse(text) as HarEntry
+        exchange = options.light ? requestOfEntry(entry, where, at) : exchangeOfEntry(entry, where, at)
       } catch (error) {
         throw new TrafficFileError(label, `entry ${index}: ${(error as Error).message}`)
       }
       seq++
-      yield { exchange, text }
+      yield { exchange, text, ...(options.light ? { whole: () => exchangeOfEntry(entry, where, at) } : {}) }
     }
   } catch (error) {
     if (error instanceof TrafficFileError) throw error

@@ -15,7 +15,7 @@ const port = parentPort!
 const post = (message: FromJob) => port.postMessage(message)
 // A test hook: a module whose `rules` replace the catalogue's (the reading thread routes with the same module's).
 const rules = data.rulesModule ? ((await import(data.rulesModule)) as { rules: readonly TrafficRule[] }).rules : TRAFFIC_RULES
-const judge = new PartitionJudge({ basePath: data.basePath, config: data.config, rules, partition: data.partition, total: data.total })
+const judge = new PartitionJudge({ basePath: data.basePath, config: data.config, rules, plan: data.plan, job: data.job })
 compileSchemas()
 
 /** The whole exchange from the text the reader read it from (validated there), numbered and keyed as the reader did. */

@@ -8,7 +8,7 @@ import type { Worker } from 'node:worker_threads'
 import type { ResolvedConfig } from '../config/config.ts'
 import { startTrafficWorker } from './judge-thread.ts'
 import { resolveOperation } from './operation.ts'
-import { homeOf, partitionsOf, PartitionPlan, type ShardSpec } from './partition.ts'
+import { PartitionPlan, type ShardSpec } from './partition.ts'
 import { PartitionJudge, type PartitionResult } from './partition-judge.ts'
 import { TrafficRedactor, trafficSecrets } from './redaction.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
@@ -17,8 +17,8 @@ import { mergeTallies, type RuleTally } from './verifier.ts'
 export interface JobData {
   basePath: string
   config: Pick<ResolvedConfig, 'keys' | 'webhookSecret' | 'extraHeaders'>
-  partition: number
-  total: number
+  plan: { shard: ShardSpec; jobs: number; readerJudges: boolean }
+  job: number
   rulesModule?: string
 }
 /**
@@ -29,6 +29,8 @@ export interface ReadUnit {
   exchange: TrafficExchange
   text: string
   format: 'har' | 'ndjson'
+  /** Given when `exchange` is light: the whole exchange (for the reader's own job). */
+  whole?: () => TrafficExchange
 }
 
 /** An exchange posted to a worker: its text, and what the reader gave it (number, source, key role). */
@@ -82,8 +84,9 @@ interface Job {
 
 class InlineJob implements Job {
   constructor(private readonly judge: PartitionJudge) {}
-  async post(exchange: TrafficExchange): Promise<void> {
-    this.judge.take(exchange)
+  async post(exchange: TrafficExchange, unit: ReadUnit): Promise<void> {
+    const { seq, keyRole } = exchange
+    this.judge.take(unit.whole ? { ...unit.whole(), seq, ...(keyRole !== undefined ? { keyRole } : {}) } : exchange)
   }
   async finish(): Promise<PartitionResult> {
     return this.judge.finish()
@@ -154,17 +157,16 @@ class WorkerJob implements Job {
 
 /** Judges the exchanges in `jobs` partitions of this shard, and merges their tallies. */
 export async function judgeExchanges(options: JudgeFilesOptions): Promise<JudgedFiles> {
-  const plan = new PartitionPlan(options.shard ?? { index: 0, count: 1 }, options.jobs)
+  // With workers, this thread judges job 0 itself: it reads every exchange anyway, and N jobs are N threads.
+  const plan = new PartitionPlan(options.shard ?? { index: 0, count: 1 }, options.jobs, options.jobs > 1)
+  const planData = { shard: plan.shard, jobs: plan.jobs, readerJudges: plan.readerJudges }
   const { basePath, config, rules } = options
   const jobs: (InlineJob | WorkerJob)[] = []
-  for (let j = 0; j < options.jobs; j++) {
-    const partition = plan.partitionOfJob(j)
+  for (let job = 0; job < options.jobs; job++) {
     jobs.push(
-      options.jobs === 1 || options.inlineJobs
-        ? new InlineJob(
-            new PartitionJudge({ basePath, config, rules, partition, total: plan.total, ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}) }),
-          )
-        : new WorkerJob({ basePath, config, partition, total: plan.total, ...(options.rulesModule ? { rulesModule: options.rulesModule } : {}) }),
+      job === 0 || options.inlineJobs
+        ? new InlineJob(new PartitionJudge({ basePath, config, rules, plan: planData, job, ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}) }))
+        : new WorkerJob({ basePath, config, plan: planData, job, ...(options.rulesModule ? { rulesModule: options.rulesModule } : {}) }),
     )
   }
   // Names each key as one verifier would (key#N in traffic order): every exchange is read here, in order.
@@ -179,12 +181,9 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
       const operation = resolveOperation(exchange, basePath)
       // Not of the API: neither judged nor counted anywhere.
       if (operation === undefined) continue
-      const home = plan.jobOf(homeOf(exchange, plan.total))
+      const home = plan.homeJob(exchange)
       if (home !== undefined) counted[home]!++
-      for (const partition of partitionsOf(rules, exchange, operation, plan.total)) {
-        const job = plan.jobOf(partition)
-        if (job !== undefined) await jobs[job]!.post(exchange, unit)
-      }
+      for (const job of plan.jobsOf(rules, exchange, operation)) await jobs[job]!.post(exchange, unit)
     }
   } catch (error) {
     readError = error as Error
@@ -195,9 +194,9 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
   for (const [j, job] of jobs.entries()) {
     if (results[j] || !(job instanceof WorkerJob)) continue
     lost += counted[j]!
-    why.push(`worker ${j + 1} of ${options.jobs} stopped (${job.crash ?? 'no result'})`)
+    why.push(`worker ${j} of ${options.jobs - 1} stopped (${job.crash ?? 'no result'})`)
     options.onProblem(
-      `verify-traffic: worker ${j + 1} of ${options.jobs} stopped (${job.crash ?? 'no result'}): what it judged (${counted[j]} exchanges counted there, and its share of the cross-exchange rules) is not in the report`,
+      `verify-traffic: worker ${j} of ${options.jobs - 1} stopped (${job.crash ?? 'no result'}): what it judged (${counted[j]} exchanges counted there, and its share of the cross-exchange rules) is not in the report`,
     )
   }
   const done = results.filter((r): r is PartitionResult => r !== undefined)

@@ -3,7 +3,7 @@
 // only the exchanges routed to this partition. Runs in a --jobs worker (jobs-worker.ts) or in the reading thread.
 import type { ResolvedConfig } from '../config/config.ts'
 import { resolveOperation } from './operation.ts'
-import { ownership } from './partition.ts'
+import { PartitionPlan, type ShardSpec } from './partition.ts'
 import { TrafficRedactor, trafficSecrets } from './redaction.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
 import { createVerifier, type RuleTally } from './verifier.ts'
@@ -12,9 +12,9 @@ export interface PartitionJudgeOptions {
   basePath: string
   config: Pick<ResolvedConfig, 'keys' | 'webhookSecret' | 'extraHeaders'>
   rules: readonly TrafficRule[]
-  /** This partition, of `total`. */
-  partition: number
-  total: number
+  /** The shard, its jobs and whether the reader judges job 0 (partition.ts PartitionPlan), and the job judged here. */
+  plan: { shard: ShardSpec; jobs: number; readerJudges: boolean }
+  job: number
   ruleTimes?: Map<string, number>
 }
 
@@ -31,11 +31,12 @@ export class PartitionJudge {
 
   constructor(options: PartitionJudgeOptions) {
     this.redactor = new TrafficRedactor(trafficSecrets(options.config).secrets)
+    const plan = new PartitionPlan(options.plan.shard, options.plan.jobs, options.plan.readerJudges)
     this.verifier = createVerifier({
       rules: options.rules,
       basePath: options.basePath,
       resolve: resolveOperation,
-      ...(options.total > 1 ? { partition: ownership(options.partition, options.total) } : {}),
+      ...(plan.total > 1 ? { partition: plan.ownership(options.job) } : {}),
       ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}),
     })
   }

@@ -38,30 +38,19 @@ export function homeOf(exchange: TrafficExchange, total: number): number {
   return exchange.seq % total
 }
 
-/** Every partition the exchange must reach: its home, and each rule's. */
-export function partitionsOf(rules: readonly TrafficRule[], exchange: TrafficExchange, operation: ResolvedOperation, total: number): Set<number> {
-  const out = new Set<number>([homeOf(exchange, total)])
-  for (const rule of rules) out.add(partitionOf(rule, exchange, operation, total))
-  return out
-}
-
-/** What the verifier of partition `mine` (of `total`) judges and counts (verifier.ts VerifierOptions.partition). */
-export function ownership(mine: number, total: number) {
-  return {
-    owns: (rule: TrafficRule, exchange: TrafficExchange, operation: ResolvedOperation) => partitionOf(rule, exchange, operation, total) === mine,
-    counts: (exchange: TrafficExchange) => homeOf(exchange, total) === mine,
-  }
-}
-
 /**
- * The partitions of a shard judged by `jobs` threads: N shards of J jobs make N×J partitions; partition p is shard
- * p mod N's, judged by its job ⌊p / N⌋. One shard (no --shard) of J jobs: partition j is job j's.
+ * The partitions of a shard judged by `jobs` jobs: N shards of J jobs make N×J partitions; partition p is shard
+ * p mod N's, judged by its job ⌊p / N⌋. One shard (no --shard) of J jobs: partition j is job j's. With
+ * `readerJudges`, job 0 is the thread that reads the files (it reads every exchange already): the rules keyed by
+ * the API key, whose partition often holds most of the traffic (one client, one key), and the rules judged whole,
+ * go to a worker instead (the last: with three jobs or more it takes its own keys and job 0's).
  */
 export class PartitionPlan {
   readonly total: number
   constructor(
     readonly shard: ShardSpec,
     readonly jobs: number,
+    readonly readerJudges = false,
   ) {
     this.total = shard.count * jobs
   }
@@ -71,9 +60,36 @@ export class PartitionPlan {
     return partition % this.shard.count === this.shard.index ? Math.floor(partition / this.shard.count) : undefined
   }
 
-  /** The partition job j of this shard judges. */
-  partitionOfJob(job: number): number {
-    return this.shard.index + this.shard.count * job
+  /** The job that judges `exchange` for `rule`, or undefined when another shard does. */
+  jobFor(rule: TrafficRule, exchange: TrafficExchange, operation: ResolvedOperation): number | undefined {
+    const job = this.jobOf(partitionOf(rule, exchange, operation, this.total))
+    // Rules keyed by the API key, and rules judged whole (a custom rule: its cost unknown), go to a worker.
+    return job === 0 && this.readerJudges && this.jobs > 1 && (rule.memory === 'key' || rule.memory === undefined) ? this.jobs - 1 : job
+  }
+
+  /** The job that counts the exchange (and judges it for the rules that remember nothing), or undefined. */
+  homeJob(exchange: TrafficExchange): number | undefined {
+    return this.jobOf(homeOf(exchange, this.total))
+  }
+
+  /** Every job of this shard the exchange must reach: its home, and each rule's. */
+  jobsOf(rules: readonly TrafficRule[], exchange: TrafficExchange, operation: ResolvedOperation): Set<number> {
+    const out = new Set<number>()
+    const home = this.homeJob(exchange)
+    if (home !== undefined) out.add(home)
+    for (const rule of rules) {
+      const job = this.jobFor(rule, exchange, operation)
+      if (job !== undefined) out.add(job)
+    }
+    return out
+  }
+
+  /** What job j's verifier judges and counts (verifier.ts VerifierOptions.partition). */
+  ownership(job: number) {
+    return {
+      owns: (rule: TrafficRule, exchange: TrafficExchange, operation: ResolvedOperation) => this.jobFor(rule, exchange, operation) === job,
+      counts: (exchange: TrafficExchange) => this.homeJob(exchange) === job,
+    }
   }
 }
 

@@ -122,7 +122,7 @@ describe('verify-traffic --jobs and --shard, merge-reports', () => {
 
   it('reports a worker that crashes, and still writes the report (never compliant, exit 2)', async () => {
     // The test rules' module ends its thread on an exchange marked x-test-crash (judge-rules.ts); its rule declares
-    // no memory, so it is judged whole, by worker 1.
+    // no memory, so it is judged whole, by the worker (the reading thread judges the other job).
     const crashing = join(dir, 'crash.ndjson')
     const lines: string[] = []
     for await (const exchange of readNdjson(traffic)) lines.push(ndjsonLine(exchange))
@@ -140,10 +140,10 @@ describe('verify-traffic --jobs and --shard, merge-reports', () => {
       write: (text) => void printed.push(text),
     })
     expect(outcome.exitCode).toBe(2)
-    expect(printed.join('')).toMatch(/worker 1 of 2 stopped \(exit code 7\)/)
+    expect(printed.join('')).toMatch(/worker 1 of 1 stopped \(exit code 7\)/)
     const written = report('crashed')
     expect(written.verdict).not.toBe('compliant')
-    expect(written.verdictReasons.join('\n')).toMatch(/exchanges? read but not in this report: worker 1 of 2 stopped/)
+    expect(written.verdictReasons.join('\n')).toMatch(/exchanges? read but not in this report: worker 1 of 1 stopped/)
     // What the other worker judged is kept.
     expect(written.checks.some((c: { status: string }) => c.status !== 'skipped')).toBe(true)
   }, 60_000)
