@@ -30,8 +30,10 @@ export function registerVerifyTrafficCommand(program: Command, setExit: (code: n
     .command('merge-reports')
     .description('merge the reports of verify-traffic --shard 1/N … N/N into the report of the whole traffic')
     .argument('<dirs...>', "the shards' report folders (each holding report.json)")
-    .requiredOption('--report-dir <dir>', 'where to write the merged reports')
-    .action(async (dirs: string[], opts) => {
+    // Checked in the action, not by requiredOption: commander would name it before an unknown option.
+    .option('--report-dir <dir>', 'where to write the merged reports (required)')
+    .action(async function (this: Command, dirs: string[], opts) {
+      if (opts.reportDir === undefined) this.error('error: merge-reports needs --report-dir <dir>: where to write the merged reports', { exitCode: 2 })
       const { mergeReportsCommand } = await import('../../traffic/merge-reports.ts')
       const outcome = await mergeReportsCommand({ dirs, reportDir: opts.reportDir })
       setExit(outcome.exitCode)
