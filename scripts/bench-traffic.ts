@@ -1,5 +1,6 @@
 // npm run bench:traffic [-- --exchanges 20000 --seconds 10 --rate 200 --baseline DIR]: what the traffic verifier costs
-// on realistic traffic. Figures only; nothing is asserted.
+// on realistic traffic. Figures only; nothing is asserted. npm run bench:traffic-jobs [-- --jobs N --repeat R]: only
+// verify-traffic --jobs N (default: the cores) against --jobs 1 on the same 20,000-exchange HAR, in one run.
 // 1. Realistic traffic: the reference server grown to ~120 records of each resource it can create, then read as a
 //    client reads it (list pages of 25, 50 and 100 walked by cursor, every record read on its own, the scripted
 //    client's writes, errors and mistakes) through the proxy; those exchanges repeated to --exchanges as a HAR
@@ -49,14 +50,19 @@ const { values } = parseArgs({
     slow: { type: 'boolean', default: false },
     inline: { type: 'boolean', default: false },
     'forward-only': { type: 'boolean', default: false },
+    /** npm run bench:traffic-jobs: only verify-traffic --jobs N against --jobs 1 on the same HAR, alternated. */
+    'jobs-only': { type: 'boolean', default: false },
+    jobs: { type: 'string' },
+    dist: { type: 'boolean', default: false },
   },
 })
 
 // Child mode: verify one file in this process (with the sources of --root, default this checkout) and print its figures as JSON.
 if (values['verify-child']) {
   const root = values.root ?? ROOT
+  // --dist: the compiled build, as an installed package runs (its --jobs workers load JavaScript, not TypeScript through tsx).
   const { verifyTrafficCommand } = (await import(
-    pathToFileURL(join(root, 'src', 'traffic', 'verify-command.ts')).href
+    pathToFileURL(values.dist ? join(root, 'dist', 'src', 'traffic', 'verify-command.js') : join(root, 'src', 'traffic', 'verify-command.ts')).href
   )) as typeof import('../src/traffic/verify-command.ts')
   const ruleTimes = values['rule-times'] ? new Map<string, number>() : undefined
   let peak = process.memoryUsage().rss
@@ -66,7 +72,14 @@ if (values['verify-child']) {
   const failed: string[] = []
   const write = (text: string) => void failed.push(...[...text.matchAll(/^(?:MUST|SHOULD) (\S+) \(.*$/gm)].map((m) => m[0].slice(0, 160)))
   const cpuBefore = process.cpuUsage()
-  const outcome = await verifyTrafficCommand({ files: [values['verify-child']], reportDir, write, env: {}, ...(ruleTimes ? { ruleTimes } : {}) })
+  const outcome = await verifyTrafficCommand({
+    files: [values['verify-child']],
+    reportDir,
+    write,
+    env: {},
+    ...(ruleTimes ? { ruleTimes } : {}),
+    ...(values.jobs ? { jobs: Number(values.jobs) } : {}),
+  })
   const ms = performance.now() - started
   const cpu = process.cpuUsage(cpuBefore)
   clearInterval(sampler)
@@ -366,6 +379,32 @@ async function latencies(server: ReferenceServer, paths: string[], setups: Laten
   console.log(`  load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`)
 }
 
+/**
+ * verify-traffic --jobs N against --jobs 1 on the same HAR, each in a child process, alternated --repeat times (other
+ * work on the machine slows either alike), the best wall time of each kept: the speed-up, and each one's memory.
+ */
+async function compareJobs(harFile: string, jobs: number): Promise<void> {
+  const load = loadavg()[0]!
+  const runs: Record<'one' | 'many', VerifyFigures[]> = { one: [], many: [] }
+  for (let i = 0; i < Number(values.repeat); i++) {
+    runs.one.push(await verifyInChild(harFile, ['--jobs', '1', '--dist']))
+    runs.many.push(await verifyInChild(harFile, ['--jobs', String(jobs), '--dist']))
+  }
+  const fastest = (xs: VerifyFigures[]) => xs.reduce((a, b) => (b.ms < a.ms ? b : a))
+  const [one, many] = [fastest(runs.one), fastest(runs.many)]
+  const figures = (r: VerifyFigures) =>
+    `${count(r.exchanges)} exchanges in ${(r.ms / 1000).toFixed(2)} s (${count(r.exchanges / (r.ms / 1000))}/s), CPU ${(r.cpuMs / 1000).toFixed(2)} s, maxRSS ${mb(r.maxRss)}`
+  console.log(`HAR ${mb(statSync(harFile).size)}; the compiled build (dist/); best of ${runs.one.length} each, alternated`)
+  console.log(`verify-traffic --jobs 1: ${figures(one)}`)
+  console.log(`verify-traffic --jobs ${jobs}: ${figures(many)}`)
+  console.log(
+    `speed-up --jobs ${jobs} / --jobs 1: ${(one.ms / many.ms).toFixed(2)}x wall time (every run: ${runs.one.map((r, i) => (r.ms / runs.many[i]!.ms).toFixed(2)).join(', ')})`,
+  )
+  const same = JSON.stringify(one.failed) === JSON.stringify(many.failed) && one.exitCode === many.exitCode
+  console.log(`same failed rules and exit code: ${same ? 'yes' : `NO (--jobs 1: ${one.failed.join('; ')}; --jobs ${jobs}: ${many.failed.join('; ')})`}`)
+  console.log(`load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after, on ${availableParallelism()} cores (${new Date().toISOString()})`)
+}
+
 try {
   const target = Number(values.exchanges)
   const { paths, ...sample } = await realisticTraffic()
@@ -374,7 +413,11 @@ try {
     `realistic traffic: ${count(sample.reads.length)} reads of the reference server (list pages of 25, 50 and 100 and single records, ${RESOURCE_LIST.length} resources) and the scripted client's ${count(sample.writes.length)} exchanges, ${mb(bytes)}`,
   )
 
-  if (!values['skip-verify']) {
+  if (values['jobs-only']) {
+    const harFile = join(dir, 'traffic.har')
+    await writeHar(harFile, sample, target)
+    await compareJobs(harFile, Number(values.jobs ?? availableParallelism()))
+  } else if (!values['skip-verify']) {
     const harFile = join(dir, 'traffic.har')
     const quarterFile = join(dir, 'quarter.har')
     const ndjsonFile = join(dir, 'traffic.ndjson')

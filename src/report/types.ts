@@ -89,6 +89,29 @@ export interface TrafficReportSection {
    * violations named apart.
    */
   headline?: { tone: 'conformant' | 'partial' | 'violations' | 'nothing-verified'; text: string; client: string }
+  /** Set on one shard's report (verify-traffic --shard K/N): what `merge-reports` merges into the whole's report. */
+  shard?: TrafficShardSection
+}
+
+/** One shard of traffic judged (src/traffic/partition.ts): its place, its rules, and each rule's mergeable tally. */
+export interface TrafficShardSection {
+  /** K-1 and N of --shard K/N. */
+  index: number
+  count: number
+  /** Digest of the rules (ids, levels, clauses, what each remembers by): shards merge only with the same. */
+  ruleSet: string
+  /** Per rule, in the rows' order: counts, the first violation and where the evidence fell ([phase, seq], src/traffic/verifier.ts ViolationAt). */
+  tallies: {
+    id: string
+    /** The rule's side (who a violation blames unless it says otherwise). */
+    side: 'server' | 'client'
+    judged: number
+    violations: number
+    first?: { message: string; expected?: string; side: 'server' | 'client'; at: [0 | 1, number] }
+    evidenceAt: [0 | 1, number][]
+  }[]
+  /** Exchanges this shard counted whose judgement is missing (a worker crashed). */
+  notJudged?: { count: number; why: string }
 }
 
 /** The checks a run judged, out of this suite version's catalogue (src/engine/scope.ts). */

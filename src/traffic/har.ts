@@ -96,21 +96,27 @@ function bodyOfEntry(text: unknown, encoding: unknown, sent: boolean): { body?: 
   return sent ? { truncated: true, note: LEFT_OUT } : {}
 }
 
-/** One HAR entry as an exchange (secrets not yet masked). */
-export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): TrafficExchange {
+/** A HAR entry's request line and headers, its times, and nothing of its bodies or response: what routing reads. */
+function requestOfEntry(entry: HarEntry, source: string, seq: number): TrafficExchange {
   const request = entry.request
   if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') throw new Error('entry without request.method and request.url')
   const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN
   const time = typeof entry.time === 'number' && entry.time > 0 ? entry.time : 0
   const startedAt = Number.isFinite(started) ? new Date(started).toISOString() : ''
   const endedAt = Number.isFinite(started) ? new Date(started + time).toISOString() : ''
-  const exchange: TrafficExchange = {
+  return {
     seq,
     source,
     request: { method: request.method.toUpperCase(), url: request.url, headers: headersOf(request.headers) },
     startedAt,
     endedAt,
   }
+}
+
+/** One HAR entry as an exchange (secrets not yet masked). */
+export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): TrafficExchange {
+  const exchange = requestOfEntry(entry, source, seq)
+  const request = entry.request!
   const postData = request.postData
   const bodySize = typeof request.bodySize === 'number' ? request.bodySize : 0
   const sent = postData?._file !== undefined || bodySize > 0 || (postData !== undefined && postData.text === undefined)
@@ -137,6 +143,25 @@ export function exchangeOfEntry(entry: HarEntry, source: string, seq: number): T
  * `<label>#entry N`. A file that is not JSON ends the read with a TrafficFileError.
  */
 export async function* readHar(input: string | Readable, options: { label?: string; firstSeq?: number; zip?: boolean } = {}): AsyncGenerator<TrafficExchange> {
+  for await (const unit of readHarUnits(input, options)) yield unit.exchange
+}
+
+/**
+ * An entry read: its exchange, and its text for a --jobs worker to read the exchange from again (jobs.ts posts
+ * text, not objects: a string crosses threads at the cost of a copy, an object graph at the cost of rebuilding it).
+ * `light`: the exchange without its bodies (what routing reads), the bodies left to whoever reads the text.
+ */
+export interface HarUnit {
+  exchange: TrafficExchange
+  text: string
+  /** `light`: the whole exchange, read from the entry already parsed. */
+  whole?: () => TrafficExchange
+}
+
+export async function* readHarUnits(
+  input: string | Readable,
+  options: { label?: string; firstSeq?: number; zip?: boolean; light?: boolean } = {},
+): AsyncGenerator<HarUnit> {
   const label = options.label ?? (typeof input === 'string' ? input : 'har')
   const source = typeof input === 'string' ? (options.zip ? Readable.from(harMemberChunks(input)) : createReadStream(input)) : input
   let seq = options.firstSeq ?? 1
@@ -145,13 +170,17 @@ export async function* readHar(input: string | Readable, options: { label?: stri
     for await (const text of harEntryTexts(source as AsyncIterable<Buffer | string>)) {
       index++
       let exchange: TrafficExchange
+      let entry: HarEntry
+      const where = `${label}#entry ${index}`
+      const at = seq
       try {
-        exchange = exchangeOfEntry(JSON.parse(text) as HarEntry, `${label}#entry ${index}`, seq)
+        entry = JSON.parse(text) as HarEntry
+        exchange = options.light ? requestOfEntry(entry, where, at) : exchangeOfEntry(entry, where, at)
       } catch (error) {
         throw new TrafficFileError(label, `entry ${index}: ${(error as Error).message}`)
       }
       seq++
-      yield exchange
+      yield { exchange, text, ...(options.light ? { whole: () => exchangeOfEntry(entry, where, at) } : {}) }
     }
   } catch (error) {
     if (error instanceof TrafficFileError) throw error

@@ -47,12 +47,15 @@ export interface JudgeOutcome extends JudgingResult {
   judgeErrors: number
 }
 
-/** The thread's entry from the sources (through tsx, as bin/crm-conformance-ts.mjs runs them) or from dist/ (compiled). */
-function startWorker(data: JudgeThreadData): Worker {
+/**
+ * A thread running `./<name>.ts` of this folder, from the sources (through tsx, as bin/crm-conformance-ts.mjs runs
+ * them) or from dist/ (compiled): the proxy's judging thread, verify-traffic's --jobs workers (jobs.ts).
+ */
+export function startTrafficWorker(name: string, data: unknown): Worker {
   const options = { workerData: data, resourceLimits: { maxOldGenerationSizeMb: DEFAULTS.judgeHeapMb } }
   const fromSource = import.meta.url.endsWith('.ts')
   // The build rewrites import specifiers, not this URL: name the file by this module's own extension.
-  const entry = new URL(`./judge-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url)
+  const entry = new URL(`./${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url)
   if (!fromSource) return new Worker(entry, options)
   // A thread does not inherit the loader hooks registered on this one: register tsx there, then load the entry.
   // tsx's ES module build (its CommonJS one, which require.resolve names, cannot load its hooks from an eval thread).
@@ -93,7 +96,7 @@ export class JudgeThread {
   private spawn(): void {
     const { basePath, failOn, config, record, rulesModule } = this.options
     const data: JudgeThreadData = { basePath, failOn, config, stop: this.stop, ...(record ? { record } : {}), ...(rulesModule ? { rulesModule } : {}) }
-    const worker = startWorker(data)
+    const worker = startTrafficWorker('judge-worker', data)
     this.worker = worker
     this.isReady = false
     this.judgedByThisThread = 0

@@ -132,6 +132,14 @@ export async function* readNdjson(
   input: string | Readable,
   options: { label?: string; firstSeq?: number; maxLineBytes?: number } = {},
 ): AsyncGenerator<TrafficExchange> {
+  for await (const unit of readNdjsonUnits(input, options)) yield unit.exchange
+}
+
+/** Each line read: its exchange, and its text for a --jobs worker to read the exchange from again (see har.ts HarUnit). */
+export async function* readNdjsonUnits(
+  input: string | Readable,
+  options: { label?: string; firstSeq?: number; maxLineBytes?: number } = {},
+): AsyncGenerator<{ exchange: TrafficExchange; text: string }> {
   const label = options.label ?? (typeof input === 'string' ? input : 'ndjson')
   const stream = typeof input === 'string' ? createReadStream(input) : input
   const lines = boundedLines(stream as AsyncIterable<Buffer | string>, label, options.maxLineBytes ?? MAX_LINE_BYTES)
@@ -148,11 +156,13 @@ export async function* readNdjson(
       } catch (error) {
         throw new TrafficFileError(label, `line ${lineNo} is not JSON (${(error as Error).message})`)
       }
+      let exchange: TrafficExchange
       try {
-        yield exchangeOfLine(parsed, `${label}:${lineNo}`, seq++)
+        exchange = exchangeOfLine(parsed, `${label}:${lineNo}`, seq++)
       } catch (error) {
         throw new TrafficFileError(label, `line ${lineNo}: ${(error as Error).message}`)
       }
+      yield { exchange, text: line }
     }
   } finally {
     await lines.return(undefined)

@@ -64,6 +64,17 @@ export class TrafficRedactor {
     return this.redactor.headers(headers, learn)
   }
 
+  /**
+   * The role of the key that sent the exchange (as exchange() sets it), without masking the rest: judging in
+   * partitions (partition.ts) routes by it, and `key#N` numbers keys in traffic order, so it is read for every
+   * exchange, in order, wherever the exchange is then judged.
+   */
+  keyRoleOf(exchange: TrafficExchange): string | undefined {
+    const authorization = exchange.request.headers.authorization
+    if (exchange.keyRole !== undefined || authorization === undefined) return exchange.keyRole
+    return this.roleOf(authorization, this.headers({ authorization }).authorization)
+  }
+
   /** The exchange with every secret masked and its keyRole set; the input is not changed. */
   exchange(exchange: TrafficExchange): TrafficExchange {
     const learned = new Set<string>()

@@ -2,7 +2,7 @@
 // traffic rule and a `traffic` section. Its verdict speaks only for what the traffic exercised. Pure.
 import type { Level } from '../checks/types.ts'
 import { summarize } from '../report/build.ts'
-import type { RunReport, TrafficReportSection, Verdict } from '../report/types.ts'
+import type { RunReport, TrafficReportSection, TrafficShardSection, Verdict } from '../report/types.ts'
 import { TOOL_VERSION } from '../version.ts'
 import type { TrafficRow } from './verifier.ts'
 
@@ -155,4 +155,23 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
       headline,
     },
   }
+}
+
+/**
+ * Exchanges forwarded or read whose judgement is not in the rows (judging fell behind, a judging thread or a
+ * --jobs worker crashed, the drain time ran out): the verdict says so and is never `compliant`, as a run that
+ * executed a subset is not.
+ */
+export function markNotJudged(report: RunReport, notJudged: { count: number; why: string; verb?: 'forwarded' | 'read'; always?: boolean }): void {
+  const { count, why } = notJudged
+  if (count === 0 && !notJudged.always) return
+  if (report.verdict === 'compliant') report.verdict = 'partial'
+  report.verdictReasons.push(`${count} exchange${count === 1 ? '' : 's'} ${notJudged.verb ?? 'forwarded'} but not in this report: ${why}`)
+  report.verdictLabel = `${report.verdictLabel}; ${count} exchange${count === 1 ? '' : 's'} not judged`
+}
+
+/** One shard's report: its section for merge-reports, and a label that says it speaks for its shard only. */
+export function markShard(report: RunReport, shard: TrafficShardSection): void {
+  report.traffic!.shard = shard
+  report.verdictLabel = `${report.verdictLabel} (shard ${shard.index + 1}/${shard.count} only: crm-conformance merge-reports gives the whole traffic's verdict)`
 }

@@ -4,11 +4,11 @@
 import { join, resolve } from 'node:path'
 import { redactedConfig, type ResolvedConfig } from '../config/config.ts'
 import { copyToLatest, writeReportFiles } from '../report/write.ts'
-import type { RunReport } from '../report/types.ts'
+import type { RunReport, TrafficShardSection } from '../report/types.ts'
 import { specDigest } from '../spec/spec-text.ts'
 import { resolveOperation } from './operation.ts'
 import { TrafficRedactor, trafficSecrets, type TrafficSecrets } from './redaction.ts'
-import { buildTrafficReport, trafficExitCode, type FailOn, type TrafficReportInput } from './report.ts'
+import { buildTrafficReport, markNotJudged, markShard, trafficExitCode, type FailOn, type TrafficReportInput } from './report.ts'
 import { TRAFFIC_RULES } from './rules/index.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
 import { createVerifier, type SeenViolation, type TrafficRow } from './verifier.ts'
@@ -36,7 +36,9 @@ export interface ReportTarget {
    * Exchanges forwarded whose judgement is not in the rows (judging fell behind, a judging thread crashed, the drain
    * time ran out): the verdict says so and is never `compliant`, as a run that executed a subset is not.
    */
-  notJudged?: { count: number; why: string }
+  notJudged?: { count: number; why: string; verb?: 'forwarded' | 'read'; always?: boolean }
+  /** Set when judging one shard (--shard K/N): kept in report.json for merge-reports. */
+  shard?: TrafficShardSection
 }
 
 export function newTrafficRunId(now = new Date()): string {
@@ -113,15 +115,13 @@ export class TrafficSession {
       config,
       ...(target.interrupted ? { interrupted: target.interrupted } : {}),
     })
-    if (target.notJudged && target.notJudged.count > 0) {
-      const { count, why } = target.notJudged
-      if (report.verdict === 'compliant') report.verdict = 'partial'
-      report.verdictReasons.push(`${count} exchange${count === 1 ? '' : 's'} forwarded but not in this report: ${why}`)
-      report.verdictLabel = `${report.verdictLabel}; ${count} exchange${count === 1 ? '' : 's'} not judged`
-    }
+    if (target.notJudged) markNotJudged(report, target.notJudged)
+    if (target.shard) markShard(report, target.shard)
     const written = await writeReportFiles(report, reportDir, { secrets: this.secrets.byName })
     if (!target.reportDir) await copyToLatest(reportDir, resolve('reports', 'latest'))
-    return { report: written.report, reportDir, exitCode: trafficExitCode(rows, this.options.failOn, target.counts?.answered ?? this.answered) }
+    const exitCode = trafficExitCode(rows, this.options.failOn, target.counts?.answered ?? this.answered)
+    // A shard that judged nothing is no failure of its job: the merged report says whether the whole traffic did.
+    return { report: written.report, reportDir, exitCode: target.shard && exitCode === 2 ? 0 : exitCode }
   }
 }
 

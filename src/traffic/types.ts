@@ -83,9 +83,18 @@ export interface TrafficRule {
   level: Level
   title: string
   side: Side
+  /**
+   * What the rule's memory across exchanges is keyed by, so traffic judged in partitions (partition.ts: --jobs,
+   * --shard) hands each partition every exchange that memory needs, in order: `none` (it judges each exchange
+   * alone), `key` (the API key that sent it: keyOf), `collection` (the §2 resource), or a function naming the
+   * partition key of an exchange. Absent: the rule is judged whole, in one partition that sees every exchange.
+   */
+  memory?: RuleMemory
   /** Fresh state for one verification: cross-exchange rules keep bounded state (memory must not grow with the traffic). */
   start(): RuleState
 }
+
+export type RuleMemory = 'none' | 'key' | 'collection' | ((exchange: TrafficExchange, operation: ResolvedOperation) => string)
 
 export interface RuleState {
   observe(exchange: TrafficExchange, ctx: RuleContext): void

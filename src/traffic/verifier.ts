@@ -1,6 +1,6 @@
 // Hands each exchange to every rule and gathers their verdicts into report rows (the CheckResult shape of a
 // suite run, plus `side`). Memory: one row per rule, and at most MAX_EVIDENCE exchanges kept per rule.
-import type { CheckResult } from '../checks/types.ts'
+import type { CheckResult, EvidenceItem } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { curlFor } from '../http/curl.ts'
 import type { ResolvedOperation, RuleState, Side, TrafficExchange, TrafficRule, Violation } from './types.ts'
@@ -41,6 +41,27 @@ export interface VerifierOptions {
   resolve(exchange: TrafficExchange, basePath: string): ResolvedOperation | undefined
   /** Given, each rule's time in observe and finish is added to it (ms by rule id): what each rule costs. Absent, nothing is timed. */
   ruleTimes?: Map<string, number>
+  /**
+   * Judging one partition of the traffic (partition.ts): which rules judge an exchange here, and whether it is
+   * counted here (each exchange in exactly one partition). Absent: every rule judges every exchange, all counted.
+   */
+  partition?: { owns(rule: TrafficRule, exchange: TrafficExchange, operation: ResolvedOperation): boolean; counts(exchange: TrafficExchange): boolean }
+}
+
+/**
+ * Where a violation falls in the whole traffic: [0, seq] when seen judging exchange `seq`, [1, seq] when seen at the
+ * end (seq: the latest exchange it shows). Partitions' tallies merge by it into what one verifier would have kept.
+ */
+export type ViolationAt = [phase: 0 | 1, seq: number]
+
+/** A rule's tally, as a partition hands it over (structured-clonable, and what a shard's report.json keeps). */
+export interface RuleTally {
+  id: string
+  judged: number
+  violations: number
+  first?: { message: string; expected?: string; side: Side; at: ViolationAt }
+  /** The first MAX_EVIDENCE exchanges its violations showed, each with where its violation fell. */
+  evidence: { at: ViolationAt; item: EvidenceItem }[]
 }
 
 interface Tally {
@@ -48,8 +69,8 @@ interface Tally {
   state: RuleState
   judged: number
   violations: number
-  first?: { violation: Violation; side: Side }
-  evidence: TrafficExchange[]
+  first?: { violation: Violation; side: Side; at: ViolationAt }
+  evidence: { at: ViolationAt; exchange: TrafficExchange }[]
 }
 
 export function asEvidenceExchange(exchange: TrafficExchange): Exchange {
@@ -66,12 +87,27 @@ export function asEvidenceExchange(exchange: TrafficExchange): Exchange {
   }
 }
 
-export function createVerifier(options: VerifierOptions): TrafficVerifier {
+function evidenceItem(exchange: TrafficExchange): EvidenceItem {
+  return { exchange: asEvidenceExchange(exchange), curl: curlFor(exchange.request, exchange.keyRole ?? 'main') }
+}
+
+export function createVerifier(options: VerifierOptions): TrafficVerifier & { tallies(): RuleTally[] } {
   const tallies: Tally[] = options.rules.map((rule) => ({ rule, state: rule.start(), judged: 0, violations: 0, evidence: [] }))
+  const partition = options.partition
   let exchanges = 0
   let answered = 0
 
-  const contextFor = <O extends ResolvedOperation | undefined>(tally: Tally, operation: O, current: TrafficExchange | undefined, seen: SeenViolation[]) => {
+  const record = (tally: Tally, violation: Violation, at: ViolationAt, current: TrafficExchange | undefined, seen: SeenViolation[]) => {
+    const side = violation.side ?? tally.rule.side
+    tally.violations++
+    tally.first ??= { violation, side, at }
+    const shown = violation.exchanges ?? (current ? [current] : [])
+    for (const ex of shown)
+      if (tally.evidence.length < MAX_EVIDENCE && !tally.evidence.some((e) => e.exchange === ex)) tally.evidence.push({ at, exchange: ex })
+    seen.push({ rule: tally.rule, violation, side })
+  }
+
+  const contextFor = <O extends ResolvedOperation | undefined>(tally: Tally, operation: O, onViolation: (violation: Violation) => void) => {
     let exercised = false
     return {
       operation,
@@ -79,14 +115,7 @@ export function createVerifier(options: VerifierOptions): TrafficVerifier {
         if (!exercised) tally.judged++
         exercised = true
       },
-      violation(violation: Violation) {
-        const side = violation.side ?? tally.rule.side
-        tally.violations++
-        tally.first ??= { violation, side }
-        const shown = violation.exchanges ?? (current ? [current] : [])
-        for (const ex of shown) if (tally.evidence.length < MAX_EVIDENCE && !tally.evidence.includes(ex)) tally.evidence.push(ex)
-        seen.push({ rule: tally.rule, violation, side })
-      },
+      violation: onViolation,
     }
   }
 
@@ -100,38 +129,102 @@ export function createVerifier(options: VerifierOptions): TrafficVerifier {
     observe(exchange) {
       const operation = options.resolve(exchange, options.basePath)
       if (operation === undefined) return []
-      exchanges++
-      if (exchange.response !== undefined) answered++
+      if (!partition || partition.counts(exchange)) {
+        exchanges++
+        if (exchange.response !== undefined) answered++
+      }
       const seen: SeenViolation[] = []
+      const at: ViolationAt = [0, exchange.seq]
       const times = options.ruleTimes
-      // Two loops, so the untimed one reads no clock.
-      if (times === undefined) for (const tally of tallies) tally.state.observe(exchange, contextFor(tally, operation, exchange, seen))
-      else
-        for (const tally of tallies) {
+      for (const tally of tallies) {
+        if (partition && !partition.owns(tally.rule, exchange, operation)) continue
+        const ctx = contextFor(tally, operation, (v) => record(tally, v, at, exchange, seen))
+        // Untimed, no clock is read.
+        if (times === undefined) tally.state.observe(exchange, ctx)
+        else {
           const started = performance.now()
-          tally.state.observe(exchange, contextFor(tally, operation, exchange, seen))
+          tally.state.observe(exchange, ctx)
           times.set(tally.rule.id, (times.get(tally.rule.id) ?? 0) + performance.now() - started)
         }
+      }
       return seen
     },
     finish() {
-      const seen: SeenViolation[] = []
-      for (const tally of tallies) {
-        const started = options.ruleTimes ? performance.now() : 0
-        tally.state.finish?.(contextFor(tally, undefined, undefined, seen))
-        options.ruleTimes?.set(tally.rule.id, (options.ruleTimes.get(tally.rule.id) ?? 0) + performance.now() - started)
-      }
-      return tallies.map(rowOf)
+      finishAll()
+      return tallies.map((t) => rowOf(t.rule, exportTally(t)))
     },
+    tallies() {
+      finishAll()
+      return tallies.map(exportTally)
+    },
+  }
+
+  function finishAll(): void {
+    const seen: SeenViolation[] = []
+    for (const tally of tallies) {
+      if (tally.state === FINISHED) continue
+      const started = options.ruleTimes ? performance.now() : 0
+      // Violations seen at the end are tallied in the order of the latest exchange each shows, whatever order the
+      // rule's memory iterates in: the order partitions merge them in (at).
+      const late: Violation[] = []
+      tally.state.finish?.(contextFor(tally, undefined, (v) => late.push(v)))
+      const latest = (v: Violation) => Math.max(0, ...(v.exchanges ?? []).map((e) => e.seq))
+      for (const v of late.map((v, i) => ({ v, i, seq: latest(v) })).sort((a, b) => a.seq - b.seq || a.i - b.i)) record(tally, v.v, [1, v.seq], undefined, seen)
+      tally.state = FINISHED
+      options.ruleTimes?.set(tally.rule.id, (options.ruleTimes.get(tally.rule.id) ?? 0) + performance.now() - started)
+    }
   }
 }
 
-function rowOf(tally: Tally): TrafficRow {
-  const { rule } = tally
+const FINISHED: RuleState = { observe() {} }
+
+function exportTally(tally: Tally): RuleTally {
+  const { first } = tally
+  return {
+    id: tally.rule.id,
+    judged: tally.judged,
+    violations: tally.violations,
+    ...(first
+      ? {
+          first: {
+            message: first.violation.message,
+            ...(first.violation.expected !== undefined ? { expected: first.violation.expected } : {}),
+            side: first.side,
+            at: first.at,
+          },
+        }
+      : {}),
+    evidence: tally.evidence.map((e) => ({ at: e.at, item: evidenceItem(e.exchange) })),
+  }
+}
+
+const before = (a: ViolationAt, b: ViolationAt) => a[0] - b[0] || a[1] - b[1]
+
+/**
+ * One tally from the tallies of the same rule judged in partitions (each exchange judged by it in exactly one):
+ * counts added, the first violation the earliest, the evidence the first MAX_EVIDENCE in traffic order. The same as
+ * one verifier's tally: a partition keeps its own first MAX_EVIDENCE, and the whole's first ones are among them.
+ */
+export function mergeTallies(parts: readonly RuleTally[]): RuleTally {
+  const merged: RuleTally = { id: parts[0]!.id, judged: 0, violations: 0, evidence: [] }
+  for (const part of parts) {
+    merged.judged += part.judged
+    merged.violations += part.violations
+    if (part.first && (!merged.first || before(part.first.at, merged.first.at) < 0)) merged.first = part.first
+  }
+  // Stable: a partition's own evidence keeps its order where two fall at the same place.
+  merged.evidence = parts
+    .flatMap((p) => p.evidence)
+    .sort((a, b) => before(a.at, b.at))
+    .slice(0, MAX_EVIDENCE)
+  return merged
+}
+
+export function rowOf(rule: Pick<TrafficRule, 'id' | 'clauses' | 'level' | 'title' | 'side'>, tally: RuleTally): TrafficRow {
   const status = tally.violations > 0 ? 'failed' : tally.judged > 0 ? 'passed' : 'skipped'
   const message =
     status === 'failed'
-      ? `${tally.first?.violation.message ?? 'violated'}${tally.violations > 1 ? ` (${tally.violations} violations in ${tally.judged} judged exchanges)` : ''}`
+      ? `${tally.first?.message ?? 'violated'}${tally.violations > 1 ? ` (${tally.violations} violations in ${tally.judged} judged exchanges)` : ''}`
       : status === 'passed'
         ? `held on ${tally.judged} exchange${tally.judged === 1 ? '' : 's'}`
         : 'not exercised: nothing in the traffic let this rule judge'
@@ -144,9 +237,9 @@ function rowOf(tally: Tally): TrafficRow {
     title: rule.title,
     status,
     message,
-    ...(tally.first?.violation.expected ? { expected: tally.first.violation.expected } : {}),
+    ...(tally.first?.expected ? { expected: tally.first.expected } : {}),
     ...(status === 'failed' ? { side: tally.first?.side ?? rule.side } : {}),
-    evidence: tally.evidence.map((exchange) => ({ exchange: asEvidenceExchange(exchange), curl: curlFor(exchange.request, exchange.keyRole ?? 'main') })),
+    evidence: tally.evidence.map((e) => e.item),
     observations: {},
     notes: [],
     requests: tally.judged,

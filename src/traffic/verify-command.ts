@@ -3,17 +3,22 @@
 // Exit 0: no rule at the --fail-on level broken; 1: one was; 2: a file could not be read, or the traffic
 // exercised no rule (nothing of the API in it, or a wrong --base-path): nothing was verified.
 import { constants } from 'node:fs'
-import { access, open } from 'node:fs/promises'
+import { access, open, stat } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { basename } from 'node:path'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { printable } from '../text/printable.ts'
-import { readHar } from './har.ts'
+import { readHar, readHarUnits } from './har.ts'
 import { isZip } from './har-zip.ts'
-import { readNdjson, TrafficFileError } from './ndjson.ts'
+import { readNdjson, readNdjsonUnits, TrafficFileError } from './ndjson.ts'
 import type { FailOn } from './report.ts'
+import { judgeExchanges, type ReadUnit } from './jobs.ts'
+import { ruleSetDigest, type ShardSpec } from './partition.ts'
+import { TRAFFIC_RULES } from './rules/index.ts'
 import { TrafficSession } from './session.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
 import { quotedPath } from '../text/quoted-path.ts'
+import { rowOf } from './verifier.ts'
 
 export interface VerifyTrafficOptions {
   files: string[]
@@ -26,6 +31,12 @@ export interface VerifyTrafficOptions {
   rules?: readonly TrafficRule[]
   /** Given, each rule's time is added to it (ms by rule id): `npm run bench:traffic` prints the cost per rule. */
   ruleTimes?: Map<string, number>
+  /** Worker threads judging (partition.ts); default: the cores available (1 for small traffic, or `rules`/`ruleTimes` given). */
+  jobs?: number
+  /** Judge this shard only (--shard K/N), its report mergeable by merge-reports. */
+  shard?: ShardSpec
+  /** A module URL whose `rules` replace the catalogue's, in this thread and the workers (a test hook). */
+  rulesModule?: string
 }
 
 export interface VerifyTrafficOutcome {
@@ -78,6 +89,35 @@ async function* exchangesOf(file: string, format: TrafficFormat, firstSeq: numbe
   yield* format === 'ndjson' ? readNdjson(file, { label, firstSeq }) : readHar(file, { label, firstSeq, zip: format === 'har-zip' })
 }
 
+/** Below this much traffic (all files), one thread judges it: starting workers costs more than they save. */
+const JOBS_FROM_BYTES = 4 * 1024 * 1024
+
+/** --jobs when not given: the cores available, for traffic large enough to gain from them. */
+async function defaultJobs(files: string[]): Promise<number> {
+  let bytes = 0
+  for (const file of files) bytes += (await stat(file)).size
+  return bytes < JOBS_FROM_BYTES ? 1 : availableParallelism()
+}
+
+/**
+ * Every file's exchanges, in the order given, with the text each was read from (jobs.ts ReadUnit); `light`: without
+ * their bodies (workers read them from the text). A file that cannot be read ends them with an Unreadable naming it.
+ */
+async function* allUnits(files: string[], formats: TrafficFormat[], light: boolean): AsyncGenerator<ReadUnit> {
+  for (const [i, file] of files.entries()) {
+    const format = formats[i]!
+    const label = basename(file)
+    try {
+      if (format === 'ndjson') for await (const unit of readNdjsonUnits(file, { label })) yield { ...unit, format: 'ndjson' }
+      else for await (const unit of readHarUnits(file, { label, zip: format === 'har-zip', light })) yield { ...unit, format: 'har' }
+    } catch (error) {
+      throw new Unreadable(error instanceof TrafficFileError ? error.message : `${file}: ${(error as Error).message}`)
+    }
+  }
+}
+
+class Unreadable extends Error {}
+
 export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promise<VerifyTrafficOutcome> {
   // Paths, decoded query values and parse errors that quote a line come from the traffic: printed inert (src/text/printable.ts).
   const rawWrite = options.write ?? ((text: string) => process.stdout.write(text))
@@ -97,37 +137,62 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   // The base path is read from the first exchange when not given, so the verifier needs it before it starts.
   let basePath = options.basePath
   basePath ??= await firstBasePath(options.files, formats)
-  const session = new TrafficSession({
+  const rules = options.rules ?? (options.rulesModule ? ((await import(options.rulesModule)) as { rules: TrafficRule[] }).rules : TRAFFIC_RULES)
+  // Rules given as objects, and timing each rule, stay on this thread.
+  const inline = (options.rules !== undefined && !options.rulesModule) || options.ruleTimes !== undefined
+  const jobs = inline ? 1 : (options.jobs ?? (await defaultJobs(options.files)))
+  const session = new TrafficSession({ basePath, failOn, config, rules })
+  const judged = await judgeExchanges({
+    exchanges: allUnits(options.files, formats, jobs > 1),
     basePath,
-    failOn,
     config,
-    ...(options.rules ? { rules: options.rules } : {}),
+    rules,
+    jobs,
+    ...(options.rulesModule ? { rulesModule: options.rulesModule } : {}),
+    ...(options.shard ? { shard: options.shard } : {}),
     ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}),
+    onProblem: (line) => write(`${line}\n`),
   })
   let unreadable: string | undefined
-  for (const [i, file] of options.files.entries()) {
-    try {
-      for await (const raw of exchangesOf(file, formats[i]!, 1)) session.judge(session.redact(raw))
-    } catch (error) {
-      unreadable = error instanceof TrafficFileError ? error.message : `${file}: ${(error as Error).message}`
-      write(`verify-traffic: cannot read ${unreadable}\n`)
-      break
-    }
+  if (judged.readError) {
+    unreadable = judged.readError.message
+    write(`verify-traffic: cannot read ${unreadable}\n`)
   }
-  const rows = session.finish()
-  const replay = `crm-conformance verify-traffic ${options.files.join(' ')} --base-path ${basePath}${failOn === 'should' ? ' --fail-on should' : ''}`
+  const rows = judged.tallies.map((tally, i) => rowOf(rules[i]!, tally))
+  const shard = options.shard
+  const replay = `crm-conformance verify-traffic ${options.files.join(' ')} --base-path ${basePath}${failOn === 'should' ? ' --fail-on should' : ''}${shard ? ` --shard ${shard.index + 1}/${shard.count}` : ''}`
   const { report, reportDir, exitCode } = await session.writeReport(rows, {
     source: 'files',
     files: options.files,
     targetUrl: `(recorded traffic) ${basePath}`,
     replay,
+    counts: { exchanges: judged.exchanges, answered: judged.answered },
     ...(options.reportDir ? { reportDir: options.reportDir } : {}),
     ...(unreadable ? { interrupted: { reason: `a file could not be read: ${unreadable}`, at: new Date().toISOString() } } : {}),
+    ...(judged.notJudged ? { notJudged: { ...judged.notJudged, verb: 'read' as const, always: true } } : {}),
+    ...(shard
+      ? {
+          shard: {
+            index: shard.index,
+            count: shard.count,
+            ruleSet: ruleSetDigest(rules),
+            tallies: judged.tallies.map((t, i) => ({
+              id: t.id,
+              side: rules[i]!.side,
+              judged: t.judged,
+              violations: t.violations,
+              ...(t.first ? { first: t.first } : {}),
+              evidenceAt: t.evidence.map((e) => e.at),
+            })),
+            ...(judged.notJudged ? { notJudged: judged.notJudged } : {}),
+          },
+        }
+      : {}),
   })
   for (const row of report.checks)
     if (row.status === 'failed') write(`${row.level} ${row.id} (${row.clause}) ${(row as { side?: string }).side ?? ''}: ${row.message}\n`)
   write(`${report.verdictLabel}\nreports: ${quotedPath(reportDir)}\n`)
-  return { exitCode: unreadable ? 2 : exitCode, reportDir, exchanges: session.exchanges }
+  return { exitCode: unreadable || judged.notJudged ? 2 : exitCode, reportDir, exchanges: judged.exchanges }
 }
 
 /** Exchanges looked at to find the base path: traffic of another API before the first call of this one is rare. */

@@ -99,6 +99,7 @@ export const retryAfterHonoured: TrafficRule = acrossExchanges(
     side: 'client',
     title: 'After a 429, the client waits Retry-After before calling the same method and path again with the same key',
   },
+  'key',
   () => {
     const waits = new BoundedMap<string, { until: number; refused: TrafficExchange }>()
     return {
@@ -141,6 +142,7 @@ export const idempotencyKeyReuse: TrafficRule = acrossExchanges(
     side: 'client',
     title: 'An Idempotency-Key is not reused with a different body',
   },
+  'key',
   () => {
     const sent = new BoundedMap<string, TrafficExchange>()
     return {

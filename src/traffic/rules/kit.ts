@@ -4,7 +4,7 @@
 import type { Level } from '../../checks/types.ts'
 import { isObject, type AnyRecord } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
-import type { ResolvedOperation, RuleContext, RuleState, Side, TrafficExchange, TrafficRule } from '../types.ts'
+import type { ResolvedOperation, RuleContext, RuleMemory, RuleState, Side, TrafficExchange, TrafficRule } from '../types.ts'
 
 export interface RuleMeta {
   id: string
@@ -17,12 +17,15 @@ export interface RuleMeta {
 /** A rule that judges each exchange on its own (no state across exchanges). */
 export function perExchange(meta: RuleMeta, observe: (exchange: TrafficExchange, ctx: RuleContext) => void): TrafficRule {
   const state: RuleState = { observe }
-  return { ...meta, start: () => state }
+  return { ...meta, memory: 'none', start: () => state }
 }
 
-/** A rule with state across exchanges: `start` builds fresh (bounded) state for one verification. */
-export function acrossExchanges(meta: RuleMeta, start: () => RuleState): TrafficRule {
-  return { ...meta, start }
+/**
+ * A rule with state across exchanges: `start` builds fresh (bounded) state for one verification, and `memory` says
+ * what that state is keyed by (types.ts RuleMemory), so judging in partitions keeps it whole.
+ */
+export function acrossExchanges(meta: RuleMeta, memory: RuleMemory, start: () => RuleState): TrafficRule {
+  return { ...meta, memory, start }
 }
 
 /** A response as an exchange holds it. */

@@ -91,21 +91,23 @@ const MAX_WALKS = 1_000
  * and the same query (querySignature).
  */
 export class OpenWalks<T> {
-  private readonly open = new BoundedMap<string, { resource: ResourceName; signature: string; kept: T }>(MAX_WALKS)
+  // By collection and cursor: two collections handing out the same cursor (an offset) are two walks, whichever
+  // partition (partition.ts) judges each collection.
+  private readonly open = new BoundedMap<string, { signature: string; kept: T }>(MAX_WALKS)
 
   /** What was kept of the previous page of this page's walk (and `also` accepts), forgotten once followed. */
   follow(page: Page, also: (kept: T) => boolean = () => true): T | undefined {
     const cursor = page.operation.query.cursor
     if (cursor === undefined) return undefined
-    const previous = this.open.peek(cursor)
-    if (!previous || previous.resource !== page.resource || previous.signature !== querySignature(page.operation) || !also(previous.kept)) return undefined
-    this.open.delete(cursor)
+    const previous = this.open.peek(`${page.resource} ${cursor}`)
+    if (!previous || previous.signature !== querySignature(page.operation) || !also(previous.kept)) return undefined
+    this.open.delete(`${page.resource} ${cursor}`)
     return previous.kept
   }
 
   /** Keeps `kept` for the page's next page, when the page handed out a cursor. */
   hold(page: Page, kept: T): void {
-    if (page.next !== undefined) this.open.set(page.next, { resource: page.resource, signature: querySignature(page.operation), kept })
+    if (page.next !== undefined) this.open.set(`${page.resource} ${page.next}`, { signature: querySignature(page.operation), kept })
   }
 }
 
@@ -117,6 +119,7 @@ export const pageSize: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'A page holds at most limit records (at most 100; 25 without limit), and exactly 25 without limit when records follow it',
   },
+  'collection',
   () => {
     const walks = new OpenWalks<{ exchange: TrafficExchange; limit: string | undefined; count: number }>()
     const writes = new WriteClock()
@@ -243,6 +246,7 @@ export const walk: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'Consecutive pages of one query repeat no record and stay in order across the page boundary',
   },
+  'collection',
   () => {
     const walks = new OpenWalks<Walked>()
     const writes = new WriteClock()
@@ -338,6 +342,7 @@ export const filterComplete: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'A filtered list shows every record a complete listing just showed satisfying the filter (same key, no write between, room on the page)',
   },
+  'collection',
   () => {
     const listings = new CompleteListings()
     const writes = new WriteClock()

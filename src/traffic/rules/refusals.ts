@@ -45,8 +45,9 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
     title:
       'A GET with nothing §7.3 could name (/me, a record by uuid, a list whose every parameter §4.1 and §4.3 accept, or the cursor just handed out) is not answered 400',
   },
+  'key',
   () => {
-    /** nextCursor → the page that handed it out, with who asked and for what query. */
+    /** `${key} ${nextCursor}` → the page that handed it out, with who asked and for what query (by key: two keys' equal cursors are two). */
     const cursors = new BoundedMap<string, { exchange: TrafficExchange; key: string; resource: string; signature: string }>(DEFAULTS.trafficKeysRemembered)
     return {
       observe(exchange, ctx) {
@@ -58,7 +59,7 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
         if (op.op === 'list' && resource && response.status === 200 && key !== undefined) {
           const body = wholeBody(exchange)
           const next = isObject(body) && typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined
-          if (next !== undefined) cursors.set(next, { exchange, key, resource, signature: querySignature(op) })
+          if (next !== undefined) cursors.set(`${key} ${next}`, { exchange, key, resource, signature: querySignature(op) })
         }
         // A body on a GET is something a server may refuse with 400.
         if (exchange.request.body !== undefined || exchange.request.truncated) return
@@ -70,7 +71,7 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
           const cursor = op.query.cursor
           if (accepted && cursor !== undefined) {
             // Only the cursor this key was just handed for this very query: anything else may have expired.
-            const issued = cursors.peek(cursor)
+            const issued = cursors.peek(`${key} ${cursor}`)
             accepted =
               issued !== undefined &&
               issued.key === key &&
@@ -101,6 +102,7 @@ export const listNotFound: TrafficRule = acrossExchanges(
     title:
       'A list of a collection the same key was answered 2xx is not answered 404 when every uuid filter names a record the traffic showed (a filter that matches nothing gives an empty page)',
   },
+  'key',
   () => {
     /** `${key} ${resource}` of lists answered 2xx, and `${key} ${id}` of records shown to a key. */
     const listed = new BoundedMap<string, true>(DEFAULTS.trafficKeysRemembered)

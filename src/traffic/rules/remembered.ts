@@ -69,6 +69,7 @@ export const scopeEnforced: TrafficRule = acrossExchanges(
     side: 'server',
     title: "A call outside the scopes the key's own /me just showed is not answered 2xx (refused with 403)",
   },
+  'key',
   () => {
     const keys = new BoundedMap<string, { scopes: Set<string>; exchange: TrafficExchange }>(DEFAULTS.trafficKeysRemembered)
     return {
@@ -116,6 +117,7 @@ export const foreignRecordHidden: TrafficRule = acrossExchanges(
     title:
       "A record shown to this workspace's keys is answered 404 to another workspace's key (CRM_API_KEY_FOREIGN), never 2xx, and not 403 once that key reads the collection",
   },
+  'collection',
   () => {
     /** Records shown to the configured keys of the workspace (every role but `foreign`), by `resource/id`. */
     const shown = new BoundedMap<string, TrafficExchange>(DEFAULTS.trafficRecordsRemembered)
@@ -159,6 +161,7 @@ export const updateKeepsUnsent: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'An update answered with the record keeps the fields it did not send that the record held just before (no value cleared)',
   },
+  'collection',
   () => {
     const states = new BoundedMap<string, { record: AnyRecord; exchange: TrafficExchange }>(DEFAULTS.trafficRecordsRemembered)
     return {
@@ -219,6 +222,7 @@ export const walkSkipsNothing: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'Consecutive pages of a walk leave out no record a complete listing just showed between their boundary records in the sort asked',
   },
+  'collection',
   () => {
     const listings = new CompleteListings()
     const walks = new OpenWalks<WalkPage>()
@@ -291,6 +295,7 @@ export const limitEnforced: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'After RateLimit-Remaining 0, a call of the same key that no window, bucket or log could admit is refused with 429, not answered 2xx',
   },
+  'key',
   () => {
     const keys = new BoundedMap<string, { accepted: number[]; spent?: { exchange: TrafficExchange; limit: number; resetAt: number } }>(
       DEFAULTS.trafficKeysRemembered,
@@ -351,6 +356,7 @@ export const meShowsParts: TrafficRule = acrossExchanges(
     title:
       "GET /me answered 200 shows the key's name and the user the key acts as (a field named for the user, or the id of a user the key's complete /users listing showed)",
   },
+  'key',
   () => {
     /** Per key: the user ids of its complete /users listing, and its last /me that names no user field (bounded, oldest out). */
     const keys = new Map<string, { users?: Set<string>; me?: TrafficExchange }>()

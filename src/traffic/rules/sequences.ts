@@ -6,7 +6,7 @@ import { notCreatedAsDraft } from '../../judge/draft.ts'
 import { differingFields } from '../../judge/same-response.ts'
 import { deepEqual, describeMismatches, writtenMismatches } from '../../judge/written.ts'
 import type { ResourceName } from '../../spec/resources.ts'
-import type { RuleContext, TrafficExchange, TrafficRule } from '../types.ts'
+import type { RuleContext, RuleMemory, TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   acrossExchanges,
@@ -40,6 +40,7 @@ export const idempotentReplay: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'A create retried with the same Idempotency-Key and body returns the first response: same status, same record, no second id',
   },
+  'key',
   () => {
     const firsts = new BoundedMap<string, TrafficExchange>()
     return {
@@ -101,6 +102,7 @@ export const readAfterWrite: TrafficRule = acrossExchanges(
     side: 'server',
     title: "A record returned by a write, or read after it, holds what was written (compared by meaning, with the records area's leniency)",
   },
+  'collection',
   () => {
     const writes = new BoundedMap<string, { exchange: TrafficExchange; op: 'create' | 'update' | 'replace'; sent: AnyRecord }>()
     return {
@@ -159,6 +161,7 @@ export const goneAfterDelete: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'A record deleted (or moved to the recycle bin) with a 2xx is answered 404 by a get sent after (as records.*.delete)',
   },
+  'collection',
   () => {
     const deleted = new BoundedMap<string, TrafficExchange>()
     return {
@@ -222,11 +225,12 @@ function withOnly(exchange: TrafficExchange, record: AnyRecord): TrafficExchange
  */
 function againstSeenStatus<O extends Op, R extends ResourceName>(
   meta: RuleMeta,
+  memory: RuleMemory,
   fromLists: boolean,
   judges: Judges<O, R>,
   judge: (answer: Answer<O, R>, ctx: RuleContext, lastSeen: (key: string) => SeenState | undefined) => void,
 ): TrafficRule {
-  return acrossExchanges(meta, () => {
+  return acrossExchanges(meta, memory, () => {
     const states = new BoundedMap<string, SeenState>()
     return {
       observe(exchange, ctx) {
@@ -251,6 +255,7 @@ export const draftOnly: TrafficRule = againstSeenStatus(
     side: 'server',
     title: 'A replace or delete of a quotation, or a replace of an invoice, is refused when it was last seen not a draft',
   },
+  'collection',
   true,
   {
     resources: ['quotation', 'invoice'],
@@ -302,6 +307,8 @@ export const orderFromAccepted: TrafficRule = againstSeenStatus(
     side: 'server',
     title: 'An order is not created from a quotation last seen as a draft (§3.2: from an accepted quotation)',
   },
+  // The state remembered is a quotation's: an order's create is judged where the quotations are.
+  (_exchange, operation) => (operation.resource === 'order' ? 'quotation' : (operation.resource ?? '')),
   // A list may lag behind a change (a search index): only reads and writes of the record itself say its state.
   false,
   { resources: ['order'], ops: ['create'] },
@@ -350,6 +357,7 @@ export const remainingNeverRises: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'RateLimit-Remaining never rises within one window of the same key (beyond what a refill explains)',
   },
+  'key',
   () => {
     /** Per key: the last responses, and the first one seen announcing the current reset (the longest gap to compare). */
     const keys = new BoundedMap<string, { recent: Quota[]; anchor?: Quota }>()

@@ -1,0 +1,214 @@
+// Reads the traffic files once, in order, and has it judged in partitions (partition.ts): by this thread alone
+// (--jobs 1), or by N worker threads (jobs-worker.ts), each handed the exchanges its partitions need, in batches.
+// The reader numbers every exchange and names its key (key#N in traffic order) before routing it, so each
+// partition sees what one verifier would have; the partitions' tallies then merge into the whole's.
+// Memory: at most MAX_BATCHES_AHEAD batches per worker wait; a worker holds its rules' bounded state. A worker
+// that crashes is reported, the others' tallies are kept, and the exchanges it counted are said not judged.
+import type { Worker } from 'node:worker_threads'
+import type { ResolvedConfig } from '../config/config.ts'
+import { startTrafficWorker } from './judge-thread.ts'
+import { resolveOperation } from './operation.ts'
+import { PartitionPlan, type ShardSpec } from './partition.ts'
+import { PartitionJudge, type PartitionResult } from './partition-judge.ts'
+import { TrafficRedactor, trafficSecrets } from './redaction.ts'
+import type { TrafficExchange, TrafficRule } from './types.ts'
+import { mergeTallies, type RuleTally } from './verifier.ts'
+
+export interface JobData {
+  basePath: string
+  config: Pick<ResolvedConfig, 'keys' | 'webhookSecret' | 'extraHeaders'>
+  plan: { shard: ShardSpec; jobs: number; readerJudges: boolean }
+  job: number
+  rulesModule?: string
+}
+/**
+ * An exchange read, as the reader hands it over: its exchange (for a worker, only what routing reads: har.ts
+ * `light`), and the entry's or line's text, from which a worker reads the whole exchange again.
+ */
+export interface ReadUnit {
+  exchange: TrafficExchange
+  text: string
+  format: 'har' | 'ndjson'
+  /** Given when `exchange` is light: the whole exchange (for the reader's own job). */
+  whole?: () => TrafficExchange
+}
+
+/** An exchange posted to a worker: its text, and what the reader gave it (number, source, key role). */
+export interface PostedExchange {
+  text: string
+  format: ReadUnit['format']
+  source: string
+  seq: number
+  keyRole?: string
+}
+
+export type ToJob = { type: 'batch'; exchanges: PostedExchange[] } | { type: 'finish' }
+export type FromJob = { type: 'ready' } | { type: 'done' } | { type: 'finished'; result: PartitionResult }
+
+/** Exchanges posted to a worker at once, and batches a worker may have waiting before the reader waits for it. */
+const BATCH = 64
+const MAX_BATCHES_AHEAD = 8
+
+export interface JudgeFilesOptions {
+  /** The exchanges of every file, in order (each file's as read; numbering is done here): whole for --jobs 1, light for workers. */
+  exchanges: AsyncIterable<ReadUnit>
+  basePath: string
+  config: Pick<ResolvedConfig, 'keys' | 'webhookSecret' | 'extraHeaders'>
+  rules: readonly TrafficRule[]
+  /** Given, workers load their rules from it (a test hook); `rules` must be its rules. */
+  rulesModule?: string
+  jobs: number
+  shard?: ShardSpec
+  ruleTimes?: Map<string, number>
+  /** The `jobs` partitions judged on this thread, routed and merged as threads' are (tests: many runs, no thread started). */
+  inlineJobs?: boolean
+  /** A line for the console (a worker crashed). */
+  onProblem(line: string): void
+}
+
+export interface JudgedFiles {
+  /** Each rule's tally, merged over the partitions, in the rules' order. */
+  tallies: RuleTally[]
+  exchanges: number
+  answered: number
+  /** Why reading stopped early, when it did (the error the reader threw). */
+  readError?: Error
+  /** Exchanges counted by a worker that crashed: their judgement is not in the tallies. */
+  notJudged?: { count: number; why: string }
+}
+
+interface Job {
+  post(exchange: TrafficExchange, unit: ReadUnit): Promise<void>
+  finish(): Promise<PartitionResult | undefined>
+}
+
+class InlineJob implements Job {
+  constructor(private readonly judge: PartitionJudge) {}
+  async post(exchange: TrafficExchange, unit: ReadUnit): Promise<void> {
+    const { seq, keyRole } = exchange
+    this.judge.take(unit.whole ? { ...unit.whole(), seq, ...(keyRole !== undefined ? { keyRole } : {}) } : exchange)
+  }
+  async finish(): Promise<PartitionResult> {
+    return this.judge.finish()
+  }
+}
+
+class WorkerJob implements Job {
+  private readonly worker: Worker
+  private batch: PostedExchange[] = []
+  private ahead = 0
+  private wake: (() => void) | undefined
+  private settle: ((result: PartitionResult | undefined) => void) | undefined
+  private result: PartitionResult | undefined
+  /** Why the worker ended without a result, once it did. */
+  crash: string | undefined
+
+  constructor(data: JobData) {
+    this.worker = startTrafficWorker('jobs-worker', data)
+    let lastError: Error | undefined
+    this.worker.on('message', (message: FromJob) => {
+      if (message.type === 'done') this.ahead--
+      else if (message.type === 'finished') {
+        this.result = message.result
+        this.settle?.(message.result)
+      }
+      this.wakeUp()
+    })
+    this.worker.on('error', (error) => (lastError = error))
+    this.worker.on('exit', (code) => {
+      if (!this.result) this.crash = lastError?.message ?? `exit code ${code}`
+      this.wakeUp()
+      this.settle?.(this.result)
+    })
+  }
+
+  private wakeUp(): void {
+    const wake = this.wake
+    this.wake = undefined
+    wake?.()
+  }
+
+  async post(exchange: TrafficExchange, unit: ReadUnit): Promise<void> {
+    if (this.crash) return
+    const { seq, source, keyRole } = exchange
+    this.batch.push({ text: unit.text, format: unit.format, seq, source, ...(keyRole !== undefined ? { keyRole } : {}) })
+    if (this.batch.length >= BATCH) await this.flush()
+  }
+
+  private async flush(): Promise<void> {
+    while (this.ahead >= MAX_BATCHES_AHEAD && !this.crash) await new Promise<void>((resolve) => (this.wake = resolve))
+    if (this.batch.length === 0 || this.crash) return
+    this.ahead++
+    this.worker.postMessage({ type: 'batch', exchanges: this.batch } satisfies ToJob)
+    this.batch = []
+  }
+
+  async finish(): Promise<PartitionResult | undefined> {
+    await this.flush()
+    if (!this.crash) {
+      const settled = new Promise<PartitionResult | undefined>((resolve) => (this.settle = resolve))
+      this.worker.postMessage({ type: 'finish' } satisfies ToJob)
+      await settled
+    }
+    await this.worker.terminate()
+    return this.result
+  }
+}
+
+/** Judges the exchanges in `jobs` partitions of this shard, and merges their tallies. */
+export async function judgeExchanges(options: JudgeFilesOptions): Promise<JudgedFiles> {
+  // With workers, this thread judges job 0 itself: it reads every exchange anyway, and N jobs are N threads.
+  const plan = new PartitionPlan(options.shard ?? { index: 0, count: 1 }, options.jobs, options.jobs > 1)
+  const planData = { shard: plan.shard, jobs: plan.jobs, readerJudges: plan.readerJudges }
+  const { basePath, config, rules } = options
+  const jobs: (InlineJob | WorkerJob)[] = []
+  for (let job = 0; job < options.jobs; job++) {
+    jobs.push(
+      job === 0 || options.inlineJobs
+        ? new InlineJob(new PartitionJudge({ basePath, config, rules, plan: planData, job, ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}) }))
+        : new WorkerJob({ basePath, config, plan: planData, job, ...(options.rulesModule ? { rulesModule: options.rulesModule } : {}) }),
+    )
+  }
+  // Names each key as one verifier would (key#N in traffic order): every exchange is read here, in order.
+  const keys = new TrafficRedactor(trafficSecrets(config).secrets)
+  const counted = new Array<number>(options.jobs).fill(0)
+  let seq = 0
+  let readError: Error | undefined
+  try {
+    for await (const unit of options.exchanges) {
+      const keyRole = keys.keyRoleOf(unit.exchange)
+      const exchange: TrafficExchange = { ...unit.exchange, seq: ++seq, ...(keyRole !== undefined ? { keyRole } : {}) }
+      const operation = resolveOperation(exchange, basePath)
+      // Not of the API: neither judged nor counted anywhere.
+      if (operation === undefined) continue
+      const home = plan.homeJob(exchange)
+      if (home !== undefined) counted[home]!++
+      for (const job of plan.jobsOf(rules, exchange, operation)) await jobs[job]!.post(exchange, unit)
+    }
+  } catch (error) {
+    readError = error as Error
+  }
+  const results = await Promise.all(jobs.map((job) => job.finish()))
+  let lost = 0
+  const why: string[] = []
+  for (const [j, job] of jobs.entries()) {
+    if (results[j] || !(job instanceof WorkerJob)) continue
+    lost += counted[j]!
+    why.push(`worker ${j} of ${options.jobs - 1} stopped (${job.crash ?? 'no result'})`)
+    options.onProblem(
+      `verify-traffic: worker ${j} of ${options.jobs - 1} stopped (${job.crash ?? 'no result'}): what it judged (${counted[j]} exchanges counted there, and its share of the cross-exchange rules) is not in the report`,
+    )
+  }
+  const done = results.filter((r): r is PartitionResult => r !== undefined)
+  return {
+    tallies: rules.map((rule, i) => mergeTallies([emptyTally(rule), ...done.map((r) => r.tallies[i]!)])),
+    exchanges: done.reduce((sum, r) => sum + r.exchanges, 0),
+    answered: done.reduce((sum, r) => sum + r.answered, 0),
+    ...(readError ? { readError } : {}),
+    ...(lost > 0 || why.length > 0 ? { notJudged: { count: lost, why: why.join('; ') } } : {}),
+  }
+}
+
+function emptyTally(rule: TrafficRule): RuleTally {
+  return { id: rule.id, judged: 0, violations: 0, evidence: [] }
+}
