@@ -165,9 +165,14 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
 export function markNotJudged(report: RunReport, notJudged: { count: number; why: string; verb?: 'forwarded' | 'read'; always?: boolean }): void {
   const { count, why } = notJudged
   if (count === 0 && !notJudged.always) return
-  if (report.verdict === 'compliant') report.verdict = 'partial'
   report.verdictReasons.push(`${count} exchange${count === 1 ? '' : 's'} ${notJudged.verb ?? 'forwarded'} but not in this report: ${why}`)
-  report.verdictLabel = `${report.verdictLabel}; ${count} exchange${count === 1 ? '' : 's'} not judged`
+  // A verdict on a subset of the traffic is never compliant, and its words say partial too.
+  const conformant = report.verdict === 'compliant'
+  if (conformant) report.verdict = 'partial'
+  const label = `${conformant ? report.verdictLabel.replace(/^conformant /, 'partial ') : report.verdictLabel}; ${count} exchange${count === 1 ? '' : 's'} not judged`
+  report.verdictLabel = label
+  const headline = report.traffic?.headline
+  if (headline && report.traffic) report.traffic.headline = { ...headline, text: label, ...(conformant ? { tone: 'partial' as const } : {}) }
 }
 
 /** One shard's report: its section for merge-reports, and a label that says it speaks for its shard only. */

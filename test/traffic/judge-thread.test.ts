@@ -96,6 +96,8 @@ it('replaces a judging thread that crashes; forwarding and the report go on', as
   // A verdict on a subset of what was forwarded is never compliant, and says why.
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8'))
   expect(report.verdict).not.toBe('compliant')
+  expect(report.verdictLabel).toMatch(/^partial on observed traffic: .*; 2 exchanges not judged$/)
+  expect(report.traffic.headline.text).toBe(report.verdictLabel)
   expect(report.traffic.exchanges).toBe(2)
   expect(report.verdictReasons.join('\n')).toMatch(/2 exchanges forwarded but not in this report/)
   expect(exitCode).toBe(0)
