@@ -275,7 +275,7 @@ describe('sweep: what crashed runs left behind', () => {
 
     const swept = await runCli(args(), { cwd: dir, env: runEnv(), hardLimitMs: 90_000 })
     expect(swept.code, swept.stdout + swept.stderr).toBe(0)
-    expect(swept.stdout).toMatch(/swept 1 records left by earlier runs/)
+    expect(swept.stdout).toMatch(/swept 1 record left by earlier runs/)
     expect(await exists('/accounts', id)).toBe(false)
   }, 200_000)
 })

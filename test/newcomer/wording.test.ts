@@ -28,12 +28,12 @@ test('an unreachable target: a sentence naming the target and the variable, the 
   expect(run.stderr).toMatch(/^the target did not answer GET \/me at http:\/\/127\.0\.0\.1:9\/v1: .*; check CRM_BASE_URL \(CRMCONF_TARGET_UNREACHABLE\)\n$/)
 })
 
-test('verify-submission refuses with "3 problems", not "3 problem(s)"', async () => {
+test('verify-submission refuses with "4 problems", not "4 problem(s)"', async () => {
   mkdirSync(join(dir, 'sub'))
   writeFileSync(join(dir, 'sub', 'report.json'), '{}')
   const run = await cli(['verify-submission', 'sub'])
   expect(run.code).toBe(1)
-  expect(run.stdout).toMatch(/^REFUSED: 3 problems$/m)
+  expect(run.stdout).toMatch(/^REFUSED: 4 problems$/m)
   expect(run.stdout).not.toContain('(s)')
 })
 
