@@ -1,0 +1,260 @@
+// The explorer's operations as fast-check commands (model-based testing): each is sent to the target and to the
+// model, and judged through the comparison contract (contract.ts). A command names the records it works on by
+// an index into the explorer's own records, drawn before the sequence runs and resolved when it runs.
+import fc from 'fast-check'
+import { queryValueFor, readUntil, RESOURCES, tagged, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
+import { instantOf, membershipVerdict, orderVerdict, pagesVerdict, statusVerdict, writtenVerdict, type Answer, type WalkRead } from './contract.ts'
+import { createBody, updateBody } from './values.ts'
+import type { ExploreModel, Own, World } from './world.ts'
+
+/** The collections explored: every §4.2 operation but replace on each, tags or a deletable record for clean-up. */
+export const EXPLORED = ['account', 'contact', 'task'] as const satisfies readonly ResourceName[]
+type Explored = (typeof EXPLORED)[number]
+
+/** Own records a reference field may name (a child account's parent, a contact's primary account). */
+const REFERENCES: Partial<Record<Explored, Record<string, Explored>>> = { account: { parentId: 'account' }, contact: { accountId: 'account' } }
+
+/** A page bound per walk: the explorer's own records fit in a few pages of the smallest limit it asks. */
+const MAX_PAGES = 30
+
+type Cmd = fc.AsyncCommand<ExploreModel, World>
+
+const alive = (m: Readonly<ExploreModel>, resource?: ResourceName) => m.own.filter((o) => o.alive && (resource === undefined || o.resource === resource))
+const pick = <T>(items: readonly T[], n: number): T | undefined => (items.length === 0 ? undefined : items[n % items.length])
+const okStatus = (a: Answer) => a.status >= 200 && a.status < 300
+
+function remember(own: Own, t: Answer, m: Answer): void {
+  if (okStatus(t) && typeof t.body === 'object' && t.body) own.tLast = t.body
+  if (okStatus(m) && typeof m.body === 'object' && m.body) own.mLast = m.body
+}
+
+class Create implements Cmd {
+  constructor(
+    readonly resource: Explored,
+    readonly body: AnyRecord,
+    readonly refPick: number,
+  ) {}
+  check = () => true
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const tBody: AnyRecord = tagged(w.ctx, this.resource, { ...this.body })
+    const mBody: AnyRecord = { ...tBody }
+    for (const [field, of] of Object.entries(REFERENCES[this.resource] ?? {})) {
+      const target = this.refPick % 2 === 0 ? pick(alive(m, of), this.refPick) : undefined
+      if (target) [tBody[field], mBody[field]] = [target.t, target.m]
+    }
+    w.step(`${this}`)
+    const [t, o] = await w.create(this.resource, tBody, mBody)
+    const what = `create ${this.resource} #${m.own.length}`
+    w.judge(statusVerdict(what, t, o))
+    if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return
+    const own: Own = { resource: this.resource, t: t.body.id, m: o.body.id, alive: true, written: { t: { create: tBody, updates: {} }, m: { create: mBody, updates: {} } }, tLast: t.body, mLast: o.body }
+    m.own.push(own)
+    w.judge(writtenVerdict(what, this.resource, own.written, t.body, o.body))
+  }
+  toString = () => `create ${this.resource} ${JSON.stringify(this.body)}`
+}
+
+class Get implements Cmd {
+  constructor(readonly n: number) {}
+  check = (m: Readonly<ExploreModel>) => m.own.length > 0
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const index = this.n % m.own.length
+    const own = m.own[index]!
+    w.step(`${this}`)
+    const [t, o] = await w.get(own)
+    const what = `get ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`
+    w.judge(statusVerdict(what, t, o))
+    remember(own, t, o)
+    if (okStatus(t) && okStatus(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
+  }
+  toString = () => `get record ${this.n}`
+}
+
+class Update implements Cmd {
+  constructor(
+    readonly n: number,
+    readonly body: AnyRecord,
+  ) {}
+  check = (m: Readonly<ExploreModel>) => m.own.length > 0
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const index = this.n % m.own.length
+    const own = m.own[index]!
+    const body = this.bodyFor(own)
+    w.step(`${this}`)
+    const [t, o] = await w.update(own, body, body)
+    const what = `update ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`
+    w.judge(statusVerdict(what, t, o))
+    if (!okStatus(t) || !okStatus(o)) return
+    for (const side of [own.written.t, own.written.m]) side.updates = { ...side.updates, ...body }
+    remember(own, t, o)
+    w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
+    // The update persisted: a read shows what the answer showed (§4.2).
+    const [tr, or] = await w.get(own)
+    w.judge(statusVerdict(`get after ${what}`, tr, or))
+    remember(own, tr, or)
+    if (okStatus(tr) && okStatus(or)) w.judge(writtenVerdict(`get after ${what}`, own.resource, own.written, tr.body, or.body))
+  }
+  private bodyFor(own: Own): AnyRecord {
+    // A body drawn for one collection: the explorer's records are of several, so each takes its own fields only.
+    const fields = RESOURCES[own.resource].update?.fields ?? {}
+    return Object.fromEntries(Object.entries(this.body[own.resource] ?? {}).filter(([field]) => field in fields))
+  }
+  toString = () => `update record ${this.n} ${JSON.stringify(this.body)}`
+}
+
+class Delete implements Cmd {
+  constructor(readonly n: number) {}
+  check = (m: Readonly<ExploreModel>) => m.own.length > 0
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const index = this.n % m.own.length
+    const own = m.own[index]!
+    w.step(`${this}`)
+    const [t, o] = await w.delete(own)
+    const what = `delete ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`
+    w.judge(statusVerdict(what, t, o))
+    if (okStatus(o)) own.alive = false
+    // The state after the transition: gone from reads (§4.2, §7.6).
+    const [tr, or] = await w.get(own)
+    const verdict = statusVerdict(`get after ${what}`, tr, or)
+    w.judge(verdict && 'aspect' in verdict ? { ...verdict, aspect: 'unchanged' } : verdict)
+  }
+  toString = () => `delete record ${this.n}`
+}
+
+/** The shape of one list query, resolved against the own records when it runs. */
+export interface ListShape {
+  resource: Explored
+  /** Indexes into the resource's §4.3 filters (none, one or a pair), each with the record whose value it asks. */
+  filters: { filter: number; record: number }[]
+  sort?: 'createdAt' | 'updatedAt'
+  order?: 'asc' | 'desc'
+  limit?: number
+  /** A since bound at an own record's time (else the exploration's own scope: just before its first record). */
+  since?: { param: 'createdSince' | 'updatedSince'; record: number }
+}
+
+const before = (iso: unknown): string | undefined => {
+  const t = instantOf(iso)
+  return t === undefined ? undefined : new Date(t - 1).toISOString()
+}
+
+class List implements Cmd {
+  constructor(readonly shape: ListShape) {}
+  check = (m: Readonly<ExploreModel>) => m.own.length > 0
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const { resource } = this.shape
+    const queries = this.queries(m)
+    if (!queries) return
+    const [tq, mq, open] = queries
+    w.step(`${this}`)
+    const what = `list ${RESOURCES[resource].path}?${new URLSearchParams(mq as Record<string, string>).toString().replace(/createdSince=[^&]*/, 'createdSince=…')}`
+    const mWalk = await w.walk('model', resource, mq, MAX_PAGES)
+    const ownOf = (walk: WalkRead, side: 't' | 'm') => {
+      const index = new Map(m.own.map((o, i) => [(side === 't' ? o.t : o.m).toLowerCase(), i]))
+      return walk.pages.flat().flatMap((r) => (index.has(String(r?.id).toLowerCase()) ? [index.get(String(r.id).toLowerCase())!] : []))
+    }
+    const expected = ownOf(mWalk, 'm')
+    let tWalk = await w.walk('target', resource, tq, MAX_PAGES)
+    const membership = (walk: WalkRead) => membershipVerdict(what, ownOf(walk, 't'), expected, open)
+    // A list may show a write a moment late (a search index): read again within the consistency window before judging.
+    if (tWalk.status === 200 && mWalk.status === 200 && tWalk.complete && membership(tWalk))
+      tWalk = (await readUntil(w.ctx, () => w.walk('target', resource, tq, MAX_PAGES), (walk) => !membership(walk), { first: tWalk })).answer
+    w.judge(statusVerdict(what, { status: tWalk.status, body: tWalk.body }, { status: mWalk.status, body: mWalk.body }))
+    if (tWalk.status !== 200 || mWalk.status !== 200) return
+    const sortKey = this.shape.sort ?? 'createdAt'
+    w.judge(pagesVerdict(what, this.shape.limit, tWalk, sortKey))
+    if (!tWalk.complete || !mWalk.complete) return
+    w.judge(membership(tWalk))
+    const shown = new Map(tWalk.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
+    w.judge(orderVerdict(what, ownOf(tWalk, 't'), expected, (i) => instantOf(shown.get(m.own[i]!.t.toLowerCase())?.[sortKey])))
+  }
+
+  /** The target's query, the model's, and the records whose membership is open; undefined when a filter has no value to ask. */
+  private queries(m: ExploreModel): [Query, Query, Set<number>] | undefined {
+    const { resource, sort, order, limit, since } = this.shape
+    const first = m.own[0]!
+    const tq: Query = { createdSince: before(first.tLast.createdAt) }
+    const mq: Query = { createdSince: before(first.mLast.createdAt) }
+    const open = new Set<number>()
+    if (tq.createdSince === undefined || mq.createdSince === undefined) return undefined
+    for (const q of [tq, mq]) Object.assign(q, { sort, order, limit })
+    if (since) {
+      const index = since.record % m.own.length
+      const own = m.own[index]!
+      const field = since.param === 'createdSince' ? 'createdAt' : 'updatedAt'
+      tq[since.param] = own.tLast[field]
+      mq[since.param] = own.mLast[field]
+      // "after this time": a record the target shows at the bound's very instant (its precision) is open.
+      const bound = instantOf(own.tLast[field])
+      m.own.forEach((o, i) => {
+        if (instantOf(o.tLast[field]) === bound) open.add(i)
+      })
+    }
+    const filters = RESOURCES[resource].filters
+    const mine = m.own.filter((o) => o.resource === resource)
+    for (const { filter: f, record } of this.shape.filters) {
+      const filter = filters[f % filters.length]!
+      const own = pick(mine, record)
+      const values = own && filterValues(filter, own, m)
+      // A filter with no value among the explorer's records of this collection is left out.
+      if (!values) continue
+      tq[filter.param] = values[0]
+      mq[filter.param] = values[1]
+    }
+    return [tq, mq, open]
+  }
+  toString = () => `list ${JSON.stringify(this.shape)}`
+}
+
+/** The value a filter asks on each side for an own record's field; a uuid only when it names an own record. */
+function filterValues(filter: FilterSpec, own: Own, m: ExploreModel): [string, string] | undefined {
+  const mValue = own.mLast[filter.field]
+  if (filter.kind !== 'uuid') {
+    const value = queryValueFor(filter, mValue)
+    return value === undefined ? undefined : [value, value]
+  }
+  const named = m.own.find((o) => typeof mValue === 'string' && o.m.toLowerCase() === mValue.toLowerCase())
+  return named ? [named.t, named.m] : undefined
+}
+
+const explored = fc.constantFrom<Explored>(...EXPLORED)
+const recordPick = fc.nat({ max: 1000 })
+
+function listShape(): fc.Arbitrary<ListShape> {
+  return explored.chain((resource) =>
+    fc.record(
+      {
+        resource: fc.constant(resource),
+        filters: fc.array(fc.record({ filter: fc.nat({ max: 20 }), record: recordPick }), { maxLength: 2 }),
+        sort: fc.option(fc.constantFrom<'createdAt' | 'updatedAt'>('createdAt', 'updatedAt'), { nil: undefined }),
+        order: fc.option(fc.constantFrom<'asc' | 'desc'>('asc', 'desc'), { nil: undefined }),
+        limit: fc.option(fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constant(100)), { nil: undefined }),
+        since: fc.option(fc.record({ param: fc.constantFrom<'createdSince' | 'updatedSince'>('createdSince', 'updatedSince'), record: recordPick }), {
+          nil: undefined,
+        }),
+      },
+      { requiredKeys: ['resource', 'filters'] },
+    ),
+  )
+}
+
+/** Update bodies for every explored collection at once: the record a command lands on decides which is sent. */
+const updateBodies = fc.record(Object.fromEntries(EXPLORED.map((r) => [r, updateBody(r)])) as Record<Explored, fc.Arbitrary<AnyRecord>>)
+
+/** The command arbitraries, weighted: creates and lists most, since every other command needs a record. */
+export function commandArbitraries(): fc.Arbitrary<Cmd>[] {
+  return [
+    explored.chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.nat({ max: 1000 }))).map(([r, body, ref]) => new Create(r, body, ref)),
+    explored.chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.nat({ max: 1000 }))).map(([r, body, ref]) => new Create(r, body, ref)),
+    recordPick.map((n) => new Get(n)),
+    fc.tuple(recordPick, updateBodies).map(([n, body]) => new Update(n, body)),
+    recordPick.map((n) => new Delete(n)),
+    listShape().map((shape) => new List(shape)),
+    listShape().map((shape) => new List(shape)),
+  ]
+}

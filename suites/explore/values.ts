@@ -1,0 +1,57 @@
+// The explorer's values: the generators' valid bodies (src/generators/), widened to legal forms the fixtures never
+// use: text outside plain ASCII and at the short end, every enum value (the generators draw them all already),
+// optional fields present and absent, date-times written in other UTC offsets (the same instant). Never a value a
+// conformant server may legally refuse: no blank required text, addresses unique per record (a server may refuse
+// a second contact with a live one's address), reminders before every due time (src/generators/leaves.ts).
+import fc from 'fast-check'
+import { RESOURCES, bodyFields, validBody, type ResourceName } from '../../src/checks/index.ts'
+
+/** Text a client in Kuala Lumpur, Shanghai or Zürich sends: accents, CJK, emoji, a right-to-left name, an apostrophe. */
+const WIDE_TEXT = ['Zoë Ñandú-Ångström', '陈美玲 有限公司', 'Café 🚀 Ltd', "O'Brien & Sons", 'محمد العلي', 'Ş', 'ｆｕｌｌ ｗｉｄｔｈ']
+
+/** The same instant in another ISO 8601 form: an offset east or west of UTC, with or without a fraction. */
+export function inOffset(iso: string, offsetMinutes: number): string {
+  const ms = Date.parse(iso)
+  const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 19)
+  const sign = offsetMinutes < 0 ? '-' : '+'
+  const abs = Math.abs(offsetMinutes)
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+}
+
+const OFFSETS = [0, 480, -300, 330, 345, -570]
+
+/** Free text of a record (not a keyed value, an address, a phone number or a uuid). */
+function isFreeText(resource: ResourceName, field: string): boolean {
+  const shape = bodyFields(resource, 'create').find((f) => f.name === field) ?? bodyFields(resource, 'update').find((f) => f.name === field)
+  return shape?.kind === 'string' && !/^(phone|mobile|office|home|website|email)$/.test(field)
+}
+
+/** A body's text fields sometimes made non-ASCII, its date-times sometimes written in an offset. */
+function widened(resource: ResourceName, body: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  return fc.tuple(body, fc.infiniteStream(fc.nat({ max: 99 }))).map(([b, picks]) => {
+    const out: Record<string, unknown> = {}
+    const draw = picks[Symbol.iterator]()
+    for (const [field, value] of Object.entries(b)) {
+      const pick = draw.next().value as number
+      const type = RESOURCES[resource].record[field] ?? ''
+      if (typeof value === 'string' && value.trim() !== '' && isFreeText(resource, field) && pick < 35) out[field] = `${WIDE_TEXT[pick % WIDE_TEXT.length]} ${value}`
+      else if (typeof value === 'string' && type.startsWith('date-time') && pick < 60) out[field] = inOffset(value, OFFSETS[pick % OFFSETS.length]!)
+      else out[field] = value
+    }
+    return out
+  })
+}
+
+/** A unique suffix for addresses: two records of one exploration never share one. */
+let mark = 0
+const emailMark = () => `x${(++mark).toString(36)}`
+
+/** A create body: required fields always, optional ones present or absent. */
+export function createBody(resource: ResourceName): fc.Arbitrary<Record<string, unknown>> {
+  return widened(resource, validBody(resource, 'create', { emailMark }) as fc.Arbitrary<Record<string, unknown>>)
+}
+
+/** A partial update body: at least one field. */
+export function updateBody(resource: ResourceName): fc.Arbitrary<Record<string, unknown>> {
+  return widened(resource, validBody(resource, 'update', { emailMark }) as fc.Arbitrary<Record<string, unknown>>).filter((b) => Object.keys(b).length > 0)
+}
