@@ -32,10 +32,11 @@ function aspectCheck(aspect: Aspect): CheckDefinition {
       const result = await exploration(ctx)
       ctx.observe('explore.requests', result.requests)
       ctx.observe('explore.sequences', result.sequences)
-      const finding = result.finding
-      if (finding?.aspect !== aspect) return
+      const finding = result.findings[aspect]
+      if (!finding) return
       const replay = exploreReplay(ctx, result.budget)
-      ctx.note(`shortest sequence (${finding.steps.length} steps, ${finding.shrinks} shrinks); replay: ${replay}`)
+      ctx.note(`shortest sequence (${finding.steps.length} steps, ${finding.shrinks} shrinks): ${finding.steps.map((s) => s.command).join(' → ')}`)
+      ctx.note(`replay: ${replay}`)
       ctx.fail(`${finding.message} [after ${finding.steps.length} explored steps; replay: ${replay}]`, {
         expected: finding.expected,
         exchanges: finding.exchanges,

@@ -3,8 +3,8 @@
 // an index into the explorer's own records, drawn before the sequence runs and resolved when it runs.
 import fc from 'fast-check'
 import { queryValueFor, readUntil, RESOURCES, tagged, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
-import { instantOf, membershipVerdict, orderVerdict, pagesVerdict, statusVerdict, writtenVerdict, type Answer, type WalkRead } from './contract.ts'
-import { createBody, updateBody } from './values.ts'
+import { instantOf, membershipVerdict, orderVerdict, pagesVerdict, statusVerdict, written, writtenVerdict, type Answer, type WalkRead } from './contract.ts'
+import { createBody, freshAddresses, updateBody } from './values.ts'
 import type { ExploreModel, Own, World } from './world.ts'
 
 /** The collections explored: every §4.2 operation but replace on each, tags or a deletable record for clean-up. */
@@ -37,7 +37,7 @@ class Create implements Cmd {
   check = () => true
   async run(m: ExploreModel, w: World): Promise<void> {
     if (w.exhausted) return
-    const tBody: AnyRecord = tagged(w.ctx, this.resource, { ...this.body })
+    const tBody: AnyRecord = tagged(w.ctx, this.resource, freshAddresses(this.resource, this.body))
     const mBody: AnyRecord = { ...tBody }
     for (const [field, of] of Object.entries(REFERENCES[this.resource] ?? {})) {
       const target = this.refPick % 2 === 0 ? pick(alive(m, of), this.refPick) : undefined
@@ -48,7 +48,7 @@ class Create implements Cmd {
     const what = `create ${this.resource} #${m.own.length}`
     w.judge(statusVerdict(what, t, o))
     if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return
-    const own: Own = { resource: this.resource, t: t.body.id, m: o.body.id, alive: true, written: { t: { create: tBody, updates: {} }, m: { create: mBody, updates: {} } }, tLast: t.body, mLast: o.body }
+    const own: Own = { resource: this.resource, t: t.body.id, m: o.body.id, alive: true, written: { t: written(this.resource, undefined, tBody), m: written(this.resource, undefined, mBody) }, tLast: t.body, mLast: o.body }
     m.own.push(own)
     w.judge(writtenVerdict(what, this.resource, own.written, t.body, o.body))
   }
@@ -82,13 +82,13 @@ class Update implements Cmd {
     if (w.exhausted) return
     const index = this.n % m.own.length
     const own = m.own[index]!
-    const body = this.bodyFor(own)
+    const body = freshAddresses(own.resource, this.bodyFor(own))
     w.step(`${this}`)
     const [t, o] = await w.update(own, body, body)
     const what = `update ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`
     w.judge(statusVerdict(what, t, o))
     if (!okStatus(t) || !okStatus(o)) return
-    for (const side of [own.written.t, own.written.m]) side.updates = { ...side.updates, ...body }
+    own.written = { t: written(own.resource, own.written.t, body), m: written(own.resource, own.written.m, body) }
     remember(own, t, o)
     w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
     // The update persisted: a read shows what the answer showed (§4.2).

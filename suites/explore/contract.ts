@@ -4,6 +4,7 @@
 // check or a traffic rule also makes are the functions of src/judge/ (through the kit). docs/explore.md is the
 // reader's copy of this table.
 import {
+  composedFields,
   errorEnvelopeProblem,
   firstRepeated,
   pageSizeProblem,
@@ -120,10 +121,17 @@ export function statusVerdict(what: string, target: Answer, model: Answer): Verd
   return undefined
 }
 
-/** What the explorer wrote to one record: its create body, and every update merged since. */
+/** What the explorer wrote to one record: its create body, every update merged since, and the fields any of those writes let the server compose. */
 export interface Written {
   create: AnyRecord
   updates: AnyRecord
+  composed: string[]
+}
+
+/** Notes one more write of a record (an update merged over the earlier ones). */
+export function written(resource: ResourceName, before: Written | undefined, body: AnyRecord): Written {
+  const composed = [...new Set([...(before?.composed ?? []), ...composedFields(resource, body)])]
+  return before ? { create: before.create, updates: { ...before.updates, ...body }, composed } : { create: body, updates: {}, composed }
 }
 
 /** What was written to a record and is not held by it (src/judge/written.ts). */
@@ -144,7 +152,12 @@ export function writtenVerdict(
   model: AnyRecord,
 ): Verdict | undefined {
   const modelMisses = new Set(misses(resource, written.m, model).map((m) => m.field))
-  const targetMisses = misses(resource, written.t, target).filter((m) => !modelMisses.has(m.field))
+  // A field the server may compose from others written over the record's life (a contact's fullName from its
+  // names, written then or earlier) is only asked to hold something.
+  const composed = written.t.composed
+  const targetMisses = misses(resource, written.t, target).filter(
+    (m) => !modelMisses.has(m.field) && !(composed.includes(m.field) && typeof m.got === 'string' && m.got.trim() !== ''),
+  )
   if (targetMisses.length === 0) return undefined
   const shown = targetMisses.slice(0, 3).map((m) => `${m.field}: wrote ${JSON.stringify(m.sent)}, got ${JSON.stringify(m.got)}`)
   return { aspect: 'written', message: `${what}: ${shown.join('; ')}`, expected: 'a record holds what was written to it (§4.2, §2)' }

@@ -1,24 +1,38 @@
 // One exploration per run: random sequences of operations (fast-check's model-based testing), each sent to the
 // target and to a fresh reference model, judged through the comparison contract, within a request budget
-// (CRM_EXPLORE_REQUESTS): most of it to explore, the rest to shrink a failing sequence to its shortest form.
-// Every aspect check awaits the same exploration (the session's memo) and reads its own finding in it.
+// (CRM_EXPLORE_REQUESTS). It explores in rounds: each spends most of what is left exploring and, once a sequence
+// fails, the rest of its share shrinking it to its shortest form; the next round looks past the aspects already
+// found, so one fault does not hide another. Every aspect check awaits the same exploration (the session's memo)
+// and reads its own finding in it.
 import fc from 'fast-check'
-import { CheckFailed, CheckSkipped, type CheckContext, type Exchange } from '../../src/checks/index.ts'
+import { CheckSkipped, type CheckContext, type Exchange } from '../../src/checks/index.ts'
 import { commandArbitraries } from './commands.ts'
 import type { Aspect } from './contract.ts'
 import { Finding, World, type Budget, type ExploreModel, type Step } from './world.ts'
 
 /** Commands in one sequence at most: long enough for a walk interleaved with writes, short enough to shrink. */
 export const MAX_COMMANDS = 12
-/** Of the budget, what exploring may spend; the rest is kept for shrinking a failure. */
+/** Of what is left at a round's start, what exploring may spend; shrinking a failure may spend the rest. */
 const EXPLORE_SHARE = 0.7
+/** A round with less than this left is not started: no sequence of interest fits. */
+const SMALLEST_ROUND = 10
+
+export interface AspectFinding {
+  aspect: Aspect
+  message: string
+  expected: string
+  /** The shortest failing sequence found, with both sides' answers. */
+  steps: Step[]
+  exchanges: Exchange[]
+  shrinks: number
+  path?: string
+}
 
 export interface Exploration {
-  /** The shortest failing sequence found, its aspect and evidence. */
-  finding?: { aspect: Aspect; message: string; expected: string; steps: Step[]; exchanges: Exchange[]; shrinks: number; path?: string }
+  findings: Partial<Record<Aspect, AspectFinding>>
   /** Differences the contract cannot place (information). */
   unplaced: string[]
-  /** Requests sent to the target, sequences run, commands run. */
+  /** Requests sent to the target, shrinking included. */
   requests: number
   sequences: number
   budget: number
@@ -30,42 +44,59 @@ export async function explore(ctx: CheckContext): Promise<Exploration> {
   if (budget <= 0) throw new CheckSkipped('the explorer has no budget (CRM_EXPLORE_REQUESTS=0 or --explore-requests 0)')
   const openOracle = ctx.session.oracle
   if (!openOracle) throw new CheckSkipped('no reference model in this run to compare with (the run path provides one)')
-  const spend: Budget = { spent: 0, limit: Math.max(1, Math.floor(budget * EXPLORE_SHARE)) }
-  const unplaced: string[] = []
-  let sequences = 0
+  const result: Exploration = { findings: {}, unplaced: [], requests: 0, sequences: 0, budget, seed: ctx.seed }
+  const spend: Budget = { spent: 0, limit: 0 }
+  for (let round = 0; budget - spend.spent >= SMALLEST_ROUND; round++) {
+    const found = await exploreRound(ctx, openOracle, result, spend, round)
+    if (!found) break
+    result.findings[found.aspect] = found
+  }
+  result.requests = spend.spent
+  return result
+}
+
+/** One round: a fast-check run of sequences, the aspects already found muted; its shrunk finding, if any. */
+async function exploreRound(
+  ctx: CheckContext,
+  openOracle: NonNullable<CheckContext['session']['oracle']>,
+  result: Exploration,
+  spend: Budget,
+  round: number,
+): Promise<AspectFinding | undefined> {
+  const left = result.budget - spend.spent
+  spend.limit = spend.spent + Math.max(1, Math.floor(left * EXPLORE_SHARE))
+  const muted = new Set(Object.keys(result.findings) as Aspect[])
   let failed = false
   let harness: unknown
   const property = fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
     if (harness !== undefined || spend.spent >= spend.limit) return
-    sequences++
-    const world = new World(ctx, openOracle, spend, unplaced)
+    result.sequences++
+    const world = new World(ctx, openOracle, spend, result.unplaced, muted)
     try {
       await fc.asyncModelRun(() => ({ model: { own: [] } as ExploreModel, real: world }), commands)
     } catch (error) {
       if (error instanceof Finding) {
-        // From the first failure on, shrinking may spend the whole budget.
+        // From the first failure on, shrinking may spend the rest of the round's share.
+        if (!failed) spend.limit = Math.min(result.budget, spend.spent + Math.ceil(left * (1 - EXPLORE_SHARE)))
         failed = true
-        spend.limit = budget
       } else harness ??= error
       throw error
     } finally {
       await world.close()
     }
   })
-  // Sequences end early once the budget is spent, so more are asked for than it pays.
-  const details = await fc.check(property, { seed: ctx.seed, numRuns: Math.max(1, Math.ceil(budget / 4)) })
-  if (harness !== undefined) throw harness instanceof CheckFailed || harness instanceof Error ? harness : new Error(String(harness))
-  const result: Exploration = { unplaced, requests: spend.spent, sequences, budget, seed: ctx.seed }
+  // Sequences end at once when the budget is spent, so more are asked for than it pays; each round its own seed.
+  const details = await fc.check(property, { seed: (ctx.seed + round * 7919) % 2 ** 31, numRuns: Math.max(1, Math.ceil(left / 4)) })
+  if (harness !== undefined) throw harness instanceof Error ? harness : new Error(String(harness))
   const error = details.errorInstance
-  if (failed && error instanceof Finding)
-    result.finding = {
-      aspect: error.aspect,
-      message: error.message,
-      expected: error.expected,
-      steps: error.steps,
-      exchanges: error.exchanges,
-      shrinks: details.numShrinks,
-      path: details.counterexamplePath ?? undefined,
-    }
-  return result
+  if (!failed || !(error instanceof Finding)) return undefined
+  return {
+    aspect: error.aspect,
+    message: error.message,
+    expected: error.expected,
+    steps: error.steps,
+    exchanges: error.exchanges,
+    shrinks: details.numShrinks,
+    path: details.counterexamplePath ?? undefined,
+  }
 }

@@ -77,6 +77,8 @@ export class World {
     private readonly openOracle: () => Promise<Oracle>,
     readonly budget: Budget,
     readonly unplaced: string[],
+    /** Aspects an earlier round found: a difference on them no longer ends a sequence. */
+    private readonly muted: ReadonlySet<Aspect> = new Set(),
   ) {}
 
   /** The sequence's model, opened at its first command (a sequence whose commands all wait for a record costs none). */
@@ -122,6 +124,7 @@ export class World {
       if (this.unplaced.length < 50) this.unplaced.push(verdict.unplaced)
       return
     }
+    if (this.muted.has(verdict.aspect)) return
     throw new Finding(verdict.aspect, verdict.message, verdict.expected, [...this.steps], this.exchanges.slice(-6))
   }
 
