@@ -55,6 +55,51 @@ class Create implements Cmd {
   toString = () => `create ${this.resource} ${JSON.stringify(this.body)}`
 }
 
+/**
+ * A create sent with an Idempotency-Key, then again with the same key and body, and a third time (§4.1: the first
+ * response, no duplicate); sometimes the second try carries another body under the same key, which §4.1 leaves open.
+ */
+class IdempotentCreate implements Cmd {
+  constructor(
+    readonly resource: Explored,
+    readonly body: AnyRecord,
+    readonly otherBody: AnyRecord | undefined,
+  ) {}
+  check = () => true
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const key = `crmconf-explore-${w.ctx.runId}-${Math.random().toString(36).slice(2, 10)}`
+    const body: AnyRecord = tagged(w.ctx, this.resource, freshAddresses(this.resource, this.body))
+    w.step(`${this}`)
+    const what = `create ${this.resource} #${m.own.length} with an Idempotency-Key`
+    const [t, o] = await w.create(this.resource, body, body, key)
+    w.judge(statusVerdict(what, t, o))
+    if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return
+    const own: Own = { resource: this.resource, t: t.body.id, m: o.body.id, alive: true, written: { t: written(this.resource, undefined, body), m: written(this.resource, undefined, body) }, tLast: t.body, mLast: o.body }
+    m.own.push(own)
+    if (this.otherBody) {
+      const other = tagged(w.ctx, this.resource, freshAddresses(this.resource, this.otherBody))
+      const [t2, o2] = await w.create(this.resource, other, other, key)
+      // §4.1 "not shown": a refusal, the first response or another record are all legal; only a server error is not.
+      const label = `${what}, again with another body`
+      if (t2.status >= 500) w.judge(statusVerdict(label, t2, o2))
+      else if (okStatus(t2) !== okStatus(o2)) w.judge({ unplaced: `${label}: ${t2.status}, the model ${o2.status} (§4.1: not shown)` })
+      return
+    }
+    for (const attempt of ['second', 'third']) {
+      const [t2, o2] = await w.create(this.resource, body, body, key)
+      w.judge(statusVerdict(`${what}, the ${attempt} try`, t2, o2))
+      if (okStatus(t2) && okStatus(o2) && String(t2.body?.id).toLowerCase() !== own.t.toLowerCase())
+        w.judge({
+          aspect: 'idempotency',
+          message: `${what}: the ${attempt} try with the same key and body answers record ${JSON.stringify(t2.body?.id)}, the first made ${own.t}`,
+          expected: 'a retry with the same key and body returns the first response and creates no duplicate (§4.1)',
+        })
+    }
+  }
+  toString = () => `create ${this.resource} with an Idempotency-Key, ${this.otherBody ? 'then another body under it' : 'three times'} ${JSON.stringify(this.body)}`
+}
+
 class Get implements Cmd {
   constructor(readonly n: number) {}
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
@@ -246,15 +291,20 @@ function listShape(): fc.Arbitrary<ListShape> {
 /** Update bodies for every explored collection at once: the record a command lands on decides which is sent. */
 const updateBodies = fc.record(Object.fromEntries(EXPLORED.map((r) => [r, updateBody(r)])) as Record<Explored, fc.Arbitrary<AnyRecord>>)
 
-/** The command arbitraries, weighted: creates and lists most, since every other command needs a record. */
+let arbitraries: fc.Arbitrary<Cmd>[] | undefined
+
+/** The command arbitraries, weighted: creates and lists most, since every other command needs a record. Built once. */
 export function commandArbitraries(): fc.Arbitrary<Cmd>[] {
-  return [
+  return (arbitraries ??= [
     explored.chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.nat({ max: 1000 }))).map(([r, body, ref]) => new Create(r, body, ref)),
     explored.chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.nat({ max: 1000 }))).map(([r, body, ref]) => new Create(r, body, ref)),
+    explored
+      .chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.option(createBody(r), { nil: undefined, freq: 4 })))
+      .map(([r, body, other]) => new IdempotentCreate(r, body, other)),
     recordPick.map((n) => new Get(n)),
     fc.tuple(recordPick, updateBodies).map(([n, body]) => new Update(n, body)),
     recordPick.map((n) => new Delete(n)),
     listShape().map((shape) => new List(shape)),
     listShape().map((shape) => new List(shape)),
-  ]
+  ])
 }

@@ -5,7 +5,7 @@
 // found, so one fault does not hide another. Every aspect check awaits the same exploration (the session's memo)
 // and reads its own finding in it.
 import fc from 'fast-check'
-import { CheckSkipped, type CheckContext, type Exchange } from '../../src/checks/index.ts'
+import { CheckSkipped, type CheckContext, type Exchange, type Oracle } from '../../src/checks/index.ts'
 import { commandArbitraries } from './commands.ts'
 import type { Aspect } from './contract.ts'
 import { Finding, World, type Budget, type ExploreModel, type Step } from './world.ts'
@@ -46,10 +46,17 @@ export async function explore(ctx: CheckContext): Promise<Exploration> {
   if (!openOracle) throw new CheckSkipped('no reference model in this run to compare with (the run path provides one)')
   const result: Exploration = { findings: {}, unplaced: [], requests: 0, sequences: 0, budget, seed: ctx.seed }
   const spend: Budget = { spent: 0, limit: 0 }
-  for (let round = 0; budget - spend.spent >= SMALLEST_ROUND; round++) {
-    const found = await exploreRound(ctx, openOracle, result, spend, round)
-    if (!found) break
-    result.findings[found.aspect] = found
+  // One model for the whole exploration, opened at the first command that needs it.
+  let opened: Promise<Oracle> | undefined
+  const oracle = () => (opened ??= openOracle())
+  try {
+    for (let round = 0; budget - spend.spent >= SMALLEST_ROUND; round++) {
+      const found = await exploreRound(ctx, oracle, result, spend, round)
+      if (!found) break
+      result.findings[found.aspect] = found
+    }
+  } finally {
+    if (opened) await (await opened).close()
   }
   result.requests = spend.spent
   return result
@@ -58,7 +65,7 @@ export async function explore(ctx: CheckContext): Promise<Exploration> {
 /** One round: a fast-check run of sequences, the aspects already found muted; its shrunk finding, if any. */
 async function exploreRound(
   ctx: CheckContext,
-  openOracle: NonNullable<CheckContext['session']['oracle']>,
+  oracle: () => Promise<Oracle>,
   result: Exploration,
   spend: Budget,
   round: number,
@@ -71,7 +78,7 @@ async function exploreRound(
   const property = fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
     if (harness !== undefined || spend.spent >= spend.limit) return
     result.sequences++
-    const world = new World(ctx, openOracle, spend, result.unplaced, muted)
+    const world = new World(ctx, oracle, spend, result.unplaced, muted)
     try {
       await fc.asyncModelRun(() => ({ model: { own: [] } as ExploreModel, real: world }), commands)
     } catch (error) {
@@ -81,8 +88,6 @@ async function exploreRound(
         failed = true
       } else harness ??= error
       throw error
-    } finally {
-      await world.close()
     }
   })
   // Sequences end at once when the budget is spent, so more are asked for than it pays; each round its own seed.

@@ -20,10 +20,18 @@ export function inOffset(iso: string, offsetMinutes: number): string {
 
 const OFFSETS = [0, 480, -300, 330, 345, -570]
 
+const freeText = new Map<ResourceName, Set<string>>()
+const emailFields = new Map<ResourceName, string[]>()
+
 /** Free text of a record (not a keyed value, an address, a phone number or a uuid). */
 function isFreeText(resource: ResourceName, field: string): boolean {
-  const shape = bodyFields(resource, 'create').find((f) => f.name === field) ?? bodyFields(resource, 'update').find((f) => f.name === field)
-  return shape?.kind === 'string' && !/^(phone|mobile|office|home|website|email)$/.test(field)
+  let fields = freeText.get(resource)
+  if (!fields) {
+    const shapes = [...bodyFields(resource, 'create'), ...(RESOURCES[resource].update ? bodyFields(resource, 'update') : [])]
+    fields = new Set(shapes.filter((f) => f.kind === 'string' && !/^(phone|mobile|office|home|website|email)$/.test(f.name)).map((f) => f.name))
+    freeText.set(resource, fields)
+  }
+  return fields.has(field)
 }
 
 /** A body's text fields sometimes made non-ASCII, its date-times sometimes written in an offset. */
@@ -52,9 +60,11 @@ const emailMark = () => `x${(++mark).toString(36)}`
  */
 export function freshAddresses(resource: ResourceName, body: Record<string, unknown>): Record<string, unknown> {
   const out = { ...body }
-  for (const field of bodyFields(resource, 'create')) {
-    const value = out[field.name]
-    if (field.kind === 'email' && typeof value === 'string' && value.includes('@')) out[field.name] = value.replace('@', `.${emailMark()}${Date.now().toString(36)}@`)
+  let fields = emailFields.get(resource)
+  if (!fields) emailFields.set(resource, (fields = bodyFields(resource, 'create').filter((f) => f.kind === 'email').map((f) => f.name)))
+  for (const field of fields) {
+    const value = out[field]
+    if (typeof value === 'string' && value.includes('@')) out[field] = value.replace('@', `.${emailMark()}${Date.now().toString(36)}@`)
   }
   return out
 }

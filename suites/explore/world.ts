@@ -70,29 +70,19 @@ export class World {
   readonly steps: Step[] = []
   private readonly exchanges: Exchange[] = []
   private current?: Step
-  private opened?: Promise<Oracle>
 
   constructor(
     readonly ctx: CheckContext,
-    private readonly openOracle: () => Promise<Oracle>,
+    /** The exploration's model: like the target, it keeps earlier sequences' records, which no comparison reads. */
+    private readonly oracle: () => Promise<Oracle>,
     readonly budget: Budget,
     readonly unplaced: string[],
     /** Aspects an earlier round found: a difference on them no longer ends a sequence. */
     private readonly muted: ReadonlySet<Aspect> = new Set(),
   ) {}
 
-  /** The sequence's model, opened at its first command (a sequence whose commands all wait for a record costs none). */
-  private get oracle(): Promise<Oracle> {
-    this.opened ??= this.openOracle()
-    return this.opened
-  }
-
-  async close(): Promise<void> {
-    if (this.opened) await (await this.opened).close()
-  }
-
   private async model(req: Parameters<Oracle['send']>[0]): Promise<Answer> {
-    return this.onModel(await (await this.oracle).send(req))
+    return this.onModel(await (await this.oracle()).send(req))
   }
 
   get exhausted(): boolean {
