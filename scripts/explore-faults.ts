@@ -34,7 +34,13 @@ const started = Date.now()
 for (const fault of faults) {
   const row: Row = { fault: fault.id, bySeed: [], requests: [] }
   for (let seed = 1; seed <= seeds; seed++) {
-    const { results } = await runInProcess({ checks: catalogue, only: ['explore'], embedded: { faults: [fault.id] }, seed, config: { exploreRequests: budget } })
+    const { results } = await runInProcess({
+      checks: catalogue,
+      only: ['explore'],
+      embedded: { faults: [fault.id] },
+      seed,
+      config: { exploreRequests: budget, webhookSecret: '' },
+    })
     row.bySeed.push(results.filter((r) => r.status === 'failed' && r.level !== 'INFO').map((r) => r.id))
     row.requests.push(Number(results[0]?.observations['explore.requests'] ?? 0))
   }

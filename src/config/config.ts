@@ -5,7 +5,16 @@ import { resolve } from 'node:path'
 import { CrmConfError } from '../errors.ts'
 import { parseBaseUrl } from './base-url.ts'
 import { detectCi } from './ci.ts'
-import { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES, PROFILE_WORDS, type FixtureName, type KeyRole, type Profile, type ProfileWord } from '../vocabulary.ts'
+import {
+  FIXTURE_VARIABLES,
+  KEY_COMPANIONS,
+  KEY_VARIABLES,
+  PROFILE_WORDS,
+  type FixtureName,
+  type KeyRole,
+  type Profile,
+  type ProfileWord,
+} from '../vocabulary.ts'
 
 // The names live in the vocabulary (src/vocabulary.ts); re-exported for the modules that read them with the configuration.
 export { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES, PUBLIC_VARIABLES, TARGET_VARIABLES } from '../vocabulary.ts'
@@ -300,8 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     requestBudget: integer('CRM_REQUEST_BUDGET', DEFAULTS.requestBudget, 10, 1_000_000),
     maxRetryAfterS: DEFAULTS.maxRetryAfterS,
     pbtRuns: integer('CRM_PBT_RUNS', DEFAULTS.pbtRuns, 1, 1000),
-    exploreRequests:
-      overrides.exploreRequests ?? integer('CRM_EXPLORE_REQUESTS', deep ? DEFAULTS.exploreRequestsDeep : DEFAULTS.exploreRequests, 0, 1_000_000),
+    exploreRequests: overrides.exploreRequests ?? integer('CRM_EXPLORE_REQUESTS', deep ? DEFAULTS.exploreRequestsDeep : DEFAULTS.exploreRequests, 0, 1_000_000),
     consistencyWindowMs: integer('CRM_CONSISTENCY_WINDOW_MS', DEFAULTS.consistencyWindowMs, 0, 600_000),
     runTimeoutS: integer('CRM_RUN_TIMEOUT_S', DEFAULTS.runTimeoutS, 1, 7 * 86_400),
   }

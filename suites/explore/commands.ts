@@ -28,6 +28,49 @@ function remember(own: Own, t: Answer, m: Answer): void {
   if (okStatus(m) && typeof m.body === 'object' && m.body) own.mLast = m.body
 }
 
+/** Creates one record on both sides; answers its own record, or undefined when either side did not make it. */
+async function createOne(m: ExploreModel, w: World, resource: Explored, body: AnyRecord, refPick: number): Promise<Own | undefined> {
+  const tBody: AnyRecord = tagged(w.ctx, resource, freshAddresses(resource, body))
+  const mBody: AnyRecord = { ...tBody }
+  for (const [field, of] of Object.entries(REFERENCES[resource] ?? {})) {
+    const target = refPick % 2 === 0 ? pick(alive(m, of), refPick) : undefined
+    if (target) [tBody[field], mBody[field]] = [target.t, target.m]
+  }
+  const [t, o] = await w.create(resource, tBody, mBody)
+  const what = `create ${resource} #${m.own.length}`
+  w.judge(statusVerdict(what, t, o))
+  if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return undefined
+  const own: Own = {
+    resource,
+    t: t.body.id,
+    m: o.body.id,
+    alive: true,
+    written: { t: written(resource, undefined, tBody), m: written(resource, undefined, mBody) },
+    tLast: t.body,
+    mLast: o.body,
+  }
+  m.own.push(own)
+  w.judge(writtenVerdict(what, resource, own.written, t.body, o.body))
+  return own
+}
+
+/** Several records of one collection in a row: lists then have pages, an order and filters to tell apart. */
+class CreateMany implements Cmd {
+  constructor(
+    readonly resource: Explored,
+    readonly bodies: AnyRecord[],
+  ) {}
+  check = () => true
+  async run(m: ExploreModel, w: World): Promise<void> {
+    w.step(`${this}`)
+    for (const [i, body] of this.bodies.entries()) {
+      if (w.exhausted) return
+      await createOne(m, w, this.resource, body, i)
+    }
+  }
+  toString = () => `create ${this.bodies.length} ${this.resource}s ${JSON.stringify(this.bodies)}`
+}
+
 class Create implements Cmd {
   constructor(
     readonly resource: Explored,
@@ -37,20 +80,8 @@ class Create implements Cmd {
   check = () => true
   async run(m: ExploreModel, w: World): Promise<void> {
     if (w.exhausted) return
-    const tBody: AnyRecord = tagged(w.ctx, this.resource, freshAddresses(this.resource, this.body))
-    const mBody: AnyRecord = { ...tBody }
-    for (const [field, of] of Object.entries(REFERENCES[this.resource] ?? {})) {
-      const target = this.refPick % 2 === 0 ? pick(alive(m, of), this.refPick) : undefined
-      if (target) [tBody[field], mBody[field]] = [target.t, target.m]
-    }
     w.step(`${this}`)
-    const [t, o] = await w.create(this.resource, tBody, mBody)
-    const what = `create ${this.resource} #${m.own.length}`
-    w.judge(statusVerdict(what, t, o))
-    if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return
-    const own: Own = { resource: this.resource, t: t.body.id, m: o.body.id, alive: true, written: { t: written(this.resource, undefined, tBody), m: written(this.resource, undefined, mBody) }, tLast: t.body, mLast: o.body }
-    m.own.push(own)
-    w.judge(writtenVerdict(what, this.resource, own.written, t.body, o.body))
+    await createOne(m, w, this.resource, this.body, this.refPick)
   }
   toString = () => `create ${this.resource} ${JSON.stringify(this.body)}`
 }
@@ -75,7 +106,15 @@ class IdempotentCreate implements Cmd {
     const [t, o] = await w.create(this.resource, body, body, key)
     w.judge(statusVerdict(what, t, o))
     if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return
-    const own: Own = { resource: this.resource, t: t.body.id, m: o.body.id, alive: true, written: { t: written(this.resource, undefined, body), m: written(this.resource, undefined, body) }, tLast: t.body, mLast: o.body }
+    const own: Own = {
+      resource: this.resource,
+      t: t.body.id,
+      m: o.body.id,
+      alive: true,
+      written: { t: written(this.resource, undefined, body), m: written(this.resource, undefined, body) },
+      tLast: t.body,
+      mLast: o.body,
+    }
     m.own.push(own)
     if (this.otherBody) {
       const other = tagged(w.ctx, this.resource, freshAddresses(this.resource, this.otherBody))
@@ -97,7 +136,8 @@ class IdempotentCreate implements Cmd {
         })
     }
   }
-  toString = () => `create ${this.resource} with an Idempotency-Key, ${this.otherBody ? 'then another body under it' : 'three times'} ${JSON.stringify(this.body)}`
+  toString = () =>
+    `create ${this.resource} with an Idempotency-Key, ${this.otherBody ? 'then another body under it' : 'three times'} ${JSON.stringify(this.body)}`
 }
 
 class Get implements Cmd {
@@ -192,8 +232,8 @@ class List implements Cmd {
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
   async run(m: ExploreModel, w: World): Promise<void> {
     if (w.exhausted) return
-    const { resource } = this.shape
-    const queries = this.queries(m)
+    const resource = focus(m, this.shape.resource)
+    const queries = this.queries(m, resource)
     if (!queries) return
     const [tq, mq, open] = queries
     w.step(`${this}`)
@@ -204,24 +244,36 @@ class List implements Cmd {
       return walk.pages.flat().flatMap((r) => (index.has(String(r?.id).toLowerCase()) ? [index.get(String(r.id).toLowerCase())!] : []))
     }
     const expected = ownOf(mWalk, 'm')
+    const sortKey = this.shape.sort ?? 'createdAt'
+    // Membership, then order, of the explorer's own records: what the model shows against what the target shows.
+    const judged = (walk: WalkRead) => {
+      const shown = new Map(walk.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
+      const listed = ownOf(walk, 't')
+      return (
+        membershipVerdict(what, listed, expected, open) ??
+        orderVerdict(what, listed, expected, (i) => instantOf(shown.get(m.own[i]!.t.toLowerCase())?.[sortKey]))
+      )
+    }
     let tWalk = await w.walk('target', resource, tq, MAX_PAGES)
-    const membership = (walk: WalkRead) => membershipVerdict(what, ownOf(walk, 't'), expected, open)
     // A list may show a write a moment late (a search index): read again within the consistency window before judging.
-    if (tWalk.status === 200 && mWalk.status === 200 && tWalk.complete && membership(tWalk))
-      tWalk = (await readUntil(w.ctx, () => w.walk('target', resource, tq, MAX_PAGES), (walk) => !membership(walk), { first: tWalk })).answer
+    if (tWalk.status === 200 && mWalk.status === 200 && tWalk.complete && mWalk.complete && judged(tWalk))
+      tWalk = (
+        await readUntil(
+          w.ctx,
+          () => w.walk('target', resource, tq, MAX_PAGES),
+          (walk) => walk.status !== 200 || !judged(walk),
+          { first: tWalk },
+        )
+      ).answer
     w.judge(statusVerdict(what, { status: tWalk.status, body: tWalk.body }, { status: mWalk.status, body: mWalk.body }))
     if (tWalk.status !== 200 || mWalk.status !== 200) return
-    const sortKey = this.shape.sort ?? 'createdAt'
     w.judge(pagesVerdict(what, this.shape.limit, tWalk, sortKey))
-    if (!tWalk.complete || !mWalk.complete) return
-    w.judge(membership(tWalk))
-    const shown = new Map(tWalk.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
-    w.judge(orderVerdict(what, ownOf(tWalk, 't'), expected, (i) => instantOf(shown.get(m.own[i]!.t.toLowerCase())?.[sortKey])))
+    if (tWalk.complete && mWalk.complete) w.judge(judged(tWalk))
   }
 
   /** The target's query, the model's, and the records whose membership is open; undefined when a filter has no value to ask. */
-  private queries(m: ExploreModel): [Query, Query, Set<number>] | undefined {
-    const { resource, sort, order, limit, since } = this.shape
+  private queries(m: ExploreModel, resource: Explored): [Query, Query, Set<number>] | undefined {
+    const { sort, order, limit, since } = this.shape
     const first = m.own[0]!
     const tq: Query = { createdSince: before(first.tLast.createdAt) }
     const mq: Query = { createdSince: before(first.mLast.createdAt) }
@@ -254,6 +306,13 @@ class List implements Cmd {
     return [tq, mq, open]
   }
   toString = () => `list ${JSON.stringify(this.shape)}`
+}
+
+/** The collection a list reads: the one drawn, unless it holds fewer than two own records and another holds more (an order needs two). */
+function focus(m: ExploreModel, drawn: Explored): Explored {
+  const count = (r: Explored) => m.own.filter((o) => o.resource === r && o.alive).length
+  if (count(drawn) >= 2) return drawn
+  return EXPLORED.reduce((best, r) => (count(r) > count(best) ? r : best), drawn)
 }
 
 /** The value a filter asks on each side for an own record's field; a uuid only when it names an own record. */
@@ -297,7 +356,7 @@ let arbitraries: fc.Arbitrary<Cmd>[] | undefined
 export function commandArbitraries(): fc.Arbitrary<Cmd>[] {
   return (arbitraries ??= [
     explored.chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.nat({ max: 1000 }))).map(([r, body, ref]) => new Create(r, body, ref)),
-    explored.chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.nat({ max: 1000 }))).map(([r, body, ref]) => new Create(r, body, ref)),
+    explored.chain((r) => fc.tuple(fc.constant(r), fc.array(createBody(r), { minLength: 2, maxLength: 4 }))).map(([r, bodies]) => new CreateMany(r, bodies)),
     explored
       .chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.option(createBody(r), { nil: undefined, freq: 4 })))
       .map(([r, body, other]) => new IdempotentCreate(r, body, other)),

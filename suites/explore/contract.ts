@@ -30,7 +30,8 @@ export const ASPECTS: Record<Aspect, AspectRule> = {
   status: {
     clauses: ['§7', '§4.1', '§4.4'],
     level: 'MUST',
-    title: 'Every explored operation answers in the status class the spec fixes: success where the model succeeds, 400 invalid_request and 404 exactly where §7 gives them',
+    title:
+      'Every explored operation answers in the status class the spec fixes: success where the model succeeds, 400 invalid_request and 404 exactly where §7 gives them',
     compares: 'success against refusal; 400 with code invalid_request, 401, 403 and 404 exactly; another refusal of the model only as a 4xx; never a 5xx',
   },
   written: {
@@ -81,7 +82,7 @@ export const OPEN: readonly string[] = [
   'error wording and codes other than invalid_request, the status of a refusal §7 does not name (§7.8)',
   'cursor format and the last page convention (§4.1 "not shown")',
   'the update method (PATCH or PUT): src/checks/operations.ts finds it',
-  "records the explorer did not create: lists are compared on its own records only",
+  'records the explorer did not create: lists are compared on its own records only',
 ]
 
 /** One side's answer to one request. */
@@ -99,7 +100,11 @@ const EXACT = new Set([400, 401, 403, 404])
 /** The status the spec fixes for an operation, given the model's answer (§7): the class, and the exact code where §7 names one. */
 export function statusVerdict(what: string, target: Answer, model: Answer): Verdict | undefined {
   if (target.status >= 500)
-    return { aspect: 'status', message: `${what}: ${target.status} where the model answers ${model.status}`, expected: `${model.status} (§7: a server error is no answer)` }
+    return {
+      aspect: 'status',
+      message: `${what}: ${target.status} where the model answers ${model.status}`,
+      expected: `${model.status} (§7: a server error is no answer)`,
+    }
   if (ok(model) && ok(target)) return undefined
   if (ok(model))
     return {
@@ -108,7 +113,11 @@ export function statusVerdict(what: string, target: Answer, model: Answer): Verd
       expected: 'a valid request is accepted (§4.1, §4.4)',
     }
   if (ok(target))
-    return { aspect: 'status', message: `${what}: accepted with ${target.status} where the model refuses it with ${model.status}`, expected: `${model.status} (§7)` }
+    return {
+      aspect: 'status',
+      message: `${what}: accepted with ${target.status} where the model refuses it with ${model.status}`,
+      expected: `${model.status} (§7)`,
+    }
   if (EXACT.has(model.status) && target.status !== model.status)
     return { aspect: 'status', message: `${what}: ${target.status} where the model answers ${model.status}`, expected: `${model.status} (§7.3–§7.6)` }
   if (model.status === 400) {
@@ -207,7 +216,11 @@ export function membershipVerdict(what: string, target: number[], model: number[
   const extra = target.filter((i) => !m.has(i) && !open.has(i))
   if (missing.length === 0 && extra.length === 0) return undefined
   const parts = [missing.length ? `missing #${missing.join(', #')}` : '', extra.length ? `shown though the model leaves out #${extra.join(', #')}` : '']
-  return { aspect: 'list-membership', message: `${what}: ${parts.filter(Boolean).join('; ')}`, expected: 'the records the filters, bounds and deletes leave (§4.1, §4.3)' }
+  return {
+    aspect: 'list-membership',
+    message: `${what}: ${parts.filter(Boolean).join('; ')}`,
+    expected: 'the records the filters, bounds and deletes leave (§4.1, §4.3)',
+  }
 }
 
 /** Relative order of own records listed by both: a pair the model orders one way, shown the other way where the target's sort values differ. */

@@ -42,7 +42,8 @@ function widened(resource: ResourceName, body: fc.Arbitrary<Record<string, unkno
     for (const [field, value] of Object.entries(b)) {
       const pick = draw.next().value as number
       const type = RESOURCES[resource].record[field] ?? ''
-      if (typeof value === 'string' && value.trim() !== '' && isFreeText(resource, field) && pick < 35) out[field] = `${WIDE_TEXT[pick % WIDE_TEXT.length]} ${value}`
+      if (typeof value === 'string' && value.trim() !== '' && isFreeText(resource, field) && pick < 35)
+        out[field] = `${WIDE_TEXT[pick % WIDE_TEXT.length]} ${value}`
       else if (typeof value === 'string' && type.startsWith('date-time') && pick < 60) out[field] = inOffset(value, OFFSETS[pick % OFFSETS.length]!)
       else out[field] = value
     }
@@ -61,7 +62,13 @@ const emailMark = () => `x${(++mark).toString(36)}`
 export function freshAddresses(resource: ResourceName, body: Record<string, unknown>): Record<string, unknown> {
   const out = { ...body }
   let fields = emailFields.get(resource)
-  if (!fields) emailFields.set(resource, (fields = bodyFields(resource, 'create').filter((f) => f.kind === 'email').map((f) => f.name)))
+  if (!fields)
+    emailFields.set(
+      resource,
+      (fields = bodyFields(resource, 'create')
+        .filter((f) => f.kind === 'email')
+        .map((f) => f.name)),
+    )
   for (const field of fields) {
     const value = out[field]
     if (typeof value === 'string' && value.includes('@')) out[field] = value.replace('@', `.${emailMark()}${Date.now().toString(36)}@`)

@@ -8,7 +8,12 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
     .command('run', { isDefault: true })
     .description('run the conformance suites against CRM_BASE_URL, or against the embedded reference server when it is unset')
     .option('--base-url <url>', 'base address including /v1 (overrides CRM_BASE_URL)')
-    .addOption(new Option('--profile <profile>', 'full | safe | read-only | deep (full, with the explorer\'s nightly budget) (default: full embedded, safe against CRM_BASE_URL)').choices(PROFILE_WORDS))
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        "full | safe | read-only | deep (full, with the explorer's nightly budget) (default: full embedded, safe against CRM_BASE_URL)",
+      ).choices(PROFILE_WORDS),
+    )
     .option('--only <ids>', 'run only these checks: id, id prefix, area or clause (repeatable, comma-separated)', collect)
     .option('--skip <ids>', 'skip these checks: id, id prefix, area or clause (repeatable, comma-separated)', collect)
     .option('--seed <n>', 'seed of the generated data; replays a run exactly', integer('--seed', 0, 2 ** 31 - 1))
