@@ -337,10 +337,13 @@ function listShape(): fc.Arbitrary<ListShape> {
         filters: fc.array(fc.record({ filter: fc.nat({ max: 20 }), record: recordPick }), { maxLength: 2 }),
         sort: fc.option(fc.constantFrom<'createdAt' | 'updatedAt'>('createdAt', 'updatedAt'), { nil: undefined }),
         order: fc.option(fc.constantFrom<'asc' | 'desc'>('asc', 'desc'), { nil: undefined }),
-        limit: fc.option(fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constant(100)), { nil: undefined }),
-        since: fc.option(fc.record({ param: fc.constantFrom<'createdSince' | 'updatedSince'>('createdSince', 'updatedSince'), record: recordPick }), {
-          nil: undefined,
-        }),
+        // Small pages most often: a walk over a few records then crosses page boundaries.
+        limit: fc.option(fc.oneof({ arbitrary: fc.integer({ min: 1, max: 2 }), weight: 4 }, { arbitrary: fc.constant(100), weight: 1 }), { nil: undefined }),
+        // A bound at one of its records a third of the time: most walks then cover every record of the sequence.
+        since: fc.oneof(
+          { arbitrary: fc.constant(undefined), weight: 2 },
+          { arbitrary: fc.record({ param: fc.constantFrom<'createdSince' | 'updatedSince'>('createdSince', 'updatedSince'), record: recordPick }), weight: 1 },
+        ),
       },
       { requiredKeys: ['resource', 'filters'] },
     ),
@@ -349,6 +352,13 @@ function listShape(): fc.Arbitrary<ListShape> {
 
 /** Update bodies for every explored collection at once: the record a command lands on decides which is sent. */
 const updateBodies = fc.record(Object.fromEntries(EXPLORED.map((r) => [r, updateBody(r)])) as Record<Explored, fc.Arbitrary<AnyRecord>>)
+
+/** Every sequence opens with a batch of one collection, so that its lists have pages, an order and filters to tell apart. */
+export function openingArbitrary(): fc.Arbitrary<Cmd> {
+  return explored
+    .chain((r) => fc.tuple(fc.constant(r), fc.array(createBody(r), { minLength: 2, maxLength: 4 })))
+    .map(([r, bodies]) => new CreateMany(r, bodies))
+}
 
 let arbitraries: fc.Arbitrary<Cmd>[] | undefined
 
@@ -360,9 +370,13 @@ export function commandArbitraries(): fc.Arbitrary<Cmd>[] {
     explored
       .chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.option(createBody(r), { nil: undefined, freq: 4 })))
       .map(([r, body, other]) => new IdempotentCreate(r, body, other)),
+    explored
+      .chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.option(createBody(r), { nil: undefined, freq: 4 })))
+      .map(([r, body, other]) => new IdempotentCreate(r, body, other)),
     recordPick.map((n) => new Get(n)),
     fc.tuple(recordPick, updateBodies).map(([n, body]) => new Update(n, body)),
     recordPick.map((n) => new Delete(n)),
+    listShape().map((shape) => new List(shape)),
     listShape().map((shape) => new List(shape)),
     listShape().map((shape) => new List(shape)),
   ])

@@ -6,7 +6,7 @@
 // and reads its own finding in it.
 import fc from 'fast-check'
 import { CheckSkipped, type CheckContext, type Exchange, type Oracle } from '../../src/checks/index.ts'
-import { commandArbitraries } from './commands.ts'
+import { commandArbitraries, openingArbitrary } from './commands.ts'
 import type { Aspect } from './contract.ts'
 import { Finding, World, type Budget, type ExploreModel, type Step } from './world.ts'
 
@@ -75,12 +75,18 @@ async function exploreRound(
   const muted = new Set(Object.keys(result.findings) as Aspect[])
   let failed = false
   let harness: unknown
-  const property = fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
+  const sequences = fc.tuple(openingArbitrary(), fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }))
+  const property = fc.asyncProperty(sequences, async ([opening, commands]) => {
     if (harness !== undefined || spend.spent >= spend.limit) return
     result.sequences++
     const world = new World(ctx, oracle, spend, result.unplaced, muted)
     try {
-      await fc.asyncModelRun(() => ({ model: { own: [] } as ExploreModel, real: world }), commands)
+      const setup = async () => {
+        const model: ExploreModel = { own: [] }
+        await opening.run(model, world)
+        return { model, real: world }
+      }
+      await fc.asyncModelRun(setup, commands)
     } catch (error) {
       if (error instanceof Finding) {
         // From the first failure on, shrinking may spend the rest of the round's share.
