@@ -376,6 +376,7 @@ export function commandArbitraries(): fc.Arbitrary<Cmd>[] {
     recordPick.map((n) => new Get(n)),
     fc.tuple(recordPick, updateBodies).map(([n, body]) => new Update(n, body)),
     recordPick.map((n) => new Delete(n)),
+    recordPick.map((n) => new Delete(n)),
     listShape().map((shape) => new List(shape)),
     listShape().map((shape) => new List(shape)),
     listShape().map((shape) => new List(shape)),
