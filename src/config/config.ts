@@ -119,7 +119,11 @@ export const DEFAULTS = {
   maxRetryAfterS: 90,
   /** Generated cases per property-based check (each case costs a few requests). */
   pbtRuns: 3,
-  /** Requests to the target the explorer (suites/explore/) spends in a CI run, shrinking included: what the other checks leave under 1,800 on the main key. */
+  /**
+   * Requests to the target the explorer (suites/explore/) may spend in a CI run, shrinking included (70% explores,
+   * the rest shrinks a failure): about 84, and as many deletes at clean-up, against a conformant server. The
+   * smallest budget at which it catches its faults of src/selfcheck/fault-catches.ts on every seed.
+   */
   exploreRequests: 120,
   /** …and with `--profile deep`, a nightly job's (about 5 minutes at 600/min). */
   exploreRequestsDeep: 3_000,

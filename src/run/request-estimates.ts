@@ -2,8 +2,8 @@
 import type { RequestEstimates } from './estimate-table.ts'
 
 export const REQUEST_ESTIMATES: RequestEstimates = {
-  source: "full profile, seed 1, reference server, 2026-11-26",
-  harness: {"main":322,"restricted":1},
+  source: "full profile, seed 1, reference server, 2026-11-28",
+  harness: {"main":356,"restricted":1},
   checks: {
     "auth.basic-scheme.me": {"main":1},
     "auth.basic-scheme.read": {"main":1},
@@ -122,6 +122,14 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "discovery.me.shows-scopes": {"main":1},
     "discovery.me.shows-user": {},
     "discovery.me.shows-workspace": {"main":1},
+    "explore.idempotency": {},
+    "explore.list-membership": {},
+    "explore.list-order": {},
+    "explore.pages": {},
+    "explore.status": {"main":84},
+    "explore.unchanged": {},
+    "explore.unplaced": {},
+    "explore.written": {},
     "filters.account.email.complete": {},
     "filters.account.email.complete-new": {"main":1},
     "filters.account.email.near-miss": {"main":6},
@@ -432,7 +440,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "records.account.delete-unknown-id": {"main":1},
     "records.account.empty-text": {"main":3},
     "records.account.get-one": {},
-    "records.account.list-page": {"main":2},
+    "records.account.list-page": {"main":3},
     "records.account.listed": {},
     "records.account.roundtrip": {},
     "records.account.schema": {"main":7},
@@ -467,7 +475,7 @@ export const REQUEST_ESTIMATES: RequestEstimates = {
     "records.contact.delete": {},
     "records.contact.delete-unknown-id": {"main":1},
     "records.contact.get-one": {},
-    "records.contact.list-page": {"main":2},
+    "records.contact.list-page": {"main":3},
     "records.contact.listed": {},
     "records.contact.roundtrip": {},
     "records.contact.schema": {"main":7},
