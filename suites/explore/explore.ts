@@ -6,7 +6,7 @@
 // and reads its own finding in it.
 import fc from 'fast-check'
 import { CheckSkipped, type CheckContext, type Exchange, type Oracle } from '../../src/checks/index.ts'
-import { commandArbitraries, openingArbitrary } from './commands.ts'
+import { commandArbitraries, idempotencyProbe, openingArbitrary } from './commands.ts'
 import type { Aspect } from './contract.ts'
 import { Finding, World, type Budget, type ExploreModel, type Step } from './world.ts'
 
@@ -78,11 +78,12 @@ async function exploreRound(
   const sequences = fc.tuple(openingArbitrary(), fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }))
   const property = fc.asyncProperty(sequences, async ([opening, commands]) => {
     if (harness !== undefined || spend.spent >= spend.limit) return
-    result.sequences++
+    const first = result.sequences++ === 0
     const world = new World(ctx, oracle, spend, result.unplaced, muted)
     try {
       const setup = async () => {
         const model: ExploreModel = { own: [] }
+        if (first) await idempotencyProbe(opening)?.run(model, world)
         await opening.run(model, world)
         return { model, real: world }
       }
