@@ -366,8 +366,6 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
  */
 const EXPLORE_CATCHES: Partial<Record<FaultId, readonly string[]>> = {
   'records.datetime-without-zone': ['explore.status'],
-  'records.change-not-persisted': ['explore.written'],
-  'bodies.write-answers-old-record': ['explore.written'],
   'records.null-as-empty-string': ['explore.written'],
   'records.deleted-still-readable': ['explore.unchanged'],
   'records.list-index-lag': ['explore.list-membership'],
