@@ -3,7 +3,7 @@ import type { RequestEstimates } from './estimate-table.ts'
 
 export const REQUEST_ESTIMATES: RequestEstimates = {
   source: "full profile, seed 1, reference server, 2026-11-28",
-  harness: {"main":356,"restricted":1},
+  harness: {"main":355,"restricted":1},
   checks: {
     "auth.basic-scheme.me": {"main":1},
     "auth.basic-scheme.read": {"main":1},
