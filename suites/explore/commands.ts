@@ -140,6 +140,14 @@ class IdempotentCreate implements Cmd {
     `create ${this.resource} with an Idempotency-Key, ${this.otherBody ? 'then another body under it' : 'three times'} ${JSON.stringify(this.body)}`
 }
 
+/** Reads an own record on both sides: the status the spec fixes, and what was written to it held. */
+async function readBack(w: World, own: Own, what: string): Promise<void> {
+  const [t, o] = await w.get(own)
+  w.judge(statusVerdict(what, t, o))
+  remember(own, t, o)
+  if (okStatus(t) && okStatus(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
+}
+
 class Get implements Cmd {
   constructor(readonly n: number) {}
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
@@ -148,11 +156,7 @@ class Get implements Cmd {
     const index = this.n % m.own.length
     const own = m.own[index]!
     w.step(`${this}`)
-    const [t, o] = await w.get(own)
-    const what = `get ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`
-    w.judge(statusVerdict(what, t, o))
-    remember(own, t, o)
-    if (okStatus(t) && okStatus(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
+    await readBack(w, own, `get ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`)
   }
   toString = () => `get record ${this.n}`
 }
@@ -177,10 +181,7 @@ class Update implements Cmd {
     remember(own, t, o)
     w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
     // The update persisted: a read shows what the answer showed (§4.2).
-    const [tr, or] = await w.get(own)
-    w.judge(statusVerdict(`get after ${what}`, tr, or))
-    remember(own, tr, or)
-    if (okStatus(tr) && okStatus(or)) w.judge(writtenVerdict(`get after ${what}`, own.resource, own.written, tr.body, or.body))
+    await readBack(w, own, `get after ${what}`)
   }
   private bodyFor(own: Own): AnyRecord {
     // A body drawn for one collection: the explorer's records are of several, so each takes its own fields only.
