@@ -14,6 +14,10 @@ export const STATUSES: readonly Status[] = ['passed', 'failed', 'skipped', 'erro
 export type Profile = 'full' | 'safe' | 'read-only'
 export const PROFILES: readonly Profile[] = ['full', 'safe', 'read-only']
 
+/** `deep`: the full profile with the explorer's nightly budget (thousands of requests, CRM_EXPLORE_REQUESTS overrides it). */
+export type ProfileWord = Profile | 'deep'
+export const PROFILE_WORDS: readonly ProfileWord[] = [...PROFILES, 'deep']
+
 /**
  * What a check writes: gates it by profile. `if-allowed` writes a fixture of its own (tagged, deletable) where the
  * profile allows writes and reads what the server already holds where it is read-only: no profile leaves it out.
@@ -69,6 +73,7 @@ export const PUBLIC_VARIABLES: readonly string[] = [
   'CRM_CONCURRENCY',
   'CRM_REQUEST_BUDGET',
   'CRM_PBT_RUNS',
+  'CRM_EXPLORE_REQUESTS',
   'CRM_EXTRA_HEADERS',
 ]
 

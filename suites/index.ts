@@ -4,6 +4,7 @@ import type { CheckDefinition } from '../src/checks/index.ts'
 import { checks as auth } from './auth/checks.ts'
 import { checks as bodies } from './bodies/checks.ts'
 import { checks as discovery } from './discovery/checks.ts'
+import { checks as explore } from './explore/checks.ts'
 import { checks as filters } from './filters/checks.ts'
 import { checks as idempotency } from './idempotency/checks.ts'
 import { checks as invariants } from './invariants/checks.ts'
@@ -35,6 +36,7 @@ export const AREAS = [
   { area: 'state', checks: state },
   { area: 'side-effects', checks: sideEffects },
   { area: 'webhooks', checks: webhooks },
+  { area: 'explore', checks: explore },
   { area: 'invariants', checks: invariants },
 ] as const satisfies readonly { area: string; checks: CheckDefinition[] }[]
 

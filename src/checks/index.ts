@@ -2,7 +2,7 @@
 // here and from suites/shared/; what a check needs and is not here belongs here, not in a deeper import.
 export { expectErrorEnvelope, expectInvalidRequest, expectListEnvelope, expectRecord, expectSchema, expectStatus } from './assert.ts'
 export { CheckFailed, CheckSkipped, defineCheck } from './define.ts'
-export type { CheckContext, CheckDefinition, CheckSession, Level, WriteNeed } from './types.ts'
+export type { CheckContext, CheckDefinition, CheckSession, Level, Oracle, OracleAnswer, WriteNeed } from './types.ts'
 export { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES } from '../config/config.ts'
 export type { FixtureName, KeyRole } from '../config/config.ts'
 export { readUntil } from './eventually.ts'
@@ -54,7 +54,7 @@ export { headerInt, resetForm, retryAfterForm, wellFormedRetryAfterMs, retryAfte
 export { writeOnlyShown } from '../judge/records.ts'
 export { isBodyJudged, isFromTheApi, isJsonContentType, missingRateHeaders } from '../judge/response.ts'
 export { differingFields, sameMeaning } from '../judge/same-response.ts'
-export { composedFields, deepEqual, describeMismatches, holdsWritten, isObject, meansWritten, textOfHtml } from '../judge/written.ts'
+export { composedFields, deepEqual, describeMismatches, holdsWritten, isObject, meansWritten, textOfHtml, writtenMismatches } from '../judge/written.ts'
 export { changedUnsent, cleared } from '../judge/unsent.ts'
 export { namesUser, showsKeyName, showsWorkspace, stringsOf } from '../judge/me-parts.ts'
 export type { AnyRecord, Mismatch } from '../judge/written.ts'

@@ -2,7 +2,7 @@
 import type { Exchange } from '../http/exchange.ts'
 import type { ApiClient } from '../http/api-client.ts'
 import type { Redactor } from '../http/redact.ts'
-import type { Transport } from '../http/transport.ts'
+import type { ApiRequest, Transport } from '../http/transport.ts'
 import type { ResolvedConfig } from '../config/config.ts'
 import type { Sink } from '../webhooks/sink.ts'
 import type { KeyRole, Level, Profile, Status, WriteNeed } from '../vocabulary.ts'
@@ -96,6 +96,26 @@ export interface CheckSession {
   memo<T>(key: string, factory: () => Promise<T>): Promise<T>
   /** The webhook sink, started on first use. */
   sink(): Promise<Sink>
+  /**
+   * A fresh model of the contract: the reference server in this process, seeded, default choices, no faults
+   * (src/run/oracle.ts). The run path provides it; the explorer (suites/explore/) compares a target with it.
+   */
+  readonly oracle?: () => Promise<Oracle>
+}
+
+/** One answer of the oracle, as the explorer compares it with the target's. */
+export interface OracleAnswer {
+  status: number
+  /** Header names in lower case. */
+  headers: Record<string, string>
+  /** The JSON body, or undefined when there is none. */
+  body: any
+}
+
+/** The reference server answering in this process, as the main key (or another role of its own keys). */
+export interface Oracle {
+  send(req: ApiRequest, role?: KeyRole): Promise<OracleAnswer>
+  close(): Promise<void>
 }
 
 export interface CheckContext {

@@ -5,7 +5,6 @@
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import type { Profile } from '../checks/types.ts'
 import { DEFAULTS, describeMissingOptionals, environmentFacts, loadConfig, PUBLIC_VARIABLES, type ResolvedConfig } from '../config/config.ts'
 import { lookalikeWarnings } from '../config/env-names.ts'
 import { invocationFromEnv, setReplayInvocation } from '../checks/replay.ts'
@@ -27,13 +26,16 @@ import { Progress, skipsByReason } from './progress.ts'
 import { printable, printableLine } from '../text/printable.ts'
 import { describeRepeatFailures, describeSeeds, type RepeatOutcome } from '../run/repeat.ts'
 import { describeFootprint, describeLeftovers } from '../run/footprint.ts'
-import type { Status } from '../vocabulary.ts'
+import type { ProfileWord, Status } from '../vocabulary.ts'
 import { counted } from '../text/counted.ts'
 import { quotedPath } from '../text/quoted-path.ts'
 
 export interface RunCommandOptions {
   baseUrl?: string
-  profile?: Profile
+  /** `deep`: the full profile with the explorer's nightly budget. */
+  profile?: ProfileWord
+  /** `--explore-requests`: the explorer's budget (CRM_EXPLORE_REQUESTS). */
+  exploreRequests?: number
   only?: string[]
   skip?: string[]
   seed?: number
@@ -92,7 +94,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   setReplayInvocation(invocationFromEnv(env))
   let config: ResolvedConfig
   try {
-    config = loadConfig(env, { baseUrl: options.baseUrl, profile: options.profile, seed: options.seed })
+    config = loadConfig(env, { baseUrl: options.baseUrl, profile: options.profile, seed: options.seed, exploreRequests: options.exploreRequests })
   } catch (error) {
     // A misspelt name is often why the configuration is unusable (CRM_APIKEY): said here too.
     for (const line of lookalikeWarnings(environmentFacts(env).names, PUBLIC_VARIABLES)) writeError(`${line}\n`)

@@ -5,7 +5,16 @@ import { resolve } from 'node:path'
 import { CrmConfError } from '../errors.ts'
 import { parseBaseUrl } from './base-url.ts'
 import { detectCi } from './ci.ts'
-import { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES, PROFILES, type FixtureName, type KeyRole, type Profile } from '../vocabulary.ts'
+import {
+  FIXTURE_VARIABLES,
+  KEY_COMPANIONS,
+  KEY_VARIABLES,
+  PROFILE_WORDS,
+  type FixtureName,
+  type KeyRole,
+  type Profile,
+  type ProfileWord,
+} from '../vocabulary.ts'
 
 // The names live in the vocabulary (src/vocabulary.ts); re-exported for the modules that read them with the configuration.
 export { FIXTURE_VARIABLES, KEY_COMPANIONS, KEY_VARIABLES, PUBLIC_VARIABLES, TARGET_VARIABLES } from '../vocabulary.ts'
@@ -111,6 +120,14 @@ export const DEFAULTS = {
   /** Generated cases per property-based check (each case costs a few requests). */
   pbtRuns: 3,
   /**
+   * Requests to the target the explorer (suites/explore/) may spend in a CI run, shrinking included (70% explores,
+   * the rest shrinks a failure): about 84, and as many deletes at clean-up, against a conformant server. The
+   * smallest budget at which it catches its faults of src/selfcheck/fault-catches.ts on every seed.
+   */
+  exploreRequests: 120,
+  /** …and with `--profile deep`, a nightly job's (about 5 minutes at 600/min). */
+  exploreRequestsDeep: 3_000,
+  /**
    * Requests in a row that got no answer at all (timeout, reset, refused) before the target is treated as
    * unreachable: later requests fail at once instead of each waiting out its timeout.
    */
@@ -189,6 +206,8 @@ export interface ResolvedConfig {
   maxRetryAfterS: number
   /** CRM_PBT_RUNS: generated cases per property-based check. */
   pbtRuns: number
+  /** CRM_EXPLORE_REQUESTS (`--explore-requests`): the explorer's requests to the target, shrinking included. */
+  exploreRequests: number
   /** CRM_CONSISTENCY_WINDOW_MS: the bounded wait for a list to show a write (src/checks/eventually.ts). */
   consistencyWindowMs: number
   /** CRM_RUN_TIMEOUT_S: the whole run's bound, in seconds. */
@@ -197,8 +216,10 @@ export interface ResolvedConfig {
 
 export interface ConfigOverrides {
   baseUrl?: string
-  profile?: Profile
+  /** `deep` is the full profile with the explorer's nightly budget. */
+  profile?: ProfileWord
   seed?: number
+  exploreRequests?: number
   /** The dotenv file to read (default `.env` in the working directory); false reads none. */
   envFile?: string | false
 }
@@ -250,8 +271,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     fixturePools[name] = ids
   }
 
-  const profile = overrides.profile ?? (get('CRM_PROFILE') as Profile | undefined) ?? (baseUrl === undefined ? 'full' : 'safe')
-  if (!PROFILES.includes(profile)) problems.push(`profile must be one of ${PROFILES.join(', ')}, got ${profile}`)
+  const profileWord = overrides.profile ?? (get('CRM_PROFILE') as ProfileWord | undefined) ?? (baseUrl === undefined ? 'full' : 'safe')
+  if (!PROFILE_WORDS.includes(profileWord)) problems.push(`profile must be one of ${PROFILE_WORDS.join(', ')}, got ${profileWord}`)
+  const deep = profileWord === 'deep'
+  const profile: Profile = deep ? 'full' : (profileWord as Profile)
 
   const seed = overrides.seed ?? integer('CRM_SEED', Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1)
   const restrictedScopes = get('CRM_API_KEY_RESTRICTED_SCOPES')?.split(/\s+/)
@@ -290,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     requestBudget: integer('CRM_REQUEST_BUDGET', DEFAULTS.requestBudget, 10, 1_000_000),
     maxRetryAfterS: DEFAULTS.maxRetryAfterS,
     pbtRuns: integer('CRM_PBT_RUNS', DEFAULTS.pbtRuns, 1, 1000),
+    exploreRequests: overrides.exploreRequests ?? integer('CRM_EXPLORE_REQUESTS', deep ? DEFAULTS.exploreRequestsDeep : DEFAULTS.exploreRequests, 0, 1_000_000),
     consistencyWindowMs: integer('CRM_CONSISTENCY_WINDOW_MS', DEFAULTS.consistencyWindowMs, 0, 600_000),
     runTimeoutS: integer('CRM_RUN_TIMEOUT_S', DEFAULTS.runTimeoutS, 1, 7 * 86_400),
   }

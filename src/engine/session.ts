@@ -2,7 +2,7 @@
 // every exchange and the webhook sink, against a target resolved before the session opens (src/run/target.ts:
 // the user's server, or the embedded reference server started there). The engine never starts a server.
 import { join } from 'node:path'
-import type { CheckSession } from '../checks/types.ts'
+import type { CheckSession, Oracle } from '../checks/types.ts'
 import type { ResolvedConfig } from '../config/config.ts'
 import type { Exchange } from '../http/exchange.ts'
 import type { Redactor } from '../http/redact.ts'
@@ -34,12 +34,15 @@ export interface SessionOptions {
   runId: string
   /** Where the ledger journal is written; none: kept in memory only. */
   journalDir?: string
+  /** Opens a fresh model of the contract for the explorer (the run path's src/run/oracle.ts); the engine never starts one itself. */
+  oracle?: () => Promise<Oracle>
 }
 
 export class RunSession implements CheckSession {
   readonly capabilities: Record<string, unknown> = {}
   private readonly memos = new Map<string, Promise<unknown>>()
   private sinkPromise?: Promise<Sink>
+  oracle?: () => Promise<Oracle>
 
   private constructor(
     readonly config: ResolvedConfig,
@@ -69,6 +72,7 @@ export class RunSession implements CheckSession {
     const transport = transportFor(config, { redactor, onExchange: (exchange) => exchanges.push(exchange) })
     const ledger = new Ledger(options.journalDir ? join(options.journalDir, 'ledger.jsonl') : undefined)
     const session = new RunSession(config, config.baseUrl, options.runId, transport, ledger, redactor, embedded, exchanges)
+    session.oracle = options.oracle
     // The sink listens from the start, so the webhook checks judge the events of every area, not only their
     // own. A sink that cannot start is reported by the webhook checks (they await the same promise).
     if (config.webhookSecret) await session.sink().catch(() => undefined)

@@ -78,6 +78,11 @@ export interface ReferenceServer {
   fixturePools: Record<FixtureName, string[]>
   /** `whsec_…`: the signing secret of the main workspace's webhook endpoint. */
   webhookSecret: string
+  /**
+   * Answers a request in this process, without the network, as if it came from `host` (the explorer's oracle,
+   * src/run/oracle.ts, sends every command here).
+   */
+  handle(request: Request): Promise<Response>
   /** Points event delivery somewhere else (or nowhere). */
   setWebhookTarget(url: string | undefined): void
   /** A ready-to-paste `.env` block: the base URL, every key, the webhook secret and the fixture ids. */
@@ -171,6 +176,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     fixtures: { ...seeded.fixtures },
     fixturePools: Object.fromEntries(Object.entries(seeded.fixturePools).map(([name, ids]) => [name, [...ids]])) as Record<FixtureName, string[]>,
     webhookSecret: seeded.webhookSecret,
+    handle: async (request) => app.fetch(request, { incoming: { socket: { remoteAddress: host } } }),
     setWebhookTarget: (url) => webhooks.setTarget(url),
     envBlock,
     close() {

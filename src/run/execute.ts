@@ -17,6 +17,7 @@ import { transportFor } from '../http/for-config.ts'
 import { resolveTarget, type EmbeddedOptions } from './target.ts'
 import { measuredRequests } from './estimate.ts'
 import { counted } from '../text/counted.ts'
+import { openOracle } from './oracle.ts'
 
 /** After a stop, how long requests already on the wire may take to answer before the run moves on without them. */
 const STOP_DRAIN_MAX_MS = 4_000
@@ -121,7 +122,12 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecutedRun> 
   const { config } = options
   // A broken schema is a start-up error of the run, not a failed check (the registry compiles lazily for --help and list).
   compileSchemas()
-  const session = await RunSession.open({ target: await resolveTarget(config, options.embedded), runId: options.runId, journalDir: options.journalDir })
+  const session = await RunSession.open({
+    target: await resolveTarget(config, options.embedded),
+    runId: options.runId,
+    journalDir: options.journalDir,
+    oracle: openOracle,
+  })
   options.onSession?.(session)
   const halt = new AbortController()
   let stop: RunStop | undefined

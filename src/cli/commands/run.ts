@@ -1,7 +1,6 @@
 // `crm-conformance run` (the default command): its options, handed to runCommand (../run-command.ts), loaded only when it runs.
 import { type Command, Option } from 'commander'
-import type { Profile } from '../../checks/types.ts'
-import { PROFILES } from '../../vocabulary.ts'
+import { PROFILE_WORDS, type ProfileWord } from '../../vocabulary.ts'
 import { collect, integer } from './options.ts'
 
 export function registerRunCommand(program: Command, setExit: (code: number) => void): void {
@@ -9,7 +8,12 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
     .command('run', { isDefault: true })
     .description('run the conformance suites against CRM_BASE_URL, or against the embedded reference server when it is unset')
     .option('--base-url <url>', 'base address including /v1 (overrides CRM_BASE_URL)')
-    .addOption(new Option('--profile <profile>', 'full | safe | read-only (default: full embedded, safe against CRM_BASE_URL)').choices(PROFILES))
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        "full | safe | read-only | deep (full, with the explorer's nightly budget) (default: full embedded, safe against CRM_BASE_URL)",
+      ).choices(PROFILE_WORDS),
+    )
     .option('--only <ids>', 'run only these checks: id, id prefix, area or clause (repeatable, comma-separated)', collect)
     .option('--skip <ids>', 'skip these checks: id, id prefix, area or clause (repeatable, comma-separated)', collect)
     .option('--seed <n>', 'seed of the generated data; replays a run exactly', integer('--seed', 0, 2 ** 31 - 1))
@@ -19,6 +23,11 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
     .option('--variant <name>', 'embedded server only: a legal variant where the spec says "not shown"')
     .option('--fault <id>', 'embedded server only: inject a named fault (repeatable)', collect)
     .option('--rate-limit <n>', "embedded server only: the main key's per-minute limit", integer('--rate-limit', 1, 10_000_000))
+    .option(
+      '--explore-requests <n>',
+      "the explorer's requests to the target, shrinking included (overrides CRM_EXPLORE_REQUESTS; 0 skips its checks)",
+      integer('--explore-requests', 0, 1_000_000),
+    )
     .option('--quiet', 'print only the failed checks and the summary')
     .option('--no-sweep', 'do not remove records that crashed earlier runs left behind before starting')
     .option('--waivers <file>', 'known failures: a waivers.json of { check, reason, expires? }; a waived failure does not fail the run, a stale waiver does')
@@ -36,7 +45,8 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
       const { runCommand } = await import('../run-command.ts')
       const outcome = await runCommand({
         baseUrl: opts.baseUrl,
-        profile: opts.profile as Profile | undefined,
+        profile: opts.profile as ProfileWord | undefined,
+        exploreRequests: opts.exploreRequests,
         only: opts.only,
         skip: opts.skip,
         seed: opts.seed,

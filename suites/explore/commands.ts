@@ -1,0 +1,393 @@
+// The explorer's operations as fast-check commands (model-based testing): each is sent to the target and to the
+// model, and judged through the comparison contract (contract.ts). A command names the records it works on by
+// an index into the explorer's own records, drawn before the sequence runs and resolved when it runs.
+import fc from 'fast-check'
+import { queryValueFor, readUntil, RESOURCES, tagged, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
+import { instantOf, membershipVerdict, orderVerdict, pagesVerdict, statusVerdict, written, writtenVerdict, type Answer, type WalkRead } from './contract.ts'
+import { createBody, freshAddresses, updateBody } from './values.ts'
+import type { ExploreModel, Own, World } from './world.ts'
+
+/** The collections explored: every §4.2 operation but replace on each, tags or a deletable record for clean-up. */
+export const EXPLORED = ['account', 'contact', 'task'] as const satisfies readonly ResourceName[]
+type Explored = (typeof EXPLORED)[number]
+
+/** Own records a reference field may name (a child account's parent, a contact's primary account). */
+const REFERENCES: Partial<Record<Explored, Record<string, Explored>>> = { account: { parentId: 'account' }, contact: { accountId: 'account' } }
+
+/** A page bound per walk: the explorer's own records fit in a few pages of the smallest limit it asks. */
+const MAX_PAGES = 30
+
+type Cmd = fc.AsyncCommand<ExploreModel, World>
+
+const alive = (m: Readonly<ExploreModel>, resource?: ResourceName) => m.own.filter((o) => o.alive && (resource === undefined || o.resource === resource))
+const pick = <T>(items: readonly T[], n: number): T | undefined => (items.length === 0 ? undefined : items[n % items.length])
+const okStatus = (a: Answer) => a.status >= 200 && a.status < 300
+
+function remember(own: Own, t: Answer, m: Answer): void {
+  if (okStatus(t) && typeof t.body === 'object' && t.body) own.tLast = t.body
+  if (okStatus(m) && typeof m.body === 'object' && m.body) own.mLast = m.body
+}
+
+/** Creates one record on both sides; answers its own record, or undefined when either side did not make it. */
+async function createOne(m: ExploreModel, w: World, resource: Explored, body: AnyRecord, refPick: number): Promise<Own | undefined> {
+  const tBody: AnyRecord = tagged(w.ctx, resource, freshAddresses(resource, body))
+  const mBody: AnyRecord = { ...tBody }
+  for (const [field, of] of Object.entries(REFERENCES[resource] ?? {})) {
+    const target = refPick % 2 === 0 ? pick(alive(m, of), refPick) : undefined
+    if (target) [tBody[field], mBody[field]] = [target.t, target.m]
+  }
+  const [t, o] = await w.create(resource, tBody, mBody)
+  const what = `create ${resource} #${m.own.length}`
+  w.judge(statusVerdict(what, t, o))
+  if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return undefined
+  const own: Own = {
+    resource,
+    t: t.body.id,
+    m: o.body.id,
+    alive: true,
+    written: { t: written(resource, undefined, tBody), m: written(resource, undefined, mBody) },
+    tLast: t.body,
+    mLast: o.body,
+  }
+  m.own.push(own)
+  w.judge(writtenVerdict(what, resource, own.written, t.body, o.body))
+  return own
+}
+
+/** Several records of one collection in a row: lists then have pages, an order and filters to tell apart. */
+class CreateMany implements Cmd {
+  constructor(
+    readonly resource: Explored,
+    readonly bodies: AnyRecord[],
+  ) {}
+  check = () => true
+  async run(m: ExploreModel, w: World): Promise<void> {
+    w.step(`${this}`)
+    for (const [i, body] of this.bodies.entries()) {
+      if (w.exhausted) return
+      await createOne(m, w, this.resource, body, i)
+    }
+  }
+  toString = () => `create ${this.bodies.length} ${this.resource}s ${JSON.stringify(this.bodies)}`
+}
+
+class Create implements Cmd {
+  constructor(
+    readonly resource: Explored,
+    readonly body: AnyRecord,
+    readonly refPick: number,
+  ) {}
+  check = () => true
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    w.step(`${this}`)
+    await createOne(m, w, this.resource, this.body, this.refPick)
+  }
+  toString = () => `create ${this.resource} ${JSON.stringify(this.body)}`
+}
+
+/**
+ * A create sent with an Idempotency-Key, then again with the same key and body, and a third time (§4.1: the first
+ * response, no duplicate); sometimes the second try carries another body under the same key, which §4.1 leaves open.
+ */
+class IdempotentCreate implements Cmd {
+  constructor(
+    readonly resource: Explored,
+    readonly body: AnyRecord,
+    readonly otherBody: AnyRecord | undefined,
+  ) {}
+  check = () => true
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const key = `crmconf-explore-${w.ctx.runId}-${Math.random().toString(36).slice(2, 10)}`
+    const body: AnyRecord = tagged(w.ctx, this.resource, freshAddresses(this.resource, this.body))
+    w.step(`${this}`)
+    const what = `create ${this.resource} #${m.own.length} with an Idempotency-Key`
+    const [t, o] = await w.create(this.resource, body, body, key)
+    w.judge(statusVerdict(what, t, o))
+    if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return
+    const own: Own = {
+      resource: this.resource,
+      t: t.body.id,
+      m: o.body.id,
+      alive: true,
+      written: { t: written(this.resource, undefined, body), m: written(this.resource, undefined, body) },
+      tLast: t.body,
+      mLast: o.body,
+    }
+    m.own.push(own)
+    if (this.otherBody) {
+      const other = tagged(w.ctx, this.resource, freshAddresses(this.resource, this.otherBody))
+      const [t2, o2] = await w.create(this.resource, other, other, key)
+      // §4.1 "not shown": a refusal, the first response or another record are all legal; only a server error is not.
+      const label = `${what}, again with another body`
+      if (t2.status >= 500) w.judge(statusVerdict(label, t2, o2))
+      else if (okStatus(t2) !== okStatus(o2)) w.judge({ unplaced: `${label}: ${t2.status}, the model ${o2.status} (§4.1: not shown)` })
+      return
+    }
+    for (const attempt of ['second', 'third']) {
+      const [t2, o2] = await w.create(this.resource, body, body, key)
+      w.judge(statusVerdict(`${what}, the ${attempt} try`, t2, o2))
+      if (okStatus(t2) && okStatus(o2) && String(t2.body?.id).toLowerCase() !== own.t.toLowerCase())
+        w.judge({
+          aspect: 'idempotency',
+          message: `${what}: the ${attempt} try with the same key and body answers record ${JSON.stringify(t2.body?.id)}, the first made ${own.t}`,
+          expected: 'a retry with the same key and body returns the first response and creates no duplicate (§4.1)',
+        })
+    }
+  }
+  toString = () =>
+    `create ${this.resource} with an Idempotency-Key, ${this.otherBody ? 'then another body under it' : 'three times'} ${JSON.stringify(this.body)}`
+}
+
+/** Reads an own record on both sides: the status the spec fixes, and what was written to it held. */
+async function readBack(w: World, own: Own, what: string): Promise<void> {
+  const [t, o] = await w.get(own)
+  w.judge(statusVerdict(what, t, o))
+  remember(own, t, o)
+  if (okStatus(t) && okStatus(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
+}
+
+class Get implements Cmd {
+  constructor(readonly n: number) {}
+  check = (m: Readonly<ExploreModel>) => m.own.length > 0
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const index = this.n % m.own.length
+    const own = m.own[index]!
+    w.step(`${this}`)
+    await readBack(w, own, `get ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`)
+  }
+  toString = () => `get record ${this.n}`
+}
+
+class Update implements Cmd {
+  constructor(
+    readonly n: number,
+    readonly body: AnyRecord,
+  ) {}
+  check = (m: Readonly<ExploreModel>) => m.own.length > 0
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const index = this.n % m.own.length
+    const own = m.own[index]!
+    const body = freshAddresses(own.resource, this.bodyFor(own))
+    w.step(`${this}`)
+    const [t, o] = await w.update(own, body, body)
+    const what = `update ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`
+    w.judge(statusVerdict(what, t, o))
+    if (!okStatus(t) || !okStatus(o)) return
+    own.written = { t: written(own.resource, own.written.t, body), m: written(own.resource, own.written.m, body) }
+    remember(own, t, o)
+    w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
+    // The update persisted: a read shows what the answer showed (§4.2).
+    await readBack(w, own, `get after ${what}`)
+  }
+  private bodyFor(own: Own): AnyRecord {
+    // A body drawn for one collection: the explorer's records are of several, so each takes its own fields only.
+    const fields = RESOURCES[own.resource].update?.fields ?? {}
+    return Object.fromEntries(Object.entries(this.body[own.resource] ?? {}).filter(([field]) => field in fields))
+  }
+  toString = () => `update record ${this.n} ${JSON.stringify(this.body)}`
+}
+
+class Delete implements Cmd {
+  constructor(readonly n: number) {}
+  check = (m: Readonly<ExploreModel>) => m.own.length > 0
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const index = this.n % m.own.length
+    const own = m.own[index]!
+    w.step(`${this}`)
+    const [t, o] = await w.delete(own)
+    const what = `delete ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`
+    w.judge(statusVerdict(what, t, o))
+    if (okStatus(o)) own.alive = false
+    // The state after the transition: gone from reads (§4.2, §7.6).
+    const [tr, or] = await w.get(own)
+    const verdict = statusVerdict(`get after ${what}`, tr, or)
+    w.judge(verdict && 'aspect' in verdict ? { ...verdict, aspect: 'unchanged' } : verdict)
+  }
+  toString = () => `delete record ${this.n}`
+}
+
+/** The shape of one list query, resolved against the own records when it runs. */
+export interface ListShape {
+  resource: Explored
+  /** Indexes into the resource's §4.3 filters (none, one or a pair), each with the record whose value it asks. */
+  filters: { filter: number; record: number }[]
+  sort?: 'createdAt' | 'updatedAt'
+  order?: 'asc' | 'desc'
+  limit?: number
+  /** A since bound at an own record's time (else the exploration's own scope: just before its first record). */
+  since?: { param: 'createdSince' | 'updatedSince'; record: number }
+}
+
+const before = (iso: unknown): string | undefined => {
+  const t = instantOf(iso)
+  return t === undefined ? undefined : new Date(t - 1).toISOString()
+}
+
+class List implements Cmd {
+  constructor(readonly shape: ListShape) {}
+  check = (m: Readonly<ExploreModel>) => m.own.length > 0
+  async run(m: ExploreModel, w: World): Promise<void> {
+    if (w.exhausted) return
+    const resource = focus(m, this.shape.resource)
+    const queries = this.queries(m, resource)
+    if (!queries) return
+    const [tq, mq, open] = queries
+    w.step(`${this}`)
+    const what = `list ${RESOURCES[resource].path}?${new URLSearchParams(mq as Record<string, string>).toString().replace(/createdSince=[^&]*/, 'createdSince=…')}`
+    const mWalk = await w.walk('model', resource, mq, MAX_PAGES)
+    const ownOf = (walk: WalkRead, side: 't' | 'm') => {
+      const index = new Map(m.own.map((o, i) => [(side === 't' ? o.t : o.m).toLowerCase(), i]))
+      return walk.pages.flat().flatMap((r) => (index.has(String(r?.id).toLowerCase()) ? [index.get(String(r.id).toLowerCase())!] : []))
+    }
+    const expected = ownOf(mWalk, 'm')
+    const sortKey = this.shape.sort ?? 'createdAt'
+    // Membership, then order, of the explorer's own records: what the model shows against what the target shows.
+    const judged = (walk: WalkRead) => {
+      const shown = new Map(walk.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
+      const listed = ownOf(walk, 't')
+      return (
+        membershipVerdict(what, listed, expected, open) ??
+        orderVerdict(what, listed, expected, (i) => instantOf(shown.get(m.own[i]!.t.toLowerCase())?.[sortKey]))
+      )
+    }
+    let tWalk = await w.walk('target', resource, tq, MAX_PAGES)
+    // A list may show a write a moment late (a search index): read again within the consistency window before judging.
+    if (tWalk.status === 200 && mWalk.status === 200 && tWalk.complete && mWalk.complete && judged(tWalk))
+      tWalk = (
+        await readUntil(
+          w.ctx,
+          () => w.walk('target', resource, tq, MAX_PAGES),
+          (walk) => walk.status !== 200 || !judged(walk),
+          { first: tWalk },
+        )
+      ).answer
+    w.judge(statusVerdict(what, { status: tWalk.status, body: tWalk.body }, { status: mWalk.status, body: mWalk.body }))
+    if (tWalk.status !== 200 || mWalk.status !== 200) return
+    w.judge(pagesVerdict(what, this.shape.limit, tWalk, sortKey))
+    if (tWalk.complete && mWalk.complete) w.judge(judged(tWalk))
+  }
+
+  /** The target's query, the model's, and the records whose membership is open; undefined when a filter has no value to ask. */
+  private queries(m: ExploreModel, resource: Explored): [Query, Query, Set<number>] | undefined {
+    const { sort, order, limit, since } = this.shape
+    const first = m.own[0]!
+    const tq: Query = { createdSince: before(first.tLast.createdAt) }
+    const mq: Query = { createdSince: before(first.mLast.createdAt) }
+    const open = new Set<number>()
+    if (tq.createdSince === undefined || mq.createdSince === undefined) return undefined
+    for (const q of [tq, mq]) Object.assign(q, { sort, order, limit })
+    if (since) {
+      const index = since.record % m.own.length
+      const own = m.own[index]!
+      const field = since.param === 'createdSince' ? 'createdAt' : 'updatedAt'
+      tq[since.param] = own.tLast[field]
+      mq[since.param] = own.mLast[field]
+      // "after this time": a record the target shows at the bound's very instant (its precision) is open.
+      const bound = instantOf(own.tLast[field])
+      m.own.forEach((o, i) => {
+        if (instantOf(o.tLast[field]) === bound) open.add(i)
+      })
+    }
+    const filters = RESOURCES[resource].filters
+    const mine = m.own.filter((o) => o.resource === resource)
+    for (const { filter: f, record } of this.shape.filters) {
+      const filter = filters[f % filters.length]!
+      const own = pick(mine, record)
+      const values = own && filterValues(filter, own, m)
+      // A filter with no value among the explorer's records of this collection is left out.
+      if (!values) continue
+      tq[filter.param] = values[0]
+      mq[filter.param] = values[1]
+    }
+    return [tq, mq, open]
+  }
+  toString = () => `list ${JSON.stringify(this.shape)}`
+}
+
+/** The collection a list reads: the one drawn, unless it holds fewer than two own records and another holds more (an order needs two). */
+function focus(m: ExploreModel, drawn: Explored): Explored {
+  const count = (r: Explored) => m.own.filter((o) => o.resource === r && o.alive).length
+  if (count(drawn) >= 2) return drawn
+  return EXPLORED.reduce((best, r) => (count(r) > count(best) ? r : best), drawn)
+}
+
+/** The value a filter asks on each side for an own record's field; a uuid only when it names an own record. */
+function filterValues(filter: FilterSpec, own: Own, m: ExploreModel): [string, string] | undefined {
+  const mValue = own.mLast[filter.field]
+  if (filter.kind !== 'uuid') {
+    const value = queryValueFor(filter, mValue)
+    return value === undefined ? undefined : [value, value]
+  }
+  const named = m.own.find((o) => typeof mValue === 'string' && o.m.toLowerCase() === mValue.toLowerCase())
+  return named ? [named.t, named.m] : undefined
+}
+
+const explored = fc.constantFrom<Explored>(...EXPLORED)
+const recordPick = fc.nat({ max: 1000 })
+
+function listShape(): fc.Arbitrary<ListShape> {
+  return explored.chain((resource) =>
+    fc.record(
+      {
+        resource: fc.constant(resource),
+        filters: fc.array(fc.record({ filter: fc.nat({ max: 20 }), record: recordPick }), { maxLength: 2 }),
+        sort: fc.option(fc.constantFrom<'createdAt' | 'updatedAt'>('createdAt', 'updatedAt'), { nil: undefined }),
+        order: fc.option(fc.constantFrom<'asc' | 'desc'>('asc', 'desc'), { nil: undefined }),
+        // Small pages most often: a walk over a few records then crosses page boundaries.
+        limit: fc.option(fc.oneof({ arbitrary: fc.integer({ min: 1, max: 2 }), weight: 4 }, { arbitrary: fc.constant(100), weight: 1 }), { nil: undefined }),
+        // A bound at one of its records a third of the time: most walks then cover every record of the sequence.
+        since: fc.oneof(
+          { arbitrary: fc.constant(undefined), weight: 2 },
+          { arbitrary: fc.record({ param: fc.constantFrom<'createdSince' | 'updatedSince'>('createdSince', 'updatedSince'), record: recordPick }), weight: 1 },
+        ),
+      },
+      { requiredKeys: ['resource', 'filters'] },
+    ),
+  )
+}
+
+/** Update bodies for every explored collection at once: the record a command lands on decides which is sent. */
+const updateBodies = fc.record(Object.fromEntries(EXPLORED.map((r) => [r, updateBody(r)])) as Record<Explored, fc.Arbitrary<AnyRecord>>)
+
+/**
+ * The idempotent create an exploration always makes once, at the start of its first sequence: the only command a
+ * small budget might otherwise never draw, and three requests.
+ */
+export function idempotencyProbe(opening: Cmd): Cmd | undefined {
+  return opening instanceof CreateMany && opening.bodies[0] ? new IdempotentCreate(opening.resource, opening.bodies[0], undefined) : undefined
+}
+
+/** Every sequence opens with a batch of one collection, so that its lists have pages, an order and filters to tell apart. */
+export function openingArbitrary(): fc.Arbitrary<Cmd> {
+  return explored
+    .chain((r) => fc.tuple(fc.constant(r), fc.array(createBody(r), { minLength: 3, maxLength: 4 })))
+    .map(([r, bodies]) => new CreateMany(r, bodies))
+}
+
+let arbitraries: fc.Arbitrary<Cmd>[] | undefined
+
+/** The command arbitraries, weighted: creates and lists most, since every other command needs a record. Built once. */
+export function commandArbitraries(): fc.Arbitrary<Cmd>[] {
+  return (arbitraries ??= [
+    explored.chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.nat({ max: 1000 }))).map(([r, body, ref]) => new Create(r, body, ref)),
+    explored.chain((r) => fc.tuple(fc.constant(r), fc.array(createBody(r), { minLength: 2, maxLength: 4 }))).map(([r, bodies]) => new CreateMany(r, bodies)),
+    explored
+      .chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.option(createBody(r), { nil: undefined, freq: 4 })))
+      .map(([r, body, other]) => new IdempotentCreate(r, body, other)),
+    explored
+      .chain((r) => fc.tuple(fc.constant(r), createBody(r), fc.option(createBody(r), { nil: undefined, freq: 4 })))
+      .map(([r, body, other]) => new IdempotentCreate(r, body, other)),
+    recordPick.map((n) => new Get(n)),
+    fc.tuple(recordPick, updateBodies).map(([n, body]) => new Update(n, body)),
+    recordPick.map((n) => new Delete(n)),
+    recordPick.map((n) => new Delete(n)),
+    listShape().map((shape) => new List(shape)),
+    listShape().map((shape) => new List(shape)),
+    listShape().map((shape) => new List(shape)),
+  ])
+}

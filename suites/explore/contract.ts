@@ -1,0 +1,240 @@
+// The comparison contract: what the explorer compares between the target's answer and the reference model's, per
+// aspect, and what it leaves open. Each aspect is one check `explore.<aspect>`; a difference on a compared aspect
+// fails it at the clause's level, a difference the contract cannot place is information only. Judgements that a
+// check or a traffic rule also makes are the functions of src/judge/ (through the kit). docs/explore.md is the
+// reader's copy of this table.
+import {
+  composedFields,
+  errorEnvelopeProblem,
+  firstRepeated,
+  pageSizeProblem,
+  refusalProblem,
+  writtenMismatches,
+  type AnyRecord,
+  type Level,
+  type ResourceName,
+} from '../../src/checks/index.ts'
+
+export type Aspect = 'status' | 'written' | 'unchanged' | 'list-membership' | 'list-order' | 'pages' | 'idempotency'
+
+export interface AspectRule {
+  clauses: string[]
+  level: Level
+  /** What a conformant server does: the check's title. */
+  title: string
+  /** What is compared, in words (docs/explore.md). */
+  compares: string
+}
+
+export const ASPECTS: Record<Aspect, AspectRule> = {
+  status: {
+    clauses: ['§7', '§4.1', '§4.4'],
+    level: 'MUST',
+    title:
+      'Every explored operation answers in the status class the spec fixes: success where the model succeeds, 400 invalid_request and 404 exactly where §7 gives them',
+    compares: 'success against refusal; 400 with code invalid_request, 401, 403 and 404 exactly; another refusal of the model only as a 4xx; never a 5xx',
+  },
+  written: {
+    clauses: ['§4.2', '§2', '§4.4'],
+    level: 'MUST',
+    title: 'The records answered by creates, updates and reads hold every field the explorer wrote and did not write since',
+    compares: 'each field sent in a create or update, as src/judge/written.ts reads it back (case, offsets, added tags and custom keys allowed)',
+  },
+  unchanged: {
+    clauses: ['§4.2', '§7'],
+    level: 'MUST',
+    title: 'A read after a delete answers 404 and a refused write leaves the record as it was',
+    compares: 'the state after each transition: a deleted record is gone from reads and lists',
+  },
+  'list-membership': {
+    clauses: ['§4.3', '§4.1'],
+    level: 'MUST',
+    title: "Lists with random filters, pairs of filters and since bounds hold exactly the explorer's records the model holds",
+    compares: "which of the explorer's own records a list shows, for each filter, pair of filters, createdSince and updatedSince bound",
+  },
+  'list-order': {
+    clauses: ['§4.1', '§9.2'],
+    level: 'MUST',
+    title: "Lists sorted by createdAt or updatedAt, ascending or descending, show the explorer's records in the model's order",
+    compares: "the relative order of the explorer's records, where their shown sort values differ",
+  },
+  pages: {
+    clauses: ['§4.1', '§8', '§9.2'],
+    level: 'MUST',
+    title: 'Walks with random limits never show more than the limit on a page nor a record twice',
+    compares: 'page sizes against the limit asked and each record once per walk',
+  },
+  idempotency: {
+    clauses: ['§4.1'],
+    level: 'MUST',
+    title: 'A create retried with the same Idempotency-Key and body, a second and a third time, answers the first record and creates no other',
+    compares: 'the record id answered by each retry',
+  },
+}
+
+/** What the contract leaves open, and why (docs/explore.md prints it). */
+export const OPEN: readonly string[] = [
+  'ids and record numbers: each side draws its own; the explorer maps them as records are created',
+  'success codes (200 or 201) and delete bodies: §4.1 "not shown"',
+  'timestamps: compared only as the order they give, where the shown values differ (a store in whole seconds ties records the model orders)',
+  'fields the explorer did not write: defaults, owners, routing, composed names (§4.4 names no default)',
+  'extra fields, extra tags and custom keys: §2 lists what is present, not what is absent',
+  'error wording and codes other than invalid_request, the status of a refusal §7 does not name (§7.8)',
+  'cursor format and the last page convention (§4.1 "not shown")',
+  'the update method (PATCH or PUT): src/checks/operations.ts finds it',
+  'records the explorer did not create: lists are compared on its own records only',
+]
+
+/** One side's answer to one request. */
+export interface Answer {
+  status: number
+  body: any
+}
+
+/** A difference the contract places on an aspect (fails it), or cannot place (information). */
+export type Verdict = { aspect: Aspect; message: string; expected: string } | { unplaced: string }
+
+const ok = (a: Answer) => a.status >= 200 && a.status < 300
+const EXACT = new Set([400, 401, 403, 404])
+
+/** The status the spec fixes for an operation, given the model's answer (§7): the class, and the exact code where §7 names one. */
+export function statusVerdict(what: string, target: Answer, model: Answer): Verdict | undefined {
+  if (target.status >= 500)
+    return {
+      aspect: 'status',
+      message: `${what}: ${target.status} where the model answers ${model.status}`,
+      expected: `${model.status} (§7: a server error is no answer)`,
+    }
+  if (ok(model) && ok(target)) return undefined
+  if (ok(model))
+    return {
+      aspect: 'status',
+      message: `${what}: refused with ${target.status} where the model accepts it (${model.status})`,
+      expected: 'a valid request is accepted (§4.1, §4.4)',
+    }
+  if (ok(target))
+    return {
+      aspect: 'status',
+      message: `${what}: accepted with ${target.status} where the model refuses it with ${model.status}`,
+      expected: `${model.status} (§7)`,
+    }
+  if (EXACT.has(model.status) && target.status !== model.status)
+    return { aspect: 'status', message: `${what}: ${target.status} where the model answers ${model.status}`, expected: `${model.status} (§7.3–§7.6)` }
+  if (model.status === 400) {
+    const problem = refusalProblem(target.status, target.body, undefined)
+    if (problem) return { aspect: 'status', message: `${what}: ${problem}`, expected: '400 invalid_request in the §7.1 envelope (§7.3)' }
+  }
+  const envelope = errorEnvelopeProblem(target.body)
+  if (envelope) return { unplaced: `${what}: ${envelope}` }
+  if (target.status !== model.status) return { unplaced: `${what}: refused with ${target.status}, the model with ${model.status} (§7.8: not shown)` }
+  return undefined
+}
+
+/** What the explorer wrote to one record: its create body, every update merged since, and the fields any of those writes let the server compose. */
+export interface Written {
+  create: AnyRecord
+  updates: AnyRecord
+  composed: string[]
+}
+
+/** Notes one more write of a record (an update merged over the earlier ones). */
+export function written(resource: ResourceName, before: Written | undefined, body: AnyRecord): Written {
+  const composed = [...new Set([...(before?.composed ?? []), ...composedFields(resource, body)])]
+  return before ? { create: before.create, updates: { ...before.updates, ...body }, composed } : { create: body, updates: {}, composed }
+}
+
+/** What was written to a record and is not held by it (src/judge/written.ts). */
+function misses(resource: ResourceName, written: Written, record: AnyRecord) {
+  const created = Object.fromEntries(Object.entries(written.create).filter(([field]) => !(field in written.updates)))
+  return [...writtenMismatches(resource, 'create', created, record), ...writtenMismatches(resource, 'update', written.updates, record)]
+}
+
+/**
+ * Fields written (and not written again since) that the target's record does not hold but the model's does. Each
+ * side is judged against what it was sent: the same values, but references by each side's own ids.
+ */
+export function writtenVerdict(
+  what: string,
+  resource: ResourceName,
+  written: { t: Written; m: Written },
+  target: AnyRecord,
+  model: AnyRecord,
+): Verdict | undefined {
+  const modelMisses = new Set(misses(resource, written.m, model).map((m) => m.field))
+  // A field the server may compose from others written over the record's life (a contact's fullName from its
+  // names, written then or earlier) is only asked to hold something.
+  const composed = written.t.composed
+  const targetMisses = misses(resource, written.t, target).filter(
+    (m) => !modelMisses.has(m.field) && !(composed.includes(m.field) && typeof m.got === 'string' && m.got.trim() !== ''),
+  )
+  if (targetMisses.length === 0) return undefined
+  const shown = targetMisses.slice(0, 3).map((m) => `${m.field}: wrote ${JSON.stringify(m.sent)}, got ${JSON.stringify(m.got)}`)
+  return { aspect: 'written', message: `${what}: ${shown.join('; ')}`, expected: 'a record holds what was written to it (§4.2, §2)' }
+}
+
+/** One walk of a list: its pages as read. */
+export interface WalkRead {
+  status: number
+  pages: AnyRecord[][]
+  /** The walk ended (a last page); false when the page bound cut it. */
+  complete: boolean
+  body?: any
+}
+
+/** Page sizes and repeats of the target's walk: rules on the target alone (src/judge/lists.ts). */
+export function pagesVerdict(what: string, limit: number | undefined, walk: WalkRead, sortKey: 'createdAt' | 'updatedAt'): Verdict | undefined {
+  for (const [i, page] of walk.pages.entries()) {
+    const problem = pageSizeProblem(limit === undefined ? undefined : String(limit), page.length, i < walk.pages.length - 1 && walk.pages[i + 1]!.length > 0)
+    if (problem) return { aspect: 'pages', message: `${what}, page ${i + 1}: ${problem}`, expected: 'pages of the limit asked (§4.1, §8)' }
+  }
+  const repeated = firstRepeated(walk.pages, sortKey)
+  if (repeated)
+    return {
+      aspect: 'pages',
+      message: `${what}: record ${repeated.id} on page ${repeated.first + 1} and again on page ${repeated.again + 1}`,
+      expected: 'each record once per walk (§9.2)',
+    }
+  return undefined
+}
+
+/** The instant a shown date-time names, or undefined when it names none. */
+export function instantOf(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined
+  // More than three fractional digits (microseconds, nanoseconds) name the same millisecond to a reader of ms.
+  const t = Date.parse(value.replace(/(\.\d{3})\d+/, '$1'))
+  return Number.isNaN(t) ? undefined : t
+}
+
+/**
+ * Membership of the explorer's own records (by their index) in a list: the model's against the target's. `open`
+ * holds the records whose membership the contract leaves open (tied with a since bound at the target's precision).
+ */
+export function membershipVerdict(what: string, target: number[], model: number[], open: ReadonlySet<number>): Verdict | undefined {
+  const t = new Set(target)
+  const m = new Set(model)
+  const missing = model.filter((i) => !t.has(i) && !open.has(i))
+  const extra = target.filter((i) => !m.has(i) && !open.has(i))
+  if (missing.length === 0 && extra.length === 0) return undefined
+  const parts = [missing.length ? `missing #${missing.join(', #')}` : '', extra.length ? `shown though the model leaves out #${extra.join(', #')}` : '']
+  return {
+    aspect: 'list-membership',
+    message: `${what}: ${parts.filter(Boolean).join('; ')}`,
+    expected: 'the records the filters, bounds and deletes leave (§4.1, §4.3)',
+  }
+}
+
+/** Relative order of own records listed by both: a pair the model orders one way, shown the other way where the target's sort values differ. */
+export function orderVerdict(what: string, target: number[], model: number[], sortValue: (index: number) => number | undefined): Verdict | undefined {
+  const position = new Map(target.map((index, at) => [index, at]))
+  const both = model.filter((i) => position.has(i))
+  for (let a = 0; a < both.length; a++) {
+    for (let b = a + 1; b < both.length; b++) {
+      const [x, y] = [both[a]!, both[b]!]
+      const [vx, vy] = [sortValue(x), sortValue(y)]
+      if (vx === undefined || vy === undefined || vx === vy) continue
+      if (position.get(x)! > position.get(y)!)
+        return { aspect: 'list-order', message: `${what}: #${y} shown before #${x}, the model's order is #${x} then #${y}`, expected: 'the order asked (§4.1)' }
+    }
+  }
+  return undefined
+}

@@ -1,0 +1,4 @@
+// No false findings: the explorer against the reference server's legal variant alt-d (test/explore/proof.ts).
+import { proveVariant } from './proof.ts'
+
+proveVariant('alt-d')
