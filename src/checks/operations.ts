@@ -220,7 +220,7 @@ export function observeWalkEnd(ctx: CheckContext, walk: Walk): void {
 }
 
 /** Name fields that carry runLabel (`crmconf <what> <run id> …`) on resources without tags. */
-export const RUN_LABEL_FIELDS: Partial<Record<ResourceName, string>> = { lead: 'fullName', opportunity: 'name', quotation: 'title' }
+export const RUN_LABEL_FIELDS: Partial<Record<ResourceName, string>> = { lead: 'fullName', opportunity: 'name', quotation: 'title', task: 'title' }
 
 /** A unique, recognisable name for a record of this run. */
 export function runLabel(ctx: CheckContext, what: string): string {

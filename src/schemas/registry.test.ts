@@ -47,7 +47,9 @@ describe('registry', () => {
     const list = { data: Array.from({ length: 100 }, () => RECORD_EXAMPLES.case), nextCursor: 'abc' }
     const start = performance.now()
     for (let i = 0; i < 200; i++) expect(validate('lists/case', list)).toHaveLength(0)
-    expect(performance.now() - start).toBeLessThan(2000)
+    // Not a benchmark (npm run bench:traffic measures the speed): a schema compiled anew per call costs about a
+    // hundred times this, so the bound only catches that; 2 s was crossed on a loaded 2-core CI machine.
+    expect(performance.now() - start).toBeLessThan(20_000)
   })
 })
 

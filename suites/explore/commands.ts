@@ -2,9 +2,9 @@
 // model, and judged through the comparison contract (contract.ts). A command names the records it works on by
 // an index into the explorer's own records, drawn before the sequence runs and resolved when it runs.
 import fc from 'fast-check'
-import { queryValueFor, readUntil, RESOURCES, tagged, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
+import { queryValueFor, readUntil, RESOURCES, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
 import { instantOf, membershipVerdict, orderVerdict, pagesVerdict, statusVerdict, written, writtenVerdict, type Answer, type WalkRead } from './contract.ts'
-import { createBody, freshAddresses, updateBody } from './values.ts'
+import { createBody, freshAddresses, sweepable, updateBody } from './values.ts'
 import type { ExploreModel, Own, World } from './world.ts'
 
 /** The collections explored: every §4.2 operation but replace on each, tags or a deletable record for clean-up. */
@@ -30,7 +30,7 @@ function remember(own: Own, t: Answer, m: Answer): void {
 
 /** Creates one record on both sides; answers its own record, or undefined when either side did not make it. */
 async function createOne(m: ExploreModel, w: World, resource: Explored, body: AnyRecord, refPick: number): Promise<Own | undefined> {
-  const tBody: AnyRecord = tagged(w.ctx, resource, freshAddresses(resource, body))
+  const tBody: AnyRecord = sweepable(w.ctx, resource, freshAddresses(resource, body), 'create')
   const mBody: AnyRecord = { ...tBody }
   for (const [field, of] of Object.entries(REFERENCES[resource] ?? {})) {
     const target = refPick % 2 === 0 ? pick(alive(m, of), refPick) : undefined
@@ -100,7 +100,7 @@ class IdempotentCreate implements Cmd {
   async run(m: ExploreModel, w: World): Promise<void> {
     if (w.exhausted) return
     const key = `crmconf-explore-${w.ctx.runId}-${Math.random().toString(36).slice(2, 10)}`
-    const body: AnyRecord = tagged(w.ctx, this.resource, freshAddresses(this.resource, this.body))
+    const body: AnyRecord = sweepable(w.ctx, this.resource, freshAddresses(this.resource, this.body), 'create')
     w.step(`${this}`)
     const what = `create ${this.resource} #${m.own.length} with an Idempotency-Key`
     const [t, o] = await w.create(this.resource, body, body, key)
@@ -117,7 +117,7 @@ class IdempotentCreate implements Cmd {
     }
     m.own.push(own)
     if (this.otherBody) {
-      const other = tagged(w.ctx, this.resource, freshAddresses(this.resource, this.otherBody))
+      const other = sweepable(w.ctx, this.resource, freshAddresses(this.resource, this.otherBody), 'create')
       const [t2, o2] = await w.create(this.resource, other, other, key)
       // §4.1 "not shown": a refusal, the first response or another record are all legal; only a server error is not.
       const label = `${what}, again with another body`
@@ -171,7 +171,7 @@ class Update implements Cmd {
     if (w.exhausted) return
     const index = this.n % m.own.length
     const own = m.own[index]!
-    const body = freshAddresses(own.resource, this.bodyFor(own))
+    const body = sweepable(w.ctx, own.resource, freshAddresses(own.resource, this.bodyFor(own)), 'update')
     w.step(`${this}`)
     const [t, o] = await w.update(own, body, body)
     const what = `update ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`

@@ -4,7 +4,7 @@
 // conformant server may legally refuse: no blank required text, addresses unique per record (a server may refuse
 // a second contact with a live one's address), reminders before every due time (src/generators/leaves.ts).
 import fc from 'fast-check'
-import { RESOURCES, bodyFields, validBody, type ResourceName } from '../../src/checks/index.ts'
+import { RESOURCES, RUN_LABEL_FIELDS, bodyFields, runLabel, tagged, validBody, type CheckContext, type ResourceName } from '../../src/checks/index.ts'
 
 /** Text a client in Kuala Lumpur, Shanghai or Zürich sends: accents, CJK, emoji, a right-to-left name, an apostrophe. */
 const WIDE_TEXT = ['Zoë Ñandú-Ångström', '陈美玲 有限公司', 'Café 🚀 Ltd', "O'Brien & Sons", 'محمد العلي', 'Ş', 'ｆｕｌｌ ｗｉｄｔｈ']
@@ -84,4 +84,15 @@ export function createBody(resource: ResourceName): fc.Arbitrary<Record<string, 
 /** A partial update body: at least one field. */
 export function updateBody(resource: ResourceName): fc.Arbitrary<Record<string, unknown>> {
   return widened(resource, validBody(resource, 'update', { emailMark }) as fc.Arbitrary<Record<string, unknown>>).filter((b) => Object.keys(b).length > 0)
+}
+
+/**
+ * A body `sweep --run` can still find after an interrupted run whose clean-up was cut short (rule 8): the run tag
+ * where the resource has tags (kept when an update writes the tags), the run label at the start of its label field
+ * otherwise (a task's title, also when an update writes it). Target and model are sent the same body.
+ */
+export function sweepable(ctx: CheckContext, resource: ResourceName, body: Record<string, unknown>, op: 'create' | 'update'): Record<string, unknown> {
+  const label = RUN_LABEL_FIELDS[resource]
+  const out = label && typeof body[label] === 'string' ? { ...body, [label]: `${runLabel(ctx, resource)} ${body[label] as string}` } : body
+  return op === 'create' || Array.isArray(out.tags) ? tagged(ctx, resource, out) : out
 }
