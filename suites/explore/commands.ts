@@ -148,15 +148,21 @@ async function readBack(w: World, own: Own, what: string): Promise<void> {
   if (okStatus(t) && okStatus(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
 }
 
+/** The own record a command's number points at, and how its verdicts name the operation on it. */
+function recordAt(m: Readonly<ExploreModel>, n: number, op: string): { own: Own; what: string } {
+  const index = n % m.own.length
+  const own = m.own[index]!
+  return { own, what: `${op} ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}` }
+}
+
 class Get implements Cmd {
   constructor(readonly n: number) {}
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
   async run(m: ExploreModel, w: World): Promise<void> {
     if (w.exhausted) return
-    const index = this.n % m.own.length
-    const own = m.own[index]!
+    const { own, what } = recordAt(m, this.n, 'get')
     w.step(`${this}`)
-    await readBack(w, own, `get ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`)
+    await readBack(w, own, what)
   }
   toString = () => `get record ${this.n}`
 }
@@ -169,12 +175,10 @@ class Update implements Cmd {
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
   async run(m: ExploreModel, w: World): Promise<void> {
     if (w.exhausted) return
-    const index = this.n % m.own.length
-    const own = m.own[index]!
+    const { own, what } = recordAt(m, this.n, 'update')
     const body = sweepable(w.ctx, own.resource, freshAddresses(own.resource, this.bodyFor(own)), 'update')
     w.step(`${this}`)
     const [t, o] = await w.update(own, body, body)
-    const what = `update ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`
     w.judge(statusVerdict(what, t, o))
     if (!okStatus(t) || !okStatus(o)) return
     own.written = { t: written(own.resource, own.written.t, body), m: written(own.resource, own.written.m, body) }
@@ -196,11 +200,9 @@ class Delete implements Cmd {
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
   async run(m: ExploreModel, w: World): Promise<void> {
     if (w.exhausted) return
-    const index = this.n % m.own.length
-    const own = m.own[index]!
+    const { own, what } = recordAt(m, this.n, 'delete')
     w.step(`${this}`)
     const [t, o] = await w.delete(own)
-    const what = `delete ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}`
     w.judge(statusVerdict(what, t, o))
     if (okStatus(o)) own.alive = false
     // The state after the transition: gone from reads (§4.2, §7.6).
