@@ -1,7 +1,7 @@
 // The explorer's checks, one per aspect of the comparison contract (contract.ts): each awaits the run's one
 // exploration (explore.ts) and fails when its shortest failing sequence broke that aspect. `--only explore` runs
 // them alone; CRM_EXPLORE_REQUESTS (or --explore-requests, or --profile deep) sets what they may spend.
-import { defineCheck, replayCommand, replayTarget, type CheckContext, type CheckDefinition } from '../../src/checks/index.ts'
+import { counted, defineCheck, replayCommand, replayTarget, type CheckContext, type CheckDefinition } from '../../src/checks/index.ts'
 import { ASPECTS, type Aspect } from './contract.ts'
 import { explore, type Exploration } from './explore.ts'
 
@@ -51,7 +51,7 @@ function aspectCheck(aspect: Aspect): CheckDefinition {
       // Rule 2: no finding is a pass only where the aspect was compared at least once.
       if (!finding && comparisons === 0)
         ctx.skip(
-          `${aspect} was never compared: the exploration (${result.requests} requests, ${result.sequences} sequences, seed ${result.seed}) made no ${rule.needs}; a larger --explore-requests (CRM_EXPLORE_REQUESTS, now ${result.budget}) gives it room`,
+          `${aspect} was never compared: the exploration (${counted(result.requests, 'request')}, ${counted(result.sequences, 'sequence')}, seed ${result.seed}) never made ${rule.needs}; a larger --explore-requests (CRM_EXPLORE_REQUESTS, now ${result.budget}) gives it room`,
         )
       if (!finding) return
       const replay = exploreReplay(ctx, result.budget)

@@ -385,6 +385,39 @@ export function idempotencyProbe(opening: Cmd): Cmd | undefined {
   return opening instanceof CreateMany && opening.bodies[0] ? new IdempotentCreate(opening.resource, opening.bodies[0], undefined) : undefined
 }
 
+/** Waited when the target showed a batch at one instant (§2 leaves a date-time's precision open: whole seconds). */
+const CLOCK_STEP_MS = 1_100
+
+/**
+ * After an exploration's first opening batch, a walk by createdAt over it: the list aspects are then compared on
+ * every seed, however few lists the budget draws (rule 3: never skipped against a conformant server). A target
+ * that showed every record of the batch at one instant (a store in whole seconds) gives no order to judge (ties
+ * are open): one more record a clock step later gives the walk two to order.
+ */
+class ClockStep implements Cmd {
+  constructor(
+    readonly resource: Explored,
+    readonly body: AnyRecord,
+  ) {}
+  check = () => true
+  async run(m: ExploreModel, w: World): Promise<void> {
+    const mine = alive(m, this.resource)
+    if (w.exhausted || mine.length === 0) return
+    if (new Set(mine.map((o) => instantOf(o.tLast.createdAt))).size === 1) {
+      w.step(`wait ${CLOCK_STEP_MS} ms (the ${this.resource}s shared one createdAt) and create one more`)
+      await new Promise((resolve) => setTimeout(resolve, CLOCK_STEP_MS))
+      if (!(await createOne(m, w, this.resource, this.body, 0))) return
+    }
+    await new List({ resource: this.resource, filters: [], sort: 'createdAt', order: 'asc' }).run(m, w)
+  }
+  toString = () => `list the ${this.resource}s by createdAt, one more created a clock step later if they share one createdAt`
+}
+
+/** The clock step an exploration takes once, after the opening batch of its first sequence. */
+export function clockStepProbe(opening: Cmd): Cmd | undefined {
+  return opening instanceof CreateMany && opening.bodies[0] ? new ClockStep(opening.resource, opening.bodies[0]) : undefined
+}
+
 /** Every sequence opens with a batch of one collection, so that its lists have pages, an order and filters to tell apart. */
 export function openingArbitrary(): fc.Arbitrary<Cmd> {
   return explored

@@ -6,7 +6,7 @@
 // and reads its own finding in it.
 import fc from 'fast-check'
 import { CheckSkipped, type CheckContext, type Exchange, type Oracle } from '../../src/checks/index.ts'
-import { commandArbitraries, idempotencyProbe, openingArbitrary } from './commands.ts'
+import { clockStepProbe, commandArbitraries, idempotencyProbe, openingArbitrary } from './commands.ts'
 import type { Aspect } from './contract.ts'
 import { Finding, World, type Budget, type ExploreModel, type Step } from './world.ts'
 
@@ -89,6 +89,7 @@ async function exploreRound(
         const model: ExploreModel = { own: [] }
         if (first) await idempotencyProbe(opening)?.run(model, world)
         await opening.run(model, world)
+        if (first) await clockStepProbe(opening)?.run(model, world)
         return { model, real: world }
       }
       await fc.asyncModelRun(setup, commands)
