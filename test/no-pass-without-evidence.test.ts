@@ -9,6 +9,8 @@ import { catalogue } from '../suites/index.ts'
 import { expectLaterPage } from '../suites/pagination/pages.ts'
 import { CheckSkipped } from '../src/checks/index.ts'
 import type { ApiResponse } from '../src/checks/index.ts'
+import { verdictOf } from '../src/report/build.ts'
+import { ASPECTS, type Aspect } from '../suites/explore/contract.ts'
 
 const LATER_PAGE = 'the walk holds records on two pages or more (a page reached by nextCursor was judged)'
 
@@ -35,6 +37,8 @@ export const AUDITED: Readonly<Record<string, string>> = {
       .filter((c) => /^filters\.[a-z]+\.other-field$/.test(c.id))
       .map((c) => [c.id, "one crossing sent: the run's record listed by its own value within the window, and another id it holds"]),
   ),
+  // The explorer: an aspect no sequence compared on both sides' answers (World.judge counts each comparison).
+  ...Object.fromEntries(Object.entries(ASPECTS).map(([aspect, rule]) => [`explore.${aspect}`, `the exploration made ${rule.needs}`])),
 }
 
 test('every audited check is in the catalogue, and the table names a precondition for each', () => {
@@ -102,4 +106,31 @@ test('a list that lags past the consistency window: the other-field check, whose
   const result = run.results.find((r) => r.id === id)!
   expect(result.status, result.message).toBe('skipped')
   expect(result.message).toMatch(/none was judged/)
+}, 120_000)
+
+test('an exploration too small to both walk a list and delete: an aspect passes only where it was compared, the others skip naming what they needed, and the verdict is partial', async () => {
+  // 10 requests, the smallest round: it may spend 7, 6 or 7 of them taken by the idempotency probe (3) and the
+  // opening batch of 3 or 4 creates; at most one command follows, so a delete and a list walk never both happen.
+  const run = await runInProcess({ checks: catalogue, only: ['explore'], seed: 1, config: { exploreRequests: 10, webhookSecret: '' } })
+  const byId = new Map(run.results.map((r) => [r.id, r]))
+  const skipped: Aspect[] = []
+  for (const aspect of Object.keys(ASPECTS) as Aspect[]) {
+    const row = byId.get(`explore.${aspect}`)!
+    const comparisons = row.observations['explore.comparisons'] as number
+    if (comparisons > 0) {
+      expect(row.status, `${row.id}: ${row.message}`).toBe('passed')
+      continue
+    }
+    skipped.push(aspect)
+    expect(row.status, `${row.id}: ${row.message}`).toBe('skipped')
+    expect(row.message).toContain(ASPECTS[aspect].needs)
+    expect(row.message).toMatch(/a larger --explore-requests \(CRM_EXPLORE_REQUESTS, now 10\) gives it room/)
+  }
+  // What the opening always compares is judged; a delete and a walk to the last page do not both fit.
+  for (const aspect of ['status', 'written', 'idempotency'] as const) expect(skipped).not.toContain(aspect)
+  expect(skipped.includes('unchanged') || skipped.includes('list-membership'), skipped.join(', ')).toBe(true)
+  const { verdict, reasons } = verdictOf(run.results)
+  expect(verdict).toBe('partial')
+  expect(reasons.join('\n')).toMatch(/explore\.[a-z-]+ .*was skipped: [a-z-]+ was never compared/)
+  expect(run.leftovers).toEqual([])
 }, 120_000)

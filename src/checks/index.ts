@@ -64,3 +64,4 @@ export { ENUMS, LIMITS, ME_PATH, RESOURCES, RESOURCE_LIST, parseFieldType, scope
 export type { BodySpec, FieldType, FilterSpec, ParsedFieldType, ResourceName, ResourceSpec, WriteOp } from '../spec/resources.ts'
 export type { Delivery, RespondRule, Sink } from '../webhooks/sink.ts'
 export { counted } from '../text/counted.ts'
+export { cellsOfRequest } from '../coverage/explored.ts'

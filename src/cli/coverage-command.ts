@@ -1,9 +1,25 @@
 // `crm-conformance coverage`: the requirement matrix (src/coverage/) per clause, against this suite's catalogue.
 import type { Command } from 'commander'
 import { nearestTerms } from '../config/nearest-terms.ts'
+import { resolve } from 'node:path'
+import { exploredBlock, exploredLine, type ExploredBlock } from '../coverage/explored.ts'
 import type { CoverageBlock } from '../coverage/matrix.ts'
+import { readHistory } from '../run/history.ts'
 
 const SAMPLE_CELLS = 4
+
+/** The explored share over a --history file's runs: the last run's cells, and the union with every earlier one. */
+async function exploredOfHistory(file: string | undefined): Promise<ExploredBlock | undefined> {
+  if (!file) return undefined
+  const lines = readHistory(resolve(file)).filter((l) => Array.isArray(l.explored) && l.explored.length > 0)
+  return exploredBlock(lines.at(-1)?.explored ?? [], { file, earlier: lines.slice(0, -1).map((l) => l.explored!) })
+}
+
+/** Without a history: the size of what the explorer may explore, and how to measure its share. */
+function exploredUniverseLine(): string {
+  const none = exploredBlock([])
+  return `Explored share: ${none.universe} cells (operation × axis × value form) over ${none.operations.total} operations; \`run --only explore --history FILE\` each night and \`coverage --history FILE\` shows the share explored over the nights`
+}
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`
 
@@ -67,7 +83,8 @@ export function registerCoverageCommand(program: Command, setExit: (code: number
     .option('--json', 'as JSON (the coverage block of report.json, measured against the catalogue)')
     .option('--cells', 'list every open cell, not a sample')
     .option('--clause <clause>', 'only the statements of this clause (§4.3 or 4.3, §5.4/scope-areas)')
-    .action(async (opts: { json?: boolean; cells?: boolean; clause?: string }) => {
+    .option('--history <file>', "also the explorer's explored share over the runs of that --history file (the union of their cells)")
+    .action(async (opts: { json?: boolean; cells?: boolean; clause?: string; history?: string }) => {
       const { catalogue } = await import('../../suites/index.ts')
       const { coverageBlock } = await import('../coverage/matrix.ts')
       const block = coverageBlock(
@@ -82,6 +99,9 @@ export function registerCoverageCommand(program: Command, setExit: (code: number
         return setExit(2)
       }
       const shown = chosen.block
-      process.stdout.write(opts.json ? `${JSON.stringify(shown, null, 2)}\n` : renderCoverage(shown, { cells: opts.cells }))
+      const explored = await exploredOfHistory(opts.history)
+      if (opts.json) return void process.stdout.write(`${JSON.stringify(opts.history ? { ...shown, explored } : shown, null, 2)}\n`)
+      process.stdout.write(renderCoverage(shown, { cells: opts.cells }))
+      process.stdout.write(`\n${explored ? exploredLine(explored) : exploredUniverseLine()}\n`)
     })
 }

@@ -7,6 +7,7 @@ import { LEVELS, outcomeOf } from './build.ts'
 import type { Outcome } from './build.ts'
 import { compareByLevelClauseId, compareClauses, compareLevels } from './clause-order.ts'
 import { renderCoverageSection } from './coverage-html.ts'
+import { renderExploredSection } from './explored-html.ts'
 import type { RunReport, Verdict } from './types.ts'
 import { rowReplay, type ReplayRun } from './replay-line.ts'
 
@@ -385,6 +386,7 @@ ${renderRerun(report)}
 ${renderHistory(report)}
 ${renderByClause(report, options)}
 ${report.traffic ? '' : renderCoverageSection(report.coverage, esc)}
+${report.traffic ? '' : renderExploredSection(report.explored, esc)}
 ${report.traffic ? '' : `${renderCapabilities(report)}\n${renderFixturePools(report)}\n${renderFootprint(report)}\n${renderLeftovers(report)}`}
 ${renderRequests(report)}
 ${renderConfig(report)}

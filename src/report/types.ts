@@ -1,6 +1,7 @@
 // The shape of report.json: the one document every other report file is rendered from.
 import type { CheckResult, Level, Profile } from '../checks/types.ts'
 import type { CoverageBlock } from '../coverage/matrix.ts'
+import type { ExploredBlock } from '../coverage/explored.ts'
 
 export type Verdict = 'compliant' | 'partial' | 'non-compliant'
 
@@ -67,6 +68,8 @@ export interface RunReport {
   traffic?: TrafficReportSection
   /** The requirement matrix (src/coverage/): per MUST/SHOULD statement, its cells and those this run's checks judged. */
   coverage?: CoverageBlock
+  /** The explorer's reach: cells (operation × axis × value form) its requests fell in, this run and over the `--history` nights (src/coverage/explored.ts). */
+  explored?: ExploredBlock
 }
 
 /** What a traffic report judged: where the exchanges came from, how many, and who broke the contract. */
@@ -165,4 +168,6 @@ export interface HistoryLine {
   counts: StatusCounts
   /** Ids of the checks that failed or errored. */
   failing: string[]
+  /** The cells the explorer explored in this run (report.json's `explored.cells`): the union over the lines is the explored share over the nights. */
+  explored?: string[]
 }

@@ -19,6 +19,7 @@ export function historyLine(report: RunReport): HistoryLine {
     verdict: report.verdict,
     counts: { passed: s.passed, failed: s.failed, skipped: s.skipped, errored: s.errored },
     failing: report.checks.filter((c) => c.status === 'failed' || c.status === 'error').map((c) => c.id),
+    ...(report.explored && report.explored.cells.length > 0 ? { explored: report.explored.cells } : {}),
   }
 }
 

@@ -19,6 +19,7 @@ import { requestsByArea } from '../engine/stats.ts'
 import { namedSecrets } from '../http/for-config.ts'
 import { buildRunReport, exitCodeFor } from '../report/build.ts'
 import { coverageOfRun } from '../report/coverage-of-run.ts'
+import { exploredOfRun } from '../report/explored-of-run.ts'
 import type { KeyWarning } from './preflight.ts'
 import { describeScope } from '../engine/scope.ts'
 import type { RunScope } from '../report/types.ts'
@@ -210,8 +211,11 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteOutcome> 
       } as RunReport
     if (waiverOutcome) report = { ...report, waivers: waiverOutcome } as RunReport
     report = { ...report, coverage: coverageOfRun(report.checks, options.catalogue) }
+    const earlier = options.historyFile ? readHistory(options.historyFile) : []
+    const explored = exploredOfRun(report.checks, options.historyFile ? { file: options.historyFile, earlier: earlier.map((l) => l.explored) } : undefined)
+    if (explored) report = { ...report, explored }
     if (options.historyFile) {
-      const runs = [...readHistory(options.historyFile), historyLine(report)].slice(-HISTORY_SHOWN)
+      const runs = [...earlier, historyLine(report)].slice(-HISTORY_SHOWN)
       const warning = historyWarning(runs)
       report = { ...report, history: { file: options.historyFile, runs, ...(warning ? { warning } : {}) } }
     }

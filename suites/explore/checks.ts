@@ -1,7 +1,7 @@
 // The explorer's checks, one per aspect of the comparison contract (contract.ts): each awaits the run's one
 // exploration (explore.ts) and fails when its shortest failing sequence broke that aspect. `--only explore` runs
 // them alone; CRM_EXPLORE_REQUESTS (or --explore-requests, or --profile deep) sets what they may spend.
-import { defineCheck, replayCommand, replayTarget, type CheckContext, type CheckDefinition } from '../../src/checks/index.ts'
+import { counted, defineCheck, replayCommand, replayTarget, type CheckContext, type CheckDefinition } from '../../src/checks/index.ts'
 import { ASPECTS, type Aspect } from './contract.ts'
 import { explore, type Exploration } from './explore.ts'
 
@@ -11,6 +11,18 @@ const EXPLORE_TIMEOUT_MS = 900_000
 
 function exploration(ctx: CheckContext): Promise<Exploration> {
   return ctx.session.memo('explore', () => explore(ctx))
+}
+
+const cellsObserved = new WeakSet<Exploration>()
+
+/**
+ * The cells the exploration's requests fell in, observed once per run by the first explore check to read it
+ * (report.json's `explored` block and the `--history` file read them from there).
+ */
+function observeCells(ctx: CheckContext, result: Exploration): void {
+  if (cellsObserved.has(result)) return
+  cellsObserved.add(result)
+  ctx.observe('explore.cells', [...result.explored].sort())
 }
 
 /** The command that replays the exploration (the budget decides the sequences drawn). */
@@ -32,7 +44,15 @@ function aspectCheck(aspect: Aspect): CheckDefinition {
       const result = await exploration(ctx)
       ctx.observe('explore.requests', result.requests)
       ctx.observe('explore.sequences', result.sequences)
+      observeCells(ctx, result)
+      const comparisons = result.judged[aspect] ?? 0
+      ctx.observe('explore.comparisons', comparisons)
       const finding = result.findings[aspect]
+      // Rule 2: no finding is a pass only where the aspect was compared at least once.
+      if (!finding && comparisons === 0)
+        ctx.skip(
+          `${aspect} was never compared: the exploration (${counted(result.requests, 'request')}, ${counted(result.sequences, 'sequence')}, seed ${result.seed}) never made ${rule.needs}; a larger --explore-requests (CRM_EXPLORE_REQUESTS, now ${result.budget}) gives it room`,
+        )
       if (!finding) return
       const replay = exploreReplay(ctx, result.budget)
       ctx.note(`shortest sequence (${finding.steps.length} steps, ${finding.shrinks} shrinks): ${finding.steps.map((s) => s.command).join(' → ')}`)
@@ -60,6 +80,8 @@ export const checks: CheckDefinition[] = [
       const result = await exploration(ctx)
       ctx.observe('explore.unplaced', result.unplaced)
       ctx.observe('explore.requests', result.requests)
+      ctx.observe('explore.comparisons', result.judged)
+      observeCells(ctx, result)
     },
   }),
 ]

@@ -3,7 +3,18 @@
 // an index into the explorer's own records, drawn before the sequence runs and resolved when it runs.
 import fc from 'fast-check'
 import { queryValueFor, readUntil, RESOURCES, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
-import { instantOf, membershipVerdict, orderVerdict, pagesVerdict, statusVerdict, written, writtenVerdict, type Answer, type WalkRead } from './contract.ts'
+import {
+  instantOf,
+  membershipVerdict,
+  orderedPairs,
+  orderVerdict,
+  pagesVerdict,
+  statusVerdict,
+  written,
+  writtenVerdict,
+  type Answer,
+  type WalkRead,
+} from './contract.ts'
 import { createBody, freshAddresses, sweepable, updateBody } from './values.ts'
 import type { ExploreModel, Own, World } from './world.ts'
 
@@ -38,7 +49,7 @@ async function createOne(m: ExploreModel, w: World, resource: Explored, body: An
   }
   const [t, o] = await w.create(resource, tBody, mBody)
   const what = `create ${resource} #${m.own.length}`
-  w.judge(statusVerdict(what, t, o))
+  w.judge(statusVerdict(what, t, o), 'status')
   if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return undefined
   const own: Own = {
     resource,
@@ -50,7 +61,7 @@ async function createOne(m: ExploreModel, w: World, resource: Explored, body: An
     mLast: o.body,
   }
   m.own.push(own)
-  w.judge(writtenVerdict(what, resource, own.written, t.body, o.body))
+  w.judge(writtenVerdict(what, resource, own.written, t.body, o.body), 'written')
   return own
 }
 
@@ -104,7 +115,7 @@ class IdempotentCreate implements Cmd {
     w.step(`${this}`)
     const what = `create ${this.resource} #${m.own.length} with an Idempotency-Key`
     const [t, o] = await w.create(this.resource, body, body, key)
-    w.judge(statusVerdict(what, t, o))
+    w.judge(statusVerdict(what, t, o), 'status')
     if (!okStatus(t) || typeof t.body?.id !== 'string' || typeof o.body?.id !== 'string') return
     const own: Own = {
       resource: this.resource,
@@ -127,13 +138,18 @@ class IdempotentCreate implements Cmd {
     }
     for (const attempt of ['second', 'third']) {
       const [t2, o2] = await w.create(this.resource, body, body, key)
-      w.judge(statusVerdict(`${what}, the ${attempt} try`, t2, o2))
-      if (okStatus(t2) && okStatus(o2) && String(t2.body?.id).toLowerCase() !== own.t.toLowerCase())
-        w.judge({
-          aspect: 'idempotency',
-          message: `${what}: the ${attempt} try with the same key and body answers record ${JSON.stringify(t2.body?.id)}, the first made ${own.t}`,
-          expected: 'a retry with the same key and body returns the first response and creates no duplicate (§4.1)',
-        })
+      w.judge(statusVerdict(`${what}, the ${attempt} try`, t2, o2), 'status')
+      if (okStatus(t2) && okStatus(o2))
+        w.judge(
+          String(t2.body?.id).toLowerCase() === own.t.toLowerCase()
+            ? undefined
+            : {
+                aspect: 'idempotency',
+                message: `${what}: the ${attempt} try with the same key and body answers record ${JSON.stringify(t2.body?.id)}, the first made ${own.t}`,
+                expected: 'a retry with the same key and body returns the first response (§4.1)',
+              },
+          'idempotency',
+        )
     }
   }
   toString = () =>
@@ -143,9 +159,9 @@ class IdempotentCreate implements Cmd {
 /** Reads an own record on both sides: the status the spec fixes, and what was written to it held. */
 async function readBack(w: World, own: Own, what: string): Promise<void> {
   const [t, o] = await w.get(own)
-  w.judge(statusVerdict(what, t, o))
+  w.judge(statusVerdict(what, t, o), 'status')
   remember(own, t, o)
-  if (okStatus(t) && okStatus(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
+  if (okStatus(t) && okStatus(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body), 'written')
 }
 
 /** The own record a command's number points at, and how its verdicts name the operation on it. */
@@ -179,11 +195,11 @@ class Update implements Cmd {
     const body = sweepable(w.ctx, own.resource, freshAddresses(own.resource, this.bodyFor(own)), 'update')
     w.step(`${this}`)
     const [t, o] = await w.update(own, body, body)
-    w.judge(statusVerdict(what, t, o))
+    w.judge(statusVerdict(what, t, o), 'status')
     if (!okStatus(t) || !okStatus(o)) return
     own.written = { t: written(own.resource, own.written.t, body), m: written(own.resource, own.written.m, body) }
     remember(own, t, o)
-    w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body))
+    w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body), 'written')
     // The update persisted: a read shows what the answer showed (§4.2).
     await readBack(w, own, `get after ${what}`)
   }
@@ -203,12 +219,12 @@ class Delete implements Cmd {
     const { own, what } = recordAt(m, this.n, 'delete')
     w.step(`${this}`)
     const [t, o] = await w.delete(own)
-    w.judge(statusVerdict(what, t, o))
+    w.judge(statusVerdict(what, t, o), 'status')
     if (okStatus(o)) own.alive = false
     // The state after the transition: gone from reads (§4.2, §7.6).
     const [tr, or] = await w.get(own)
     const verdict = statusVerdict(`get after ${what}`, tr, or)
-    w.judge(verdict && 'aspect' in verdict ? { ...verdict, aspect: 'unchanged' } : verdict)
+    w.judge(verdict && 'aspect' in verdict ? { ...verdict, aspect: 'unchanged' } : verdict, 'unchanged')
   }
   toString = () => `delete record ${this.n}`
 }
@@ -268,10 +284,15 @@ class List implements Cmd {
           { first: tWalk },
         )
       ).answer
-    w.judge(statusVerdict(what, { status: tWalk.status, body: tWalk.body }, { status: mWalk.status, body: mWalk.body }))
+    w.judge(statusVerdict(what, { status: tWalk.status, body: tWalk.body }, { status: mWalk.status, body: mWalk.body }), 'status')
     if (tWalk.status !== 200 || mWalk.status !== 200) return
-    w.judge(pagesVerdict(what, this.shape.limit, tWalk, sortKey))
-    if (tWalk.complete && mWalk.complete) w.judge(judged(tWalk))
+    w.judge(pagesVerdict(what, this.shape.limit, tWalk, sortKey), 'pages')
+    if (!tWalk.complete || !mWalk.complete) return
+    w.compared('list-membership')
+    // An order is compared only where two own records both sides list have shown sort values that differ.
+    const shown = new Map(tWalk.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
+    if (orderedPairs(ownOf(tWalk, 't'), expected, (i) => instantOf(shown.get(m.own[i]!.t.toLowerCase())?.[sortKey])) > 0) w.compared('list-order')
+    w.judge(judged(tWalk))
   }
 
   /** The target's query, the model's, and the records whose membership is open; undefined when a filter has no value to ask. */
@@ -362,6 +383,39 @@ const updateBodies = fc.record(Object.fromEntries(EXPLORED.map((r) => [r, update
  */
 export function idempotencyProbe(opening: Cmd): Cmd | undefined {
   return opening instanceof CreateMany && opening.bodies[0] ? new IdempotentCreate(opening.resource, opening.bodies[0], undefined) : undefined
+}
+
+/** Waited when the target showed a batch at one instant (§2 leaves a date-time's precision open: whole seconds). */
+const CLOCK_STEP_MS = 1_100
+
+/**
+ * After an exploration's first opening batch, a walk by createdAt over it: the list aspects are then compared on
+ * every seed, however few lists the budget draws (rule 3: never skipped against a conformant server). A target
+ * that showed every record of the batch at one instant (a store in whole seconds) gives no order to judge (ties
+ * are open): one more record a clock step later gives the walk two to order.
+ */
+class ClockStep implements Cmd {
+  constructor(
+    readonly resource: Explored,
+    readonly body: AnyRecord,
+  ) {}
+  check = () => true
+  async run(m: ExploreModel, w: World): Promise<void> {
+    const mine = alive(m, this.resource)
+    if (w.exhausted || mine.length === 0) return
+    if (new Set(mine.map((o) => instantOf(o.tLast.createdAt))).size === 1) {
+      w.step(`wait ${CLOCK_STEP_MS} ms (the ${this.resource}s shared one createdAt) and create one more`)
+      await new Promise((resolve) => setTimeout(resolve, CLOCK_STEP_MS))
+      if (!(await createOne(m, w, this.resource, this.body, 0))) return
+    }
+    await new List({ resource: this.resource, filters: [], sort: 'createdAt', order: 'asc' }).run(m, w)
+  }
+  toString = () => `list the ${this.resource}s by createdAt, one more created a clock step later if they share one createdAt`
+}
+
+/** The clock step an exploration takes once, after the opening batch of its first sequence. */
+export function clockStepProbe(opening: Cmd): Cmd | undefined {
+  return opening instanceof CreateMany && opening.bodies[0] ? new ClockStep(opening.resource, opening.bodies[0]) : undefined
 }
 
 /** Every sequence opens with a batch of one collection, so that its lists have pages, an order and filters to tell apart. */

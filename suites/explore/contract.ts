@@ -24,6 +24,8 @@ export interface AspectRule {
   title: string
   /** What is compared, in words (docs/explore.md). */
   compares: string
+  /** What an exploration must have done to compare this aspect once: the reason its check skips when it did not (rule 2). */
+  needs: string
 }
 
 export const ASPECTS: Record<Aspect, AspectRule> = {
@@ -33,42 +35,50 @@ export const ASPECTS: Record<Aspect, AspectRule> = {
     title:
       'Every explored operation answers in the status class the spec fixes: success where the model succeeds, 400 invalid_request and 404 exactly where §7 gives them',
     compares: 'success against refusal; 400 with code invalid_request, 401, 403 and 404 exactly; another refusal of the model only as a 4xx; never a 5xx',
+    needs: 'an operation answered by both the target and the model',
   },
   written: {
     clauses: ['§4.2', '§2', '§4.4'],
     level: 'MUST',
     title: 'The records answered by creates, updates and reads hold every field the explorer wrote and did not write since',
     compares: 'each field sent in a create or update, as src/judge/written.ts reads it back (case, offsets, added tags and custom keys allowed)',
+    needs: 'a create, update or read that both sides accepted',
   },
   unchanged: {
     clauses: ['§4.2', '§7'],
     level: 'MUST',
-    title: 'A read after a delete answers 404 and a refused write leaves the record as it was',
-    compares: 'the state after each transition: a deleted record is gone from reads and lists',
+    title: 'A read after a delete answers 404 where the model has the record gone',
+    compares: 'the state after a delete: the read that follows it answers as the model does (404 once deleted)',
+    needs: 'a delete followed by its read on both sides',
   },
   'list-membership': {
     clauses: ['§4.3', '§4.1'],
     level: 'MUST',
     title: "Lists with random filters, pairs of filters and since bounds hold exactly the explorer's records the model holds",
     compares: "which of the explorer's own records a list shows, for each filter, pair of filters, createdSince and updatedSince bound",
+    needs: 'a list walked to its last page on both sides',
   },
   'list-order': {
     clauses: ['§4.1', '§9.2'],
     level: 'MUST',
     title: "Lists sorted by createdAt or updatedAt, ascending or descending, show the explorer's records in the model's order",
     compares: "the relative order of the explorer's records, where their shown sort values differ",
+    needs: 'a list walked to its last page on both sides showing two of its records with different sort values',
   },
   pages: {
     clauses: ['§4.1', '§8', '§9.2'],
     level: 'MUST',
     title: 'Walks with random limits never show more than the limit on a page nor a record twice',
     compares: 'page sizes against the limit asked and each record once per walk',
+    needs: 'a list walk the target answered',
   },
   idempotency: {
     clauses: ['§4.1'],
     level: 'MUST',
-    title: 'A create retried with the same Idempotency-Key and body, a second and a third time, answers the first record and creates no other',
-    compares: 'the record id answered by each retry',
+    title: 'A create retried with the same Idempotency-Key and body, a second and a third time, answers the record the first try made',
+    compares:
+      'the record id answered by each retry; records are not counted here (a retry that answers the first record but makes another is for the idempotency checks)',
+    needs: 'a create with an Idempotency-Key accepted by both sides, retried with the same body and accepted again',
   },
 }
 
@@ -223,18 +233,32 @@ export function membershipVerdict(what: string, target: number[], model: number[
   }
 }
 
-/** Relative order of own records listed by both: a pair the model orders one way, shown the other way where the target's sort values differ. */
-export function orderVerdict(what: string, target: number[], model: number[], sortValue: (index: number) => number | undefined): Verdict | undefined {
-  const position = new Map(target.map((index, at) => [index, at]))
-  const both = model.filter((i) => position.has(i))
+/** The pairs of own records both sides list whose shown sort values differ, in the model's order: what an order comparison reads. */
+function comparablePairs(target: number[], model: number[], sortValue: (index: number) => number | undefined): [number, number][] {
+  const listed = new Set(target)
+  const both = model.filter((i) => listed.has(i))
+  const pairs: [number, number][] = []
   for (let a = 0; a < both.length; a++) {
     for (let b = a + 1; b < both.length; b++) {
       const [x, y] = [both[a]!, both[b]!]
       const [vx, vy] = [sortValue(x), sortValue(y)]
-      if (vx === undefined || vy === undefined || vx === vy) continue
-      if (position.get(x)! > position.get(y)!)
-        return { aspect: 'list-order', message: `${what}: #${y} shown before #${x}, the model's order is #${x} then #${y}`, expected: 'the order asked (§4.1)' }
+      if (vx !== undefined && vy !== undefined && vx !== vy) pairs.push([x, y])
     }
+  }
+  return pairs
+}
+
+/** How many pairs an order comparison of these lists reads (0: the order was not judged). */
+export function orderedPairs(target: number[], model: number[], sortValue: (index: number) => number | undefined): number {
+  return comparablePairs(target, model, sortValue).length
+}
+
+/** Relative order of own records listed by both: a pair the model orders one way, shown the other way where the target's sort values differ. */
+export function orderVerdict(what: string, target: number[], model: number[], sortValue: (index: number) => number | undefined): Verdict | undefined {
+  const position = new Map(target.map((index, at) => [index, at]))
+  for (const [x, y] of comparablePairs(target, model, sortValue)) {
+    if (position.get(x)! > position.get(y)!)
+      return { aspect: 'list-order', message: `${what}: #${y} shown before #${x}, the model's order is #${x} then #${y}`, expected: 'the order asked (§4.1)' }
   }
   return undefined
 }

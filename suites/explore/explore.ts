@@ -6,7 +6,7 @@
 // and reads its own finding in it.
 import fc from 'fast-check'
 import { CheckSkipped, type CheckContext, type Exchange, type Oracle } from '../../src/checks/index.ts'
-import { commandArbitraries, idempotencyProbe, openingArbitrary } from './commands.ts'
+import { clockStepProbe, commandArbitraries, idempotencyProbe, openingArbitrary } from './commands.ts'
 import type { Aspect } from './contract.ts'
 import { Finding, World, type Budget, type ExploreModel, type Step } from './world.ts'
 
@@ -32,6 +32,10 @@ export interface Exploration {
   findings: Partial<Record<Aspect, AspectFinding>>
   /** Differences the contract cannot place (information). */
   unplaced: string[]
+  /** Per aspect, the comparisons made on real answers of both sides, shrinking included: 0 means the aspect was not judged. */
+  judged: Partial<Record<Aspect, number>>
+  /** The cells of the API the requests sent to the target fell in (src/coverage/explored.ts), shrinking included. */
+  explored: Set<string>
   /** Requests sent to the target, shrinking included. */
   requests: number
   sequences: number
@@ -44,7 +48,7 @@ export async function explore(ctx: CheckContext): Promise<Exploration> {
   if (budget <= 0) throw new CheckSkipped('the explorer has no budget (CRM_EXPLORE_REQUESTS=0 or --explore-requests 0)')
   const openOracle = ctx.session.oracle
   if (!openOracle) throw new CheckSkipped('no reference model in this run to compare with (the run path provides one)')
-  const result: Exploration = { findings: {}, unplaced: [], requests: 0, sequences: 0, budget, seed: ctx.seed }
+  const result: Exploration = { findings: {}, unplaced: [], judged: {}, explored: new Set(), requests: 0, sequences: 0, budget, seed: ctx.seed }
   const spend: Budget = { spent: 0, limit: 0 }
   // One model for the whole exploration, opened at the first command that needs it.
   let opened: Promise<Oracle> | undefined
@@ -79,12 +83,13 @@ async function exploreRound(
   const property = fc.asyncProperty(sequences, async ([opening, commands]) => {
     if (harness !== undefined || spend.spent >= spend.limit) return
     const first = result.sequences++ === 0
-    const world = new World(ctx, oracle, spend, result.unplaced, muted)
+    const world = new World(ctx, oracle, spend, result.unplaced, muted, result.judged, result.explored)
     try {
       const setup = async () => {
         const model: ExploreModel = { own: [] }
         if (first) await idempotencyProbe(opening)?.run(model, world)
         await opening.run(model, world)
+        if (first) await clockStepProbe(opening)?.run(model, world)
         return { model, real: world }
       }
       await fc.asyncModelRun(setup, commands)

@@ -3,6 +3,7 @@
 // the target, the steps taken (a finding's sequence and evidence), and the verdicts of the contract turned into
 // findings (`Finding`, thrown: fast-check shrinks the sequence) or information (`unplaced`).
 import {
+  cellsOfRequest,
   deleteRecord,
   itemPath,
   postCreate,
@@ -79,6 +80,10 @@ export class World {
     readonly unplaced: string[],
     /** Aspects an earlier round found: a difference on them no longer ends a sequence. */
     private readonly muted: ReadonlySet<Aspect> = new Set(),
+    /** Per aspect, the comparisons made on real answers of both sides (rule 2: an aspect never compared is not passed). */
+    readonly judged: Partial<Record<Aspect, number>> = {},
+    /** The cells (operation × axis × value form, src/coverage/explored.ts) of the requests sent to the target. */
+    readonly explored: Set<string> = new Set(),
   ) {}
 
   private async model(req: Parameters<Oracle['send']>[0]): Promise<Answer> {
@@ -98,6 +103,7 @@ export class World {
   private onTarget(response: ApiResponse, requests = 1): Answer {
     this.budget.spent += requests
     this.exchanges.push(response.exchange)
+    for (const cell of cellsOfRequest(response.exchange.request)) this.explored.add(cell)
     this.current?.target.push(summary(response))
     return { status: response.status, body: response.body }
   }
@@ -107,8 +113,18 @@ export class World {
     return { status: answer.status, body: answer.body }
   }
 
-  /** A verdict of the contract: a finding ends the sequence; what it cannot place is kept as information. */
-  judge(verdict: Verdict | undefined): void {
+  /** Counts one comparison of an aspect on real answers of both sides. */
+  compared(aspect: Aspect): void {
+    this.judged[aspect] = (this.judged[aspect] ?? 0) + 1
+  }
+
+  /**
+   * A verdict of the contract: a finding ends the sequence; what it cannot place is kept as information. `compared`
+   * names the aspect the caller compared to reach it (counted whether the two sides agreed or not).
+   */
+  judge(verdict: Verdict | undefined, compared?: Aspect): void {
+    const counted = compared ?? (verdict && 'aspect' in verdict ? verdict.aspect : undefined)
+    if (counted) this.compared(counted)
     if (verdict === undefined) return
     if ('unplaced' in verdict) {
       if (this.unplaced.length < 50) this.unplaced.push(verdict.unplaced)

@@ -33,7 +33,10 @@ test('run --embedded --only explore --seed N --explore-requests N: the explore c
   expect(run.code, run.stdout + run.stderr).toBe(0)
   const { report, requests } = explored(reportDir)
   expect(report.checks.map((c) => c.id).every((id) => id.startsWith('explore.'))).toBe(true)
-  expect(report.checks.every((c) => c.status === 'passed')).toBe(true)
+  // A small budget may leave an aspect never compared: skipped with the reason (rule 2), never passed nor failed.
+  const notPassed = report.checks.filter((c) => c.status !== 'passed')
+  for (const c of notPassed) expect(`${c.id} ${c.status}: ${c.message}`).toMatch(/ skipped: [a-z-]+ was never compared: .* gives it room$/)
+  expect(notPassed.length).toBeLessThan(report.checks.length / 2)
   expect(requests).toBeGreaterThan(0)
   // A command may overshoot by the requests it had started when the budget ran out.
   expect(requests).toBeLessThanOrEqual(30 + 12)

@@ -40,7 +40,10 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
       'run each selected check n times (seeds seed, seed+1, …); one that passed and failed is labelled flaky',
       integer('--repeat', 1, 100),
     )
-    .option('--history <file>', 'append one JSON line for this run to that file (created if missing); report.html charts the last 30 runs')
+    .option(
+      '--history <file>',
+      'append one JSON line for this run to that file (created if missing); report.html charts the last 30 runs and shows the share the explorer explored over all of them',
+    )
     .action(async (opts) => {
       const { runCommand } = await import('../run-command.ts')
       const outcome = await runCommand({
