@@ -2,6 +2,7 @@
 // are declared by one register…Command function (./commands/, coverage in ./coverage-command.ts), in help order here.
 import { Command, CommanderError } from 'commander'
 import { CrmConfError } from '../errors.ts'
+import { dropOutputWhenReaderLeaves } from './closed-pipe.ts'
 import { printable } from '../text/printable.ts'
 import { TOOL_VERSION } from '../version.ts'
 import { registerCoverageCommand } from './coverage-command.ts'
@@ -46,6 +47,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  dropOutputWhenReaderLeaves(process.stdout)
+  dropOutputWhenReaderLeaves(process.stderr)
   let exitCode = 0
   const program = buildProgram((code) => (exitCode = code))
   // `run` is the default command, so a mistyped command (`certfy`) would otherwise be refused as an extra argument of run.

@@ -1,5 +1,6 @@
 // `crm-conformance diff <before> <after>`: what changed between two runs' report.json, one line per changed
 // check, so QA reads "what broke since last night?" instead of two reports. Pure: the reports in, the changes out.
+import { mdCell, mdCode } from '../report/markdown.ts'
 import type { Level, Status } from '../vocabulary.ts'
 
 /** The parts of report.json the comparison reads (older reports may lack some). */
@@ -168,8 +169,6 @@ export function diffText(diff: ReportDiff): string {
   return `${lines.join('\n')}\n`
 }
 
-const mdCell = (text: string) => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ')
-
 /** A pull-request comment: the verdict, a table of changed checks, the capabilities that moved. */
 export function diffMarkdown(diff: ReportDiff): string {
   if (diff.versionMismatch)
@@ -180,20 +179,24 @@ export function diffMarkdown(diff: ReportDiff): string {
   const warning = targetWarning(diff.before.target, diff.after.target)
   if (warning) out.push(`> :warning: ${mdCell(warning.replace(/^warning: /, ''))}`, '')
   out.push(
-    diff.verdictChanged ? `**Verdict:** ${diff.before.verdict} → **${diff.after.verdict}**` : `**Verdict:** ${diff.after.verdict} (unchanged)`,
+    diff.verdictChanged
+      ? `**Verdict:** ${mdCell(diff.before.verdict)} → **${mdCell(diff.after.verdict)}**`
+      : `**Verdict:** ${mdCell(diff.after.verdict)} (unchanged)`,
     '',
-    `${diff.regressions > 0 ? `:x: **${diff.regressions} regression${diff.regressions === 1 ? '' : 's'}**` : ':white_check_mark: no regression'} · ${diff.changes.length} check${diff.changes.length === 1 ? '' : 's'} changed · before \`${diff.before.runId ?? '?'}\`, after \`${diff.after.runId ?? '?'}\``,
+    `${diff.regressions > 0 ? `:x: **${diff.regressions} regression${diff.regressions === 1 ? '' : 's'}**` : ':white_check_mark: no regression'} · ${diff.changes.length} check${diff.changes.length === 1 ? '' : 's'} changed · before ${mdCode(diff.before.runId ?? '?')}, after ${mdCode(diff.after.runId ?? '?')}`,
     '',
   )
   if (diff.changes.length > 0) {
     out.push('| Change | Check | Level | Before | After | Message |', '|---|---|---|---|---|---|')
     for (const c of diff.changes)
-      out.push(`| ${c.regression ? '**' + c.kind + '**' : c.kind} | \`${c.id}\` | ${c.level} | ${c.before ?? '—'} | ${c.after ?? '—'} | ${mdCell(c.message)} |`)
+      out.push(
+        `| ${c.regression ? '**' + c.kind + '**' : c.kind} | ${mdCode(c.id)} | ${mdCell(c.level)} | ${mdCell(c.before ?? '—')} | ${mdCell(c.after ?? '—')} | ${mdCell(c.message)} |`,
+      )
     out.push('')
   }
   if (diff.capabilities.length > 0) {
     out.push('<details><summary>Capabilities that changed</summary>', '', '| Capability | Before | After |', '|---|---|---|')
-    for (const c of diff.capabilities) out.push(`| \`${c.key}\` | ${mdCell(shown(c.before))} | ${mdCell(shown(c.after))} |`)
+    for (const c of diff.capabilities) out.push(`| ${mdCode(c.key)} | ${mdCell(shown(c.before))} | ${mdCell(shown(c.after))} |`)
     out.push('', '</details>', '')
   }
   return out.join('\n')

@@ -61,7 +61,7 @@ export function mdCell(text: unknown, max = MAX_CELL_CHARS): string {
  * code span, so server text is quoted this way where it is data (ids, URLs, commands). Bidi and control
  * characters are shown escaped, as they would still act inside the span.
  */
-function mdCode(text: string, max = MAX_CELL_CHARS): string {
+export function mdCode(text: string, max = MAX_CELL_CHARS): string {
   let s = visible(text.replace(/\s+/g, ' ').trim())
   if (s.length > max) s = `${s.slice(0, max - 1)}…`
   s = s.replace(/\|/g, '\\|')

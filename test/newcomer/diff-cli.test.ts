@@ -54,3 +54,24 @@ test('another target: one warning line naming both; the choice that differs is l
   expect((await diff(b, c, '--markdown')).stdout).toMatch(/^> :warning: the runs tested different targets/m)
   expect(JSON.parse((await diff(b, c, '--json')).stdout)).toMatchObject({ targetsDiffer: true })
 })
+
+test('diff --markdown quotes what a report says as inert text (rule 7): no HTML, mention, link or cell break', async () => {
+  const hostile = '<img src=x onerror=alert(1)> @octocat see [here](https://evil.example) | fixes #12'
+  mkdirSync(join(dir, 'h'))
+  const report = {
+    tool: { version: '0.1.0' },
+    runId: 'h`<b>',
+    verdict: 'non-compliant',
+    target: staging,
+    capabilities: { 'update.method': ['PATCH'], 'x|<script>': ['@team'] },
+    checks: [{ id: 'rate-limits.remaining.decreases', level: 'MUST', status: 'failed', message: hostile }, checks[1]],
+  }
+  writeFileSync(join(dir, 'h', 'report.json'), JSON.stringify(report))
+  const run = await diff(a, 'h', '--markdown')
+  expect(run.stdout).not.toMatch(/<img|<script|@octocat|@team|(?<!\\)\]\(https|#12/)
+  // A run id is data: quoted as a code span, where GitHub renders nothing.
+  expect(run.stdout).toContain('after ``h`<b>``')
+  const row = run.stdout.split('\n').find((line) => line.includes('rate-limits.remaining.decreases'))!
+  // Seven cell borders: the pipe inside the message did not open an eighth.
+  expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(8)
+})
