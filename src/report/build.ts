@@ -1,6 +1,7 @@
 // Turns the checks' results into the run report: counts, verdict, capabilities. Pure: no I/O, no clock.
 import type { CheckResult, Level, Profile, Status } from '../checks/types.ts'
 import { LEVELS } from '../vocabulary.ts'
+import { EXPLORED_CELLS } from './explored-of-run.ts'
 import { executedCount, verdictLabel } from './scope.ts'
 import type { LevelCounts, RunReport, RunScope, Verdict } from './types.ts'
 
@@ -92,7 +93,9 @@ export function verdictOf(results: readonly CheckResult[]): { verdict: Verdict; 
 export function mergeCapabilities(results: readonly CheckResult[], fromRunner: Record<string, unknown> = {}): Record<string, unknown> {
   const merged: Record<string, unknown> = {}
   for (const result of results) {
-    for (const [name, value] of Object.entries(result.observations ?? {})) merged[`${result.id}.${name}`] = value
+    for (const [name, value] of Object.entries(result.observations ?? {}))
+      // The explored cells are report.json's `explored` block; as a capability they would be a thousand-line row.
+      if (name !== EXPLORED_CELLS) merged[`${result.id}.${name}`] = value
   }
   Object.assign(merged, fromRunner)
   return Object.fromEntries(
