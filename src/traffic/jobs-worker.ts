@@ -27,7 +27,10 @@ function exchangeOf({ text, format, source, seq, keyRole }: PostedExchange): Tra
 
 port.on('message', (message: ToJob) => {
   if (message.type === 'batch') {
-    for (const posted of message.exchanges) judge.take(exchangeOf(posted))
+    for (const posted of message.exchanges) {
+      if (posted.light) judge.takeLight(posted.light, () => exchangeOf(posted))
+      else judge.take(exchangeOf(posted))
+    }
     post({ type: 'done' })
     return
   }

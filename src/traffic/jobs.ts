@@ -12,6 +12,7 @@ import { PartitionPlan, type ShardSpec } from './partition.ts'
 import { PartitionJudge, type PartitionResult } from './partition-judge.ts'
 import { TrafficRedactor, trafficSecrets } from './redaction.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
+import { lightExchange } from './rules/kit.ts'
 import { mergeTallies, type RuleTally } from './verifier.ts'
 
 export interface JobData {
@@ -33,13 +34,18 @@ export interface ReadUnit {
   whole?: () => TrafficExchange
 }
 
-/** An exchange posted to a worker: its text, and what the reader gave it (number, source, key role). */
+/**
+ * An exchange posted to a worker: its text, and what the reader gave it (number, source, key role); with `light`,
+ * the light copy the reader made (rules/kit.ts lightExchange), which is all the worker judges (the text is read
+ * again only if the exchange is shown as evidence).
+ */
 export interface PostedExchange {
   text: string
   format: ReadUnit['format']
   source: string
   seq: number
   keyRole?: string
+  light?: TrafficExchange
 }
 
 export type ToJob = { type: 'batch'; exchanges: PostedExchange[] } | { type: 'finish' }
@@ -78,15 +84,24 @@ export interface JudgedFiles {
 }
 
 interface Job {
-  post(exchange: TrafficExchange, unit: ReadUnit): Promise<void>
+  /** Posts the exchange read whole, or its light copy; the reader's own job returns the exchange masked. */
+  post(exchange: TrafficExchange, unit: ReadUnit, light?: TrafficExchange): Promise<TrafficExchange | undefined>
   finish(): Promise<PartitionResult | undefined>
+}
+
+/** The whole exchange as read (not yet masked), numbered and keyed as the reader did. */
+function wholeOfUnit(exchange: TrafficExchange, unit: ReadUnit): TrafficExchange {
+  const { seq, keyRole } = exchange
+  return unit.whole ? { ...unit.whole(), seq, ...(keyRole !== undefined ? { keyRole } : {}) } : exchange
 }
 
 class InlineJob implements Job {
   constructor(private readonly judge: PartitionJudge) {}
-  async post(exchange: TrafficExchange, unit: ReadUnit): Promise<void> {
-    const { seq, keyRole } = exchange
-    this.judge.take(unit.whole ? { ...unit.whole(), seq, ...(keyRole !== undefined ? { keyRole } : {}) } : exchange)
+  async post(exchange: TrafficExchange, unit: ReadUnit, light?: TrafficExchange): Promise<TrafficExchange | undefined> {
+    if (!light) return this.judge.take(wholeOfUnit(exchange, unit))
+    // As a worker gets it: a copy.
+    this.judge.takeLight(structuredClone(light), () => wholeOfUnit(exchange, unit))
+    return undefined
   }
   async finish(): Promise<PartitionResult> {
     return this.judge.finish()
@@ -128,10 +143,10 @@ class WorkerJob implements Job {
     wake?.()
   }
 
-  async post(exchange: TrafficExchange, unit: ReadUnit): Promise<void> {
+  async post(exchange: TrafficExchange, unit: ReadUnit, light?: TrafficExchange): Promise<undefined> {
     if (this.crash) return
     const { seq, source, keyRole } = exchange
-    this.batch.push({ text: unit.text, format: unit.format, seq, source, ...(keyRole !== undefined ? { keyRole } : {}) })
+    this.batch.push({ text: unit.text, format: unit.format, seq, source, ...(keyRole !== undefined ? { keyRole } : {}), ...(light ? { light } : {}) })
     if (this.batch.length >= BATCH) await this.flush()
   }
 
@@ -181,9 +196,18 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
       const operation = resolveOperation(exchange, basePath)
       // Not of the API: neither judged nor counted anywhere.
       if (operation === undefined) continue
-      const home = plan.homeJob(exchange)
+      const home = plan.homeJob(exchange, operation)
       if (home !== undefined) counted[home]!++
-      for (const job of plan.jobsOf(rules, exchange, operation)) await jobs[job]!.post(exchange, unit)
+      const routes = plan.routes(rules, exchange, operation)
+      // This thread's own job first: the light copies for the others are made from what it masked.
+      let masked: TrafficExchange | undefined
+      if (routes.whole.has(0)) masked = await jobs[0]!.post(exchange, unit)
+      for (const job of routes.whole) if (job !== 0) await jobs[job]!.post(exchange, unit)
+      if (routes.light.size === 0) continue
+      const maskedOperation = masked && resolveOperation(masked, basePath)
+      // Without one (never expected), the job reads the exchange whole.
+      const light = masked && maskedOperation ? lightExchange(masked, maskedOperation) : undefined
+      for (const job of routes.light) await jobs[job]!.post(exchange, unit, light)
     }
   } catch (error) {
     readError = error as Error

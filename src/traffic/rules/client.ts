@@ -99,7 +99,11 @@ export const retryAfterHonoured: TrafficRule = acrossExchanges(
     side: 'client',
     title: 'After a 429, the client waits Retry-After before calling the same method and path again with the same key',
   },
-  'key',
+  // One key's calls of one method and path.
+  (exchange, operation) => {
+    const key = keyOf(exchange)
+    return isApiCall(exchange) && key !== undefined ? `${key} ${exchange.request.method.toUpperCase()} ${operation.path}` : undefined
+  },
   () => {
     const waits = new BoundedMap<string, { until: number; refused: TrafficExchange }>()
     return {
@@ -142,7 +146,8 @@ export const idempotencyKeyReuse: TrafficRule = acrossExchanges(
     side: 'client',
     title: 'An Idempotency-Key is not reused with a different body',
   },
-  'key',
+  // One API key, path and Idempotency-Key.
+  (exchange, operation) => idempotentCreate(exchange, operation)?.retryKey,
   () => {
     const sent = new BoundedMap<string, TrafficExchange>()
     return {

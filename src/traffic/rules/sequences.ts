@@ -10,6 +10,7 @@ import type { RuleContext, RuleMemory, TrafficExchange, TrafficRule } from '../t
 import {
   BoundedMap,
   acrossExchanges,
+  acrossKeyLight,
   answerOf,
   answeredWithin,
   endedBefore,
@@ -40,7 +41,8 @@ export const idempotentReplay: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'A create retried with the same Idempotency-Key and body returns the first response: same status, same record, no second id',
   },
-  'key',
+  // A create and its retries: one API key, path and Idempotency-Key.
+  (exchange, operation) => idempotentCreate(exchange, operation)?.retryKey,
   () => {
     const firsts = new BoundedMap<string, TrafficExchange>()
     return {
@@ -349,7 +351,7 @@ const RECENT_PER_KEY = 8
  * answered before that reset, and B's Remaining above A's by more than a token bucket could have refilled
  * between them. Concurrent requests and unnamed keys are never compared.
  */
-export const remainingNeverRises: TrafficRule = acrossExchanges(
+export const remainingNeverRises: TrafficRule = acrossKeyLight(
   {
     id: 'traffic.ratelimit.remaining-never-rises',
     clauses: ['§8', '§5.8'],
@@ -357,7 +359,6 @@ export const remainingNeverRises: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'RateLimit-Remaining never rises within one window of the same key (beyond what a refill explains)',
   },
-  'key',
   () => {
     /** Per key: the last responses, and the first one seen announcing the current reset (the longest gap to compare). */
     const keys = new BoundedMap<string, { recent: Quota[]; anchor?: Quota }>()
