@@ -92,6 +92,7 @@ if (values['verify-child']) {
     peakRssSampled: peak,
     maxRss: process.resourceUsage().maxRSS * 1024,
     failed,
+    ...(outcome.threadCpuMs ? { threadCpuMs: outcome.threadCpuMs } : {}),
     ...(ruleTimes ? { ruleTimes: Object.fromEntries(ruleTimes) } : {}),
   }
   process.stdout.write(`${JSON.stringify(figures)}\n`)
@@ -151,6 +152,8 @@ interface VerifyFigures {
   peakRssSampled: number
   maxRss: number
   failed: string[]
+  /** CPU time per thread (Linux): the reading thread, and each --jobs worker. */
+  threadCpuMs?: { reader?: number; workers: (number | undefined)[] }
   ruleTimes?: Record<string, number>
 }
 
@@ -400,6 +403,24 @@ async function compareJobs(harFile: string, jobs: number): Promise<void> {
   console.log(
     `speed-up --jobs ${jobs} / --jobs 1: ${(one.ms / many.ms).toFixed(2)}x wall time (every run: ${runs.one.map((r, i) => (r.ms / runs.many[i]!.ms).toFixed(2)).join(', ')})`,
   )
+  // Whatever else the machine runs: the CPU time each thread spent, and the speed-up that split allows on idle cores
+  // (all the threads' time over the busiest one's, against --jobs 1's reading thread, which does it all).
+  const threads = (r: VerifyFigures) => [r.threadCpuMs?.reader, ...(r.threadCpuMs?.workers ?? [])]
+  const split = (r: VerifyFigures) => threads(r).map((ms) => (ms === undefined ? '?' : `${(ms / 1000).toFixed(2)} s`))
+  const ideal = (r: VerifyFigures) => {
+    const ms = threads(r)
+    return ms.every((m) => m !== undefined) ? (ms as number[]).reduce((a, b) => a + b, 0) / Math.max(...(ms as number[])) : undefined
+  }
+  const busiest = (runs: VerifyFigures[]) => runs.map((r) => Math.max(...threads(r).map((m) => m ?? Infinity)))
+  const oneBusiest = Math.min(...busiest(runs.one))
+  const manyBusiest = Math.min(...busiest(runs.many))
+  console.log(
+    `CPU per thread (reader, then workers; best run): --jobs 1 ${split(one).join(' + ')}; --jobs ${jobs} ${split(many).join(' + ')} (what this split allows on idle cores: ${ideal(many)?.toFixed(2) ?? '?'}x the work of its busiest thread)`,
+  )
+  if (Number.isFinite(oneBusiest) && Number.isFinite(manyBusiest))
+    console.log(
+      `speed-up by CPU of the busiest thread (load-independent): --jobs 1's ${(oneBusiest / 1000).toFixed(2)} s / --jobs ${jobs}'s ${(manyBusiest / 1000).toFixed(2)} s = ${(oneBusiest / manyBusiest).toFixed(2)}x (best of ${runs.one.length} each)`,
+    )
   const same = JSON.stringify(one.failed) === JSON.stringify(many.failed) && one.exitCode === many.exitCode
   console.log(`same failed rules and exit code: ${same ? 'yes' : `NO (--jobs 1: ${one.failed.join('; ')}; --jobs ${jobs}: ${many.failed.join('; ')})`}`)
   console.log(`load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after, on ${availableParallelism()} cores (${new Date().toISOString()})`)

@@ -8,6 +8,7 @@ import type { FromJob, JobData, PostedExchange, ToJob } from './jobs.ts'
 import { exchangeOfLine } from './ndjson.ts'
 import { PartitionJudge } from './partition-judge.ts'
 import { TRAFFIC_RULES } from './rules/index.ts'
+import { threadCpuMs } from './thread-cpu.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
 
 const data = workerData as JobData
@@ -34,6 +35,7 @@ port.on('message', (message: ToJob) => {
     post({ type: 'done' })
     return
   }
-  post({ type: 'finished', result: judge.finish() })
+  const cpuMs = threadCpuMs()
+  post({ type: 'finished', result: { ...judge.finish(), ...(cpuMs !== undefined ? { cpuMs } : {}) } })
 })
 post({ type: 'ready' })

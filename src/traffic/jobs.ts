@@ -13,6 +13,7 @@ import { PartitionJudge, type PartitionResult } from './partition-judge.ts'
 import { TrafficRedactor, trafficSecrets } from './redaction.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
 import { lightExchange } from './rules/kit.ts'
+import { threadCpuMs } from './thread-cpu.ts'
 import { mergeTallies, type RuleTally } from './verifier.ts'
 
 export interface JobData {
@@ -81,6 +82,8 @@ export interface JudgedFiles {
   readError?: Error
   /** Exchanges counted by a worker that crashed: their judgement is not in the tallies. */
   notJudged?: { count: number; why: string }
+  /** CPU time of the thread that read (and judged job 0) and of each worker, when known (thread-cpu.ts): how the work split. */
+  threadCpuMs?: { reader?: number; workers: (number | undefined)[] }
 }
 
 interface Job {
@@ -186,6 +189,7 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
   }
   // Names each key as one verifier would (key#N in traffic order): every exchange is read here, in order.
   const keys = new TrafficRedactor(trafficSecrets(config).secrets)
+  const cpuAtStart = threadCpuMs()
   const counted = new Array<number>(options.jobs).fill(0)
   let seq = 0
   let readError: Error | undefined
@@ -213,6 +217,7 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
     readError = error as Error
   }
   const results = await Promise.all(jobs.map((job) => job.finish()))
+  const cpuAtEnd = threadCpuMs()
   let lost = 0
   const why: string[] = []
   for (const [j, job] of jobs.entries()) {
@@ -230,6 +235,10 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
     answered: done.reduce((sum, r) => sum + r.answered, 0),
     ...(readError ? { readError } : {}),
     ...(lost > 0 || why.length > 0 ? { notJudged: { count: lost, why: why.join('; ') } } : {}),
+    threadCpuMs: {
+      ...(cpuAtStart !== undefined && cpuAtEnd !== undefined ? { reader: cpuAtEnd - cpuAtStart } : {}),
+      workers: jobs.flatMap((job, j) => (job instanceof WorkerJob ? [results[j]?.cpuMs] : [])),
+    },
   }
 }
 

@@ -23,6 +23,8 @@ export interface PartitionResult {
   tallies: RuleTally[]
   exchanges: number
   answered: number
+  /** The CPU time of the worker thread that judged it (thread-cpu.ts), when known. */
+  cpuMs?: number
 }
 
 export class PartitionJudge {

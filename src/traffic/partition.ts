@@ -5,6 +5,7 @@
 // which then sees every exchange. Each exchange is counted in one partition (its home). Partitions' tallies merge
 // into the whole's (verifier.ts mergeTallies).
 import { createHash } from 'node:crypto'
+import { RESOURCE_LIST } from '../spec/resources.ts'
 import { keyOf } from './rules/kit.ts'
 import type { ShardSpec } from './shard-spec.ts'
 import type { ResolvedOperation, TrafficExchange, TrafficRule } from './types.ts'
@@ -24,6 +25,15 @@ function hash(text: string): number {
  */
 const SLOTS = 3
 
+/** The §2 resources in the spec's order: their slots are dealt round in it (a hash would leave shares to chance). */
+const RESOURCE_INDEX = new Map<string, number>(RESOURCE_LIST.map((r, i) => [r.name, i]))
+
+/** The slot of a collection, or of a rule's own key (of `slots`): the spec's resources dealt round in order, any other name hashed. */
+function collectionSlot(resource: string, slots: number): number {
+  const index = RESOURCE_INDEX.get(resource)
+  return (index ?? hash(`c ${resource}`)) % slots
+}
+
 /** The last exchange's key and collection slots: every rule of an exchange asks for the same two. */
 let memo: { exchange: TrafficExchange; total: number; key?: number; collection?: number } | undefined
 
@@ -36,11 +46,11 @@ export function partitionOf(rule: TrafficRule, exchange: TrafficExchange, operat
   if (typeof memory === 'function') {
     // Undefined: the rule keeps nothing of this exchange (and reads nothing it kept): judged where it is counted.
     const own = memory(exchange, operation)
-    return own === undefined ? homeOf(exchange, operation, total) : hash(`c ${own}`) % (total * SLOTS)
+    return own === undefined ? homeOf(exchange, operation, total) : collectionSlot(own, total * SLOTS)
   }
   if (memo?.exchange !== exchange || memo.total !== total) memo = { exchange, total }
   if (memory === 'key') return (memo.key ??= hash(`k ${keyOf(exchange) ?? '?'}`) % (total * SLOTS))
-  return (memo.collection ??= hash(`c ${operation.resource ?? ''}`) % (total * SLOTS))
+  return (memo.collection ??= collectionSlot(operation.resource ?? '', total * SLOTS))
 }
 
 /**
@@ -49,11 +59,11 @@ export function partitionOf(rule: TrafficRule, exchange: TrafficExchange, operat
  */
 export function homeOf(exchange: TrafficExchange, operation: ResolvedOperation, total: number): number {
   if (total === 1) return 0
-  return operation.resource === undefined ? exchange.seq % (total * SLOTS) : hash(`c ${operation.resource}`) % (total * SLOTS)
+  return operation.resource === undefined ? exchange.seq % (total * SLOTS) : collectionSlot(operation.resource, total * SLOTS)
 }
 
 /** Of a job's SLOTS, the ones the reading thread takes when it judges too: it also reads and routes every exchange. */
-const READER_SLOTS = 2
+const READER_SLOTS = 1
 
 /** Where an exchange goes: the jobs that read it whole, and the jobs that judge only its light copy (kit.ts lightExchange). */
 export interface Routes {

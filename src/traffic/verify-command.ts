@@ -42,6 +42,8 @@ export interface VerifyTrafficOutcome {
   exitCode: 0 | 1 | 2
   reportDir?: string
   exchanges: number
+  /** How the CPU time split between the reading thread and the --jobs workers (jobs.ts JudgedFiles), when known. */
+  threadCpuMs?: { reader?: number; workers: (number | undefined)[] }
 }
 
 export type TrafficFormat = 'har' | 'har-zip' | 'ndjson'
@@ -189,7 +191,12 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   for (const row of report.checks)
     if (row.status === 'failed') write(`${row.level} ${row.id} (${row.clause}) ${(row as { side?: string }).side ?? ''}: ${row.message}\n`)
   write(`${report.verdictLabel}\nreports: ${quotedPath(reportDir)}\n`)
-  return { exitCode: unreadable || judged.notJudged ? 2 : exitCode, reportDir, exchanges: judged.exchanges }
+  return {
+    exitCode: unreadable || judged.notJudged ? 2 : exitCode,
+    reportDir,
+    exchanges: judged.exchanges,
+    ...(judged.threadCpuMs ? { threadCpuMs: judged.threadCpuMs } : {}),
+  }
 }
 
 /** Exchanges looked at to find the base path: traffic of another API before the first call of this one is rare. */

@@ -99,11 +99,8 @@ export const retryAfterHonoured: TrafficRule = acrossExchanges(
     side: 'client',
     title: 'After a 429, the client waits Retry-After before calling the same method and path again with the same key',
   },
-  // One key's calls of one method and path.
-  (exchange, operation) => {
-    const key = keyOf(exchange)
-    return isApiCall(exchange) && key !== undefined ? `${key} ${exchange.request.method.toUpperCase()} ${operation.path}` : undefined
-  },
+  // Per key, method and path: one collection's.
+  'collection',
   () => {
     const waits = new BoundedMap<string, { until: number; refused: TrafficExchange }>()
     return {
@@ -146,8 +143,8 @@ export const idempotencyKeyReuse: TrafficRule = acrossExchanges(
     side: 'client',
     title: 'An Idempotency-Key is not reused with a different body',
   },
-  // One API key, path and Idempotency-Key.
-  (exchange, operation) => idempotentCreate(exchange, operation)?.retryKey,
+  // Per API key, path and Idempotency-Key: one collection's.
+  'collection',
   () => {
     const sent = new BoundedMap<string, TrafficExchange>()
     return {

@@ -46,11 +46,8 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
     title:
       'A GET with nothing §7.3 could name (/me, a record by uuid, a list whose every parameter §4.1 and §4.3 accept, or the cursor just handed out) is not answered 400',
   },
-  // The cursors one key was handed for one collection: a /me or a record by uuid is judged alone.
-  (exchange, operation) => {
-    const key = keyOf(exchange)
-    return operation.op === 'list' && resourceOf(operation) && key !== undefined ? `${key} ${operation.resource}` : undefined
-  },
+  // The cursors a key was handed for one collection; a /me or a record by uuid is judged alone.
+  'collection',
   () => {
     /** `${key} ${nextCursor}` → the page that handed it out, with who asked and for what query (by key: two keys' equal cursors are two). */
     const cursors = new BoundedMap<string, { exchange: TrafficExchange; key: string; resource: string; signature: string }>(DEFAULTS.trafficKeysRemembered)

@@ -41,8 +41,8 @@ export const idempotentReplay: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'A create retried with the same Idempotency-Key and body returns the first response: same status, same record, no second id',
   },
-  // A create and its retries: one API key, path and Idempotency-Key.
-  (exchange, operation) => idempotentCreate(exchange, operation)?.retryKey,
+  // A create and its retries share the API key, the path and the Idempotency-Key: one collection's.
+  'collection',
   () => {
     const firsts = new BoundedMap<string, TrafficExchange>()
     return {
@@ -309,8 +309,9 @@ export const orderFromAccepted: TrafficRule = againstSeenStatus(
     side: 'server',
     title: 'An order is not created from a quotation last seen as a draft (§3.2: from an accepted quotation)',
   },
-  // The state remembered is a quotation's: an order's create is judged where the quotations are.
-  (_exchange, operation) => (operation.resource === 'order' ? 'quotation' : (operation.resource ?? '')),
+  // The state remembered and read is a quotation's: an order's create is judged where the quotations are; what
+  // other collections show it notes but never reads.
+  (_exchange, operation) => (operation.resource === 'order' || operation.resource === 'quotation' ? 'quotation' : undefined),
   // A list may lag behind a change (a search index): only reads and writes of the record itself say its state.
   false,
   { resources: ['order'], ops: ['create'] },
