@@ -52,9 +52,14 @@ export interface PostedExchange {
 export type ToJob = { type: 'batch'; exchanges: PostedExchange[] } | { type: 'finish' }
 export type FromJob = { type: 'ready' } | { type: 'done' } | { type: 'finished'; result: PartitionResult }
 
-/** Exchanges posted to a worker at once, and batches a worker may have waiting before the reader waits for it. */
-const BATCH = 64
-const MAX_BATCHES_AHEAD = 8
+/**
+ * A batch is posted to a worker at BATCH exchanges or BATCH_BYTES of their text, whichever comes first; a worker may
+ * have MAX_BATCHES_AHEAD waiting before the reader waits for it. Few, large batches: each wait is a thread woken,
+ * which on a loaded machine costs the scheduler's latency, not microseconds.
+ */
+const BATCH = 1024
+const BATCH_BYTES = 1024 * 1024
+const MAX_BATCHES_AHEAD = 16
 
 export interface JudgeFilesOptions {
   /** The exchanges of every file, in order (each file's as read; numbering is done here): whole for --jobs 1, light for workers. */
@@ -114,6 +119,7 @@ class InlineJob implements Job {
 class WorkerJob implements Job {
   private readonly worker: Worker
   private batch: PostedExchange[] = []
+  private batchBytes = 0
   private ahead = 0
   private wake: (() => void) | undefined
   private settle: ((result: PartitionResult | undefined) => void) | undefined
@@ -150,7 +156,8 @@ class WorkerJob implements Job {
     if (this.crash) return
     const { seq, source, keyRole } = exchange
     this.batch.push({ text: unit.text, format: unit.format, seq, source, ...(keyRole !== undefined ? { keyRole } : {}), ...(light ? { light } : {}) })
-    if (this.batch.length >= BATCH) await this.flush()
+    this.batchBytes += unit.text.length
+    if (this.batch.length >= BATCH || this.batchBytes >= BATCH_BYTES) await this.flush()
   }
 
   private async flush(): Promise<void> {
@@ -159,6 +166,7 @@ class WorkerJob implements Job {
     this.ahead++
     this.worker.postMessage({ type: 'batch', exchanges: this.batch } satisfies ToJob)
     this.batch = []
+    this.batchBytes = 0
   }
 
   async finish(): Promise<PartitionResult | undefined> {

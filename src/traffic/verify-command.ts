@@ -3,7 +3,8 @@
 // Exit 0: no rule at the --fail-on level broken; 1: one was; 2: a file could not be read, or the traffic
 // exercised no rule (nothing of the API in it, or a wrong --base-path): nothing was verified.
 import { constants } from 'node:fs'
-import { access, open } from 'node:fs/promises'
+import { access, open, stat } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { basename } from 'node:path'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { printable } from '../text/printable.ts'
@@ -90,13 +91,24 @@ async function* exchangesOf(file: string, format: TrafficFormat, firstSeq: numbe
   yield* format === 'ndjson' ? readNdjson(file, { label, firstSeq }) : readHar(file, { label, firstSeq, zip: format === 'har-zip' })
 }
 
-/** Below this much traffic (all files), one thread judges it: starting workers costs more than they save. */
 /**
- * --jobs when not given: one thread. On the realistic bench traffic (one API key sends nearly every exchange)
- * two threads measured 0.65–0.99x the wall time of one (docs/traffic.md), so more threads are asked for, never
- * assumed: they pay only where the traffic spreads over many keys and collections, or across machines (--shard).
+ * Below this much traffic (all files, as stored), --jobs defaults to one thread: a worker's start (its modules, the
+ * schemas compiled) costs about what one thread judges in a few tenths of a second, ~2,000 exchanges.
  */
-const DEFAULT_JOBS = 1
+export const JOBS_MIN_BYTES = 8 * 1024 * 1024
+/** The most threads --jobs defaults to: past it the reading thread, which routes every exchange, is the limit. */
+export const MAX_DEFAULT_JOBS = 8
+
+/**
+ * --jobs when not given: the cores available (at most MAX_DEFAULT_JOBS), one for small traffic. The reader judges
+ * a share itself and hands each exchange whole to one thread only (partition.ts), so two threads measured
+ * 1.6x and more on the realistic bench traffic of one API key (docs/performance.md).
+ */
+export async function defaultJobs(files: readonly string[], cores = availableParallelism()): Promise<number> {
+  let bytes = 0
+  for (const file of files) bytes += (await stat(file)).size
+  return bytes < JOBS_MIN_BYTES ? 1 : Math.max(1, Math.min(cores, MAX_DEFAULT_JOBS))
+}
 
 /**
  * Every file's exchanges, in the order given, with the text each was read from (jobs.ts ReadUnit); `light`: without
@@ -139,7 +151,7 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   const rules = options.rules ?? (options.rulesModule ? ((await import(options.rulesModule)) as { rules: TrafficRule[] }).rules : TRAFFIC_RULES)
   // Rules given as objects, and timing each rule, stay on this thread.
   const inline = (options.rules !== undefined && !options.rulesModule) || options.ruleTimes !== undefined
-  const jobs = inline ? 1 : (options.jobs ?? DEFAULT_JOBS)
+  const jobs = inline ? 1 : (options.jobs ?? (await defaultJobs(options.files)))
   const session = new TrafficSession({ basePath, failOn, config, rules })
   const judged = await judgeExchanges({
     exchanges: allUnits(options.files, formats, jobs > 1),
