@@ -29,6 +29,7 @@ import { startProxy } from '../src/traffic/proxy.ts'
 import { TrafficRedactor } from '../src/traffic/redaction.ts'
 import type { TrafficExchange } from '../src/traffic/types.ts'
 import { driveScriptedTraffic } from '../test/traffic/scripted-client.ts'
+import { threadSplit } from './bench-thread-split.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -404,24 +405,7 @@ async function compareJobs(harFile: string, jobs: number): Promise<void> {
   console.log(
     `speed-up --jobs ${jobs} / --jobs 1: ${(one.ms / many.ms).toFixed(2)}x wall time (every run: ${runs.one.map((r, i) => (r.ms / runs.many[i]!.ms).toFixed(2)).join(', ')})`,
   )
-  // Whatever else the machine runs: the CPU time each thread spent, and the speed-up that split allows on idle cores
-  // (all the threads' time over the busiest one's, against --jobs 1's reading thread, which does it all).
-  const threads = (r: VerifyFigures) => [r.threadCpuMs?.reader, ...(r.threadCpuMs?.workers ?? [])]
-  const split = (r: VerifyFigures) => threads(r).map((ms) => (ms === undefined ? '?' : `${(ms / 1000).toFixed(2)} s`))
-  const ideal = (r: VerifyFigures) => {
-    const ms = threads(r)
-    return ms.every((m) => m !== undefined) ? (ms as number[]).reduce((a, b) => a + b, 0) / Math.max(...(ms as number[])) : undefined
-  }
-  const busiest = (runs: VerifyFigures[]) => runs.map((r) => Math.max(...threads(r).map((m) => m ?? Infinity)))
-  const oneBusiest = Math.min(...busiest(runs.one))
-  const manyBusiest = Math.min(...busiest(runs.many))
-  console.log(
-    `CPU per thread (reader, then workers; best run): --jobs 1 ${split(one).join(' + ')}; --jobs ${jobs} ${split(many).join(' + ')} (what this split allows on idle cores: ${ideal(many)?.toFixed(2) ?? '?'}x the work of its busiest thread)`,
-  )
-  if (Number.isFinite(oneBusiest) && Number.isFinite(manyBusiest))
-    console.log(
-      `speed-up by CPU of the busiest thread (load-independent): --jobs 1's ${(oneBusiest / 1000).toFixed(2)} s / --jobs ${jobs}'s ${(manyBusiest / 1000).toFixed(2)} s = ${(oneBusiest / manyBusiest).toFixed(2)}x (best of ${runs.one.length} each)`,
-    )
+  for (const line of threadSplit(runs.one, runs.many, jobs)) console.log(line)
   const same = JSON.stringify(one.failed) === JSON.stringify(many.failed) && one.exitCode === many.exitCode
   console.log(`same failed rules and exit code: ${same ? 'yes' : `NO (--jobs 1: ${one.failed.join('; ')}; --jobs ${jobs}: ${many.failed.join('; ')})`}`)
   console.log(`load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after, on ${availableParallelism()} cores (${new Date().toISOString()})`)

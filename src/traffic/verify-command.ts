@@ -3,8 +3,7 @@
 // Exit 0: no rule at the --fail-on level broken; 1: one was; 2: a file could not be read, or the traffic
 // exercised no rule (nothing of the API in it, or a wrong --base-path): nothing was verified.
 import { constants } from 'node:fs'
-import { access, open, stat } from 'node:fs/promises'
-import { availableParallelism } from 'node:os'
+import { access, open } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { loadConfig, type ResolvedConfig } from '../config/config.ts'
 import { printable } from '../text/printable.ts'
@@ -31,7 +30,7 @@ export interface VerifyTrafficOptions {
   rules?: readonly TrafficRule[]
   /** Given, each rule's time is added to it (ms by rule id): `npm run bench:traffic` prints the cost per rule. */
   ruleTimes?: Map<string, number>
-  /** Worker threads judging (partition.ts); default: the cores available (1 for small traffic, or `rules`/`ruleTimes` given). */
+  /** Worker threads judging (partition.ts); default 1 (and 1 when `rules`/`ruleTimes` are given). */
   jobs?: number
   /** Judge this shard only (--shard K/N), its report mergeable by merge-reports. */
   shard?: ShardSpec
@@ -92,23 +91,12 @@ async function* exchangesOf(file: string, format: TrafficFormat, firstSeq: numbe
 }
 
 /**
- * Below this much traffic (all files, as stored), --jobs defaults to one thread: a worker's start (its modules, the
- * schemas compiled) costs about what one thread judges in a few tenths of a second, ~2,000 exchanges.
+ * --jobs when not given: one thread. Each exchange is now read whole by one thread only (partition.ts), but on the
+ * realistic bench traffic two threads still cost ~1.5x the CPU of one (a second heap's parsing, collection and
+ * compilation), which on 2 cores leaves ~1.1x at best and less on a loaded machine (docs/performance.md), so more
+ * threads are asked for, never assumed. Where they pay: idle cores, traffic of many keys and collections, --shard.
  */
-export const JOBS_MIN_BYTES = 8 * 1024 * 1024
-/** The most threads --jobs defaults to: past it the reading thread, which routes every exchange, is the limit. */
-export const MAX_DEFAULT_JOBS = 8
-
-/**
- * --jobs when not given: the cores available (at most MAX_DEFAULT_JOBS), one for small traffic. The reader judges
- * a share itself and hands each exchange whole to one thread only (partition.ts), so two threads measured
- * 1.6x and more on the realistic bench traffic of one API key (docs/performance.md).
- */
-export async function defaultJobs(files: readonly string[], cores = availableParallelism()): Promise<number> {
-  let bytes = 0
-  for (const file of files) bytes += (await stat(file)).size
-  return bytes < JOBS_MIN_BYTES ? 1 : Math.max(1, Math.min(cores, MAX_DEFAULT_JOBS))
-}
+const DEFAULT_JOBS = 1
 
 /**
  * Every file's exchanges, in the order given, with the text each was read from (jobs.ts ReadUnit); `light`: without
@@ -151,7 +139,7 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   const rules = options.rules ?? (options.rulesModule ? ((await import(options.rulesModule)) as { rules: TrafficRule[] }).rules : TRAFFIC_RULES)
   // Rules given as objects, and timing each rule, stay on this thread.
   const inline = (options.rules !== undefined && !options.rulesModule) || options.ruleTimes !== undefined
-  const jobs = inline ? 1 : (options.jobs ?? (await defaultJobs(options.files)))
+  const jobs = inline ? 1 : (options.jobs ?? DEFAULT_JOBS)
   const session = new TrafficSession({ basePath, failOn, config, rules })
   const judged = await judgeExchanges({
     exchanges: allUnits(options.files, formats, jobs > 1),

@@ -9,7 +9,7 @@ import { gunzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REPORT_FILES } from '../../src/report/write.ts'
 import { ndjsonLine, readNdjson } from '../../src/traffic/ndjson.ts'
-import { defaultJobs, JOBS_MIN_BYTES, MAX_DEFAULT_JOBS, verifyTrafficCommand } from '../../src/traffic/verify-command.ts'
+import { verifyTrafficCommand } from '../../src/traffic/verify-command.ts'
 import { buildProgram } from '../../src/cli/main.ts'
 import { ROOT, runCli } from '../hostile/cli.ts'
 
@@ -107,21 +107,6 @@ describe('verify-traffic --jobs and --shard, merge-reports', () => {
       await refused([name, 's2', 's3'], why)
     }
   }, 120_000)
-
-  it('--jobs defaults to the cores available (at most 8) for traffic of 8 MiB or more, to one thread below', async () => {
-    const large = join(dir, 'large.ndjson')
-    writeFileSync(large, '')
-    await import('node:fs/promises').then((fs) => fs.truncate(large, JOBS_MIN_BYTES))
-    expect(await defaultJobs([large], 2)).toBe(2)
-    expect(await defaultJobs([large], 64)).toBe(MAX_DEFAULT_JOBS)
-    expect(await defaultJobs([large], 1)).toBe(1)
-    // The files together: the small one alone stays on one thread.
-    expect(await defaultJobs([traffic], 2)).toBe(1)
-    expect(await defaultJobs([traffic, large], 2)).toBe(2)
-    // As typed, without --jobs: the help says what the default is.
-    const help = await cli('verify-traffic', '--help')
-    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--jobs <n> +threads judging \(default: the cores available, at most 8; 1 below 8 MiB of traffic\)/)
-  }, 60_000)
 
   it('refuses a shard or a job count that is none', async () => {
     const badShard = await cli('verify-traffic', traffic, '--shard', '4/3')

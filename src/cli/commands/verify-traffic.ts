@@ -11,7 +11,7 @@ export function registerVerifyTrafficCommand(program: Command, setExit: (code: n
     .option('--report-dir <dir>', 'where to write the reports (default reports/<run id>/, copied to reports/latest/)')
     .option('--base-path <path>', "the API's base path in the URLs (default: read from the traffic, else /v1)")
     .addOption(new Option('--fail-on <level>', 'exit 1 when a rule of this level (or above) was broken').choices(['must', 'should']).default('must'))
-    .option('--jobs <n>', 'threads judging (default: the cores available, at most 8; 1 below 8 MiB of traffic)', positiveInteger('--jobs'))
+    .option('--jobs <n>', 'worker threads judging (default 1: see docs/traffic.md for when more pay)', positiveInteger('--jobs'))
     .option('--shard <K/N>', 'judge the K-th of N shards only (a key, a collection: always in one shard); merge-reports merges the shards', shardOf)
     .action(async (files: string[], opts) => {
       const { verifyTrafficCommand } = await import('../../traffic/verify-command.ts')
