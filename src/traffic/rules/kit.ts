@@ -74,7 +74,7 @@ export function lightExchange(exchange: TrafficExchange, operation: ResolvedOper
   const { body, ...rest } = response
   let kept: unknown
   if (operation.op === 'me') kept = body
-  else if (isObject(body) && RECORD_OPS.has(operation.op ?? ''))
+  else if (isObject(body) && isSuccess(response.status) && RECORD_OPS.has(operation.op ?? ''))
     kept = operation.op === 'list' ? { data: Array.isArray(body.data) ? body.data.filter(isObject).map((r) => ({ id: r.id })) : undefined } : { id: body.id }
   light.response = { ...rest, ...(kept !== undefined ? { body: kept } : {}) }
   return light
