@@ -29,6 +29,7 @@ import { startProxy } from '../src/traffic/proxy.ts'
 import { TrafficRedactor } from '../src/traffic/redaction.ts'
 import type { TrafficExchange } from '../src/traffic/types.ts'
 import { driveScriptedTraffic } from '../test/traffic/scripted-client.ts'
+import { threadSplit } from './bench-thread-split.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -65,8 +66,9 @@ if (values['verify-child']) {
     pathToFileURL(values.dist ? join(root, 'dist', 'src', 'traffic', 'verify-command.js') : join(root, 'src', 'traffic', 'verify-command.ts')).href
   )) as typeof import('../src/traffic/verify-command.ts')
   const ruleTimes = values['rule-times'] ? new Map<string, number>() : undefined
-  let peak = process.memoryUsage().rss
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50)
+  // rss() alone: memoryUsage() also walks the heap, on the thread that reads the traffic.
+  let peak = process.memoryUsage.rss()
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50)
   const reportDir = join(tmpdir(), `bench-traffic-report-${process.pid}`)
   const started = performance.now()
   const failed: string[] = []
@@ -92,6 +94,7 @@ if (values['verify-child']) {
     peakRssSampled: peak,
     maxRss: process.resourceUsage().maxRSS * 1024,
     failed,
+    ...(outcome.threadCpuMs ? { threadCpuMs: outcome.threadCpuMs } : {}),
     ...(ruleTimes ? { ruleTimes: Object.fromEntries(ruleTimes) } : {}),
   }
   process.stdout.write(`${JSON.stringify(figures)}\n`)
@@ -151,6 +154,8 @@ interface VerifyFigures {
   peakRssSampled: number
   maxRss: number
   failed: string[]
+  /** CPU time per thread (Linux): the reading thread, and each --jobs worker. */
+  threadCpuMs?: { reader?: number; workers: (number | undefined)[] }
   ruleTimes?: Record<string, number>
 }
 
@@ -400,6 +405,7 @@ async function compareJobs(harFile: string, jobs: number): Promise<void> {
   console.log(
     `speed-up --jobs ${jobs} / --jobs 1: ${(one.ms / many.ms).toFixed(2)}x wall time (every run: ${runs.one.map((r, i) => (r.ms / runs.many[i]!.ms).toFixed(2)).join(', ')})`,
   )
+  for (const line of threadSplit(runs.one, runs.many, jobs)) console.log(line)
   const same = JSON.stringify(one.failed) === JSON.stringify(many.failed) && one.exitCode === many.exitCode
   console.log(`same failed rules and exit code: ${same ? 'yes' : `NO (--jobs 1: ${one.failed.join('; ')}; --jobs ${jobs}: ${many.failed.join('; ')})`}`)
   console.log(`load average ${load.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after, on ${availableParallelism()} cores (${new Date().toISOString()})`)

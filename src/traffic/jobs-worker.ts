@@ -8,6 +8,7 @@ import type { FromJob, JobData, PostedExchange, ToJob } from './jobs.ts'
 import { exchangeOfLine } from './ndjson.ts'
 import { PartitionJudge } from './partition-judge.ts'
 import { TRAFFIC_RULES } from './rules/index.ts'
+import { threadCpuMs } from './thread-cpu.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
 
 const data = workerData as JobData
@@ -27,10 +28,14 @@ function exchangeOf({ text, format, source, seq, keyRole }: PostedExchange): Tra
 
 port.on('message', (message: ToJob) => {
   if (message.type === 'batch') {
-    for (const posted of message.exchanges) judge.take(exchangeOf(posted))
+    for (const posted of message.exchanges) {
+      if (posted.light) judge.takeLight(posted.light, () => exchangeOf(posted))
+      else judge.take(exchangeOf(posted))
+    }
     post({ type: 'done' })
     return
   }
-  post({ type: 'finished', result: judge.finish() })
+  const cpuMs = threadCpuMs()
+  post({ type: 'finished', result: { ...judge.finish(), ...(cpuMs !== undefined ? { cpuMs } : {}) } })
 })
 post({ type: 'ready' })

@@ -12,6 +12,8 @@ import { PartitionPlan, type ShardSpec } from './partition.ts'
 import { PartitionJudge, type PartitionResult } from './partition-judge.ts'
 import { TrafficRedactor, trafficSecrets } from './redaction.ts'
 import type { TrafficExchange, TrafficRule } from './types.ts'
+import { lightExchange } from './rules/kit.ts'
+import { threadCpuMs } from './thread-cpu.ts'
 import { mergeTallies, type RuleTally } from './verifier.ts'
 
 export interface JobData {
@@ -33,21 +35,31 @@ export interface ReadUnit {
   whole?: () => TrafficExchange
 }
 
-/** An exchange posted to a worker: its text, and what the reader gave it (number, source, key role). */
+/**
+ * An exchange posted to a worker: its text, and what the reader gave it (number, source, key role); with `light`,
+ * the light copy the reader made (rules/kit.ts lightExchange), which is all the worker judges (the text is read
+ * again only if the exchange is shown as evidence).
+ */
 export interface PostedExchange {
   text: string
   format: ReadUnit['format']
   source: string
   seq: number
   keyRole?: string
+  light?: TrafficExchange
 }
 
 export type ToJob = { type: 'batch'; exchanges: PostedExchange[] } | { type: 'finish' }
 export type FromJob = { type: 'ready' } | { type: 'done' } | { type: 'finished'; result: PartitionResult }
 
-/** Exchanges posted to a worker at once, and batches a worker may have waiting before the reader waits for it. */
-const BATCH = 64
-const MAX_BATCHES_AHEAD = 8
+/**
+ * A batch is posted to a worker at BATCH exchanges or BATCH_BYTES of their text, whichever comes first; a worker may
+ * have MAX_BATCHES_AHEAD waiting before the reader waits for it. Few, large batches: each wait is a thread woken,
+ * which on a loaded machine costs the scheduler's latency, not microseconds.
+ */
+const BATCH = 1024
+const BATCH_BYTES = 1024 * 1024
+const MAX_BATCHES_AHEAD = 16
 
 export interface JudgeFilesOptions {
   /** The exchanges of every file, in order (each file's as read; numbering is done here): whole for --jobs 1, light for workers. */
@@ -75,18 +87,29 @@ export interface JudgedFiles {
   readError?: Error
   /** Exchanges counted by a worker that crashed: their judgement is not in the tallies. */
   notJudged?: { count: number; why: string }
+  /** CPU time of the thread that read (and judged job 0) and of each worker, when known (thread-cpu.ts): how the work split. */
+  threadCpuMs?: { reader?: number; workers: (number | undefined)[] }
 }
 
 interface Job {
-  post(exchange: TrafficExchange, unit: ReadUnit): Promise<void>
+  /** Posts the exchange read whole, or its light copy; the reader's own job returns the exchange masked. */
+  post(exchange: TrafficExchange, unit: ReadUnit, light?: TrafficExchange): Promise<TrafficExchange | undefined>
   finish(): Promise<PartitionResult | undefined>
+}
+
+/** The whole exchange as read (not yet masked), numbered and keyed as the reader did. */
+function wholeOfUnit(exchange: TrafficExchange, unit: ReadUnit): TrafficExchange {
+  const { seq, keyRole } = exchange
+  return unit.whole ? { ...unit.whole(), seq, ...(keyRole !== undefined ? { keyRole } : {}) } : exchange
 }
 
 class InlineJob implements Job {
   constructor(private readonly judge: PartitionJudge) {}
-  async post(exchange: TrafficExchange, unit: ReadUnit): Promise<void> {
-    const { seq, keyRole } = exchange
-    this.judge.take(unit.whole ? { ...unit.whole(), seq, ...(keyRole !== undefined ? { keyRole } : {}) } : exchange)
+  async post(exchange: TrafficExchange, unit: ReadUnit, light?: TrafficExchange): Promise<TrafficExchange | undefined> {
+    if (!light) return this.judge.take(wholeOfUnit(exchange, unit))
+    // As a worker gets it: a copy.
+    this.judge.takeLight(structuredClone(light), () => wholeOfUnit(exchange, unit))
+    return undefined
   }
   async finish(): Promise<PartitionResult> {
     return this.judge.finish()
@@ -96,6 +119,7 @@ class InlineJob implements Job {
 class WorkerJob implements Job {
   private readonly worker: Worker
   private batch: PostedExchange[] = []
+  private batchBytes = 0
   private ahead = 0
   private wake: (() => void) | undefined
   private settle: ((result: PartitionResult | undefined) => void) | undefined
@@ -128,11 +152,12 @@ class WorkerJob implements Job {
     wake?.()
   }
 
-  async post(exchange: TrafficExchange, unit: ReadUnit): Promise<void> {
+  async post(exchange: TrafficExchange, unit: ReadUnit, light?: TrafficExchange): Promise<undefined> {
     if (this.crash) return
     const { seq, source, keyRole } = exchange
-    this.batch.push({ text: unit.text, format: unit.format, seq, source, ...(keyRole !== undefined ? { keyRole } : {}) })
-    if (this.batch.length >= BATCH) await this.flush()
+    this.batch.push({ text: unit.text, format: unit.format, seq, source, ...(keyRole !== undefined ? { keyRole } : {}), ...(light ? { light } : {}) })
+    this.batchBytes += unit.text.length
+    if (this.batch.length >= BATCH || this.batchBytes >= BATCH_BYTES) await this.flush()
   }
 
   private async flush(): Promise<void> {
@@ -141,6 +166,7 @@ class WorkerJob implements Job {
     this.ahead++
     this.worker.postMessage({ type: 'batch', exchanges: this.batch } satisfies ToJob)
     this.batch = []
+    this.batchBytes = 0
   }
 
   async finish(): Promise<PartitionResult | undefined> {
@@ -171,6 +197,7 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
   }
   // Names each key as one verifier would (key#N in traffic order): every exchange is read here, in order.
   const keys = new TrafficRedactor(trafficSecrets(config).secrets)
+  const cpuAtStart = threadCpuMs()
   const counted = new Array<number>(options.jobs).fill(0)
   let seq = 0
   let readError: Error | undefined
@@ -181,14 +208,24 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
       const operation = resolveOperation(exchange, basePath)
       // Not of the API: neither judged nor counted anywhere.
       if (operation === undefined) continue
-      const home = plan.homeJob(exchange)
+      const home = plan.homeJob(exchange, operation)
       if (home !== undefined) counted[home]!++
-      for (const job of plan.jobsOf(rules, exchange, operation)) await jobs[job]!.post(exchange, unit)
+      const routes = plan.routes(rules, exchange, operation)
+      // This thread's own job first: the light copies for the others are made from what it masked.
+      let masked: TrafficExchange | undefined
+      if (routes.whole.has(0)) masked = await jobs[0]!.post(exchange, unit)
+      for (const job of routes.whole) if (job !== 0) await jobs[job]!.post(exchange, unit)
+      if (routes.light.size === 0) continue
+      const maskedOperation = masked && resolveOperation(masked, basePath)
+      // Without one (never expected), the job reads the exchange whole.
+      const light = masked && maskedOperation ? lightExchange(masked, maskedOperation) : undefined
+      for (const job of routes.light) await jobs[job]!.post(exchange, unit, light)
     }
   } catch (error) {
     readError = error as Error
   }
   const results = await Promise.all(jobs.map((job) => job.finish()))
+  const cpuAtEnd = threadCpuMs()
   let lost = 0
   const why: string[] = []
   for (const [j, job] of jobs.entries()) {
@@ -206,6 +243,10 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
     answered: done.reduce((sum, r) => sum + r.answered, 0),
     ...(readError ? { readError } : {}),
     ...(lost > 0 || why.length > 0 ? { notJudged: { count: lost, why: why.join('; ') } } : {}),
+    threadCpuMs: {
+      ...(cpuAtStart !== undefined && cpuAtEnd !== undefined ? { reader: cpuAtEnd - cpuAtStart } : {}),
+      workers: jobs.flatMap((job, j) => (job instanceof WorkerJob ? [results[j]?.cpuMs] : [])),
+    },
   }
 }
 

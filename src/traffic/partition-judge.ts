@@ -1,6 +1,6 @@
 // One partition of the traffic judged (partition.ts): masks each exchange it is handed (its key role and number
 // already set where the files were read, in traffic order) and hands it to a verifier that judges, for each rule,
-// only the exchanges routed to this partition. Runs in a --jobs worker (jobs-worker.ts) or in the reading thread.
+// only the exchanges routed to this partition; or hands it the light copy another partition made (rules/kit.ts). Runs in a --jobs worker (jobs-worker.ts) or in the reading thread.
 import type { ResolvedConfig } from '../config/config.ts'
 import { resolveOperation } from './operation.ts'
 import { PartitionPlan, type ShardSpec } from './partition.ts'
@@ -23,6 +23,8 @@ export interface PartitionResult {
   tallies: RuleTally[]
   exchanges: number
   answered: number
+  /** The CPU time of the worker thread that judged it (thread-cpu.ts), when known. */
+  cpuMs?: number
 }
 
 export class PartitionJudge {
@@ -41,9 +43,19 @@ export class PartitionJudge {
     })
   }
 
-  /** Judges one exchange as read (not yet masked; seq and keyRole set by the reader). */
-  take(raw: TrafficExchange): void {
-    this.verifier.observe(this.redactor.exchange(raw))
+  /** Judges one exchange as read (not yet masked; seq and keyRole set by the reader); returns it masked. */
+  take(raw: TrafficExchange): TrafficExchange {
+    const masked = this.redactor.exchange(raw)
+    this.verifier.observe(masked)
+    return masked
+  }
+
+  /**
+   * Judges the light copy another partition made of an exchange it read whole and masked (the `light` rules owned
+   * here); `raw` gives the exchange as read, masked here only if shown as evidence.
+   */
+  takeLight(light: TrafficExchange, raw: () => TrafficExchange): void {
+    this.verifier.observeLight(light, () => this.redactor.exchange(raw()))
   }
 
   finish(): PartitionResult {

@@ -87,14 +87,21 @@ export interface TrafficRule {
    * What the rule's memory across exchanges is keyed by, so traffic judged in partitions (partition.ts: --jobs,
    * --shard) hands each partition every exchange that memory needs, in order: `none` (it judges each exchange
    * alone), `key` (the API key that sent it: keyOf), `collection` (the §2 resource), or a function naming the
-   * partition key of an exchange. Absent: the rule is judged whole, in one partition that sees every exchange.
+   * partition key of an exchange (undefined: the rule keeps nothing of it, and reads nothing it kept, to judge it).
+   * Absent: the rule is judged whole, in one partition that sees every exchange.
    */
   memory?: RuleMemory
+  /**
+   * The rule judges a light copy of each exchange (rules/kit.ts lightExchange: no request body, a response body only
+   * for /me and as the ids of the records an answer carries), so its partition, which may see all of one key's
+   * traffic, is handed that copy rather than reading every exchange whole again. Evidence shows the whole exchange.
+   */
+  light?: true
   /** Fresh state for one verification: cross-exchange rules keep bounded state (memory must not grow with the traffic). */
   start(): RuleState
 }
 
-export type RuleMemory = 'none' | 'key' | 'collection' | ((exchange: TrafficExchange, operation: ResolvedOperation) => string)
+export type RuleMemory = 'none' | 'key' | 'collection' | ((exchange: TrafficExchange, operation: ResolvedOperation) => string | undefined)
 
 export interface RuleState {
   observe(exchange: TrafficExchange, ctx: RuleContext): void

@@ -3,6 +3,7 @@
 import type { CheckResult, EvidenceItem } from '../checks/types.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { curlFor } from '../http/curl.ts'
+import { lightExchange, linkWhole, wholeOf } from './rules/kit.ts'
 import type { ResolvedOperation, RuleState, Side, TrafficExchange, TrafficRule, Violation } from './types.ts'
 
 /** Evidence kept per rule: the first violations show the fault; the count says how often. */
@@ -25,6 +26,11 @@ export interface SeenViolation {
 export interface TrafficVerifier {
   /** Judges one exchange; returns the violations it showed (the proxy prints the MUST ones as they are seen). */
   observe(exchange: TrafficExchange): SeenViolation[]
+  /**
+   * Judges the light copy (kit.ts lightExchange) of an exchange read whole in another partition, by the `light`
+   * rules this partition owns; it is not counted here. `whole` gives the whole exchange (for evidence).
+   */
+  observeLight(light: TrafficExchange, whole: () => TrafficExchange): SeenViolation[]
   /** Ends the verification: one row per rule. */
   finish(): TrafficRow[]
   /** Exchanges of the API (under the base path) observed so far; pages, assets and other APIs are neither judged nor counted. */
@@ -45,7 +51,10 @@ export interface VerifierOptions {
    * Judging one partition of the traffic (partition.ts): which rules judge an exchange here, and whether it is
    * counted here (each exchange in exactly one partition). Absent: every rule judges every exchange, all counted.
    */
-  partition?: { owns(rule: TrafficRule, exchange: TrafficExchange, operation: ResolvedOperation): boolean; counts(exchange: TrafficExchange): boolean }
+  partition?: {
+    owns(rule: TrafficRule, exchange: TrafficExchange, operation: ResolvedOperation): boolean
+    counts(exchange: TrafficExchange, operation: ResolvedOperation): boolean
+  }
 }
 
 /**
@@ -87,7 +96,8 @@ export function asEvidenceExchange(exchange: TrafficExchange): Exchange {
   }
 }
 
-function evidenceItem(exchange: TrafficExchange): EvidenceItem {
+function evidenceItem(shown: TrafficExchange): EvidenceItem {
+  const exchange = wholeOf(shown)
   return { exchange: asEvidenceExchange(exchange), curl: curlFor(exchange.request, exchange.keyRole ?? 'main') }
 }
 
@@ -119,6 +129,27 @@ export function createVerifier(options: VerifierOptions): TrafficVerifier & { ta
     }
   }
 
+  /** Hands the exchange, as `shownTo` gives it to each rule (undefined: not that rule's), to the rules this partition owns. */
+  function judge(exchange: TrafficExchange, operation: ResolvedOperation, shownTo: (rule: TrafficRule) => TrafficExchange | undefined): SeenViolation[] {
+    const seen: SeenViolation[] = []
+    const at: ViolationAt = [0, exchange.seq]
+    const times = options.ruleTimes
+    for (const tally of tallies) {
+      if (partition && !partition.owns(tally.rule, exchange, operation)) continue
+      const shown = shownTo(tally.rule)
+      if (shown === undefined) continue
+      const ctx = contextFor(tally, operation, (v) => record(tally, v, at, shown, seen))
+      // Untimed, no clock is read.
+      if (times === undefined) tally.state.observe(shown, ctx)
+      else {
+        const started = performance.now()
+        tally.state.observe(shown, ctx)
+        times.set(tally.rule.id, (times.get(tally.rule.id) ?? 0) + performance.now() - started)
+      }
+    }
+    return seen
+  }
+
   return {
     get exchanges() {
       return exchanges
@@ -129,25 +160,19 @@ export function createVerifier(options: VerifierOptions): TrafficVerifier & { ta
     observe(exchange) {
       const operation = options.resolve(exchange, options.basePath)
       if (operation === undefined) return []
-      if (!partition || partition.counts(exchange)) {
+      if (!partition || partition.counts(exchange, operation)) {
         exchanges++
         if (exchange.response !== undefined) answered++
       }
-      const seen: SeenViolation[] = []
-      const at: ViolationAt = [0, exchange.seq]
-      const times = options.ruleTimes
-      for (const tally of tallies) {
-        if (partition && !partition.owns(tally.rule, exchange, operation)) continue
-        const ctx = contextFor(tally, operation, (v) => record(tally, v, at, exchange, seen))
-        // Untimed, no clock is read.
-        if (times === undefined) tally.state.observe(exchange, ctx)
-        else {
-          const started = performance.now()
-          tally.state.observe(exchange, ctx)
-          times.set(tally.rule.id, (times.get(tally.rule.id) ?? 0) + performance.now() - started)
-        }
-      }
-      return seen
+      // The light rules judge the light copy here too, so a verdict never depends on where an exchange was read whole.
+      let light: TrafficExchange | undefined
+      return judge(exchange, operation, (rule) => (rule.light ? (light ??= linkWhole(lightExchange(exchange, operation), () => exchange)) : exchange))
+    },
+    observeLight(light, whole) {
+      const operation = options.resolve(light, options.basePath)
+      if (operation === undefined) return []
+      linkWhole(light, whole)
+      return judge(light, operation, (rule) => (rule.light ? light : undefined))
     },
     finish() {
       finishAll()

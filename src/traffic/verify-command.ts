@@ -30,7 +30,7 @@ export interface VerifyTrafficOptions {
   rules?: readonly TrafficRule[]
   /** Given, each rule's time is added to it (ms by rule id): `npm run bench:traffic` prints the cost per rule. */
   ruleTimes?: Map<string, number>
-  /** Worker threads judging (partition.ts); default: the cores available (1 for small traffic, or `rules`/`ruleTimes` given). */
+  /** Worker threads judging (partition.ts); default 1 (and 1 when `rules`/`ruleTimes` are given). */
   jobs?: number
   /** Judge this shard only (--shard K/N), its report mergeable by merge-reports. */
   shard?: ShardSpec
@@ -42,6 +42,8 @@ export interface VerifyTrafficOutcome {
   exitCode: 0 | 1 | 2
   reportDir?: string
   exchanges: number
+  /** How the CPU time split between the reading thread and the --jobs workers (jobs.ts JudgedFiles), when known. */
+  threadCpuMs?: { reader?: number; workers: (number | undefined)[] }
 }
 
 export type TrafficFormat = 'har' | 'har-zip' | 'ndjson'
@@ -88,11 +90,11 @@ async function* exchangesOf(file: string, format: TrafficFormat, firstSeq: numbe
   yield* format === 'ndjson' ? readNdjson(file, { label, firstSeq }) : readHar(file, { label, firstSeq, zip: format === 'har-zip' })
 }
 
-/** Below this much traffic (all files), one thread judges it: starting workers costs more than they save. */
 /**
- * --jobs when not given: one thread. On the realistic bench traffic (one API key sends nearly every exchange)
- * two threads measured 0.65–0.99x the wall time of one (docs/traffic.md), so more threads are asked for, never
- * assumed: they pay only where the traffic spreads over many keys and collections, or across machines (--shard).
+ * --jobs when not given: one thread. Each exchange is now read whole by one thread only (partition.ts), but on the
+ * realistic bench traffic two threads still cost ~1.5x the CPU of one (a second heap's parsing, collection and
+ * compilation), which on 2 cores leaves ~1.1x at best and less on a loaded machine (docs/performance.md), so more
+ * threads are asked for, never assumed. Where they pay: idle cores, traffic of many keys and collections, --shard.
  */
 const DEFAULT_JOBS = 1
 
@@ -189,7 +191,12 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   for (const row of report.checks)
     if (row.status === 'failed') write(`${row.level} ${row.id} (${row.clause}) ${(row as { side?: string }).side ?? ''}: ${row.message}\n`)
   write(`${report.verdictLabel}\nreports: ${quotedPath(reportDir)}\n`)
-  return { exitCode: unreadable || judged.notJudged ? 2 : exitCode, reportDir, exchanges: judged.exchanges }
+  return {
+    exitCode: unreadable || judged.notJudged ? 2 : exitCode,
+    reportDir,
+    exchanges: judged.exchanges,
+    ...(judged.threadCpuMs ? { threadCpuMs: judged.threadCpuMs } : {}),
+  }
 }
 
 /** Exchanges looked at to find the base path: traffic of another API before the first call of this one is rare. */

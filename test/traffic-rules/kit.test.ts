@@ -1,6 +1,6 @@
 // The kit picks the answers a rule declares: what each field of Judges lets through and what it turns down.
 import { describe, expect, it } from 'vitest'
-import { answerOf, type Judges, type Op } from '../../src/traffic/rules/kit.ts'
+import { answerOf, lightExchange, linkWhole, recordsOf, wholeBody, wholeOf, type Judges, type Op } from '../../src/traffic/rules/kit.ts'
 import { resolveOperation } from '../../src/traffic/operation.ts'
 import { account, exchange, page, quotation, uuid, type Spec } from './helpers.ts'
 
@@ -33,5 +33,54 @@ describe('answerOf', () => {
     const spec = { path: `/accounts/${uuid(1)}`, responseBody: account(1) }
     expect(picked(RECORDS, spec, true)).toBe(false)
     expect(picked({ ops: ['get'], status: '2xx' }, spec, true)).toBe(true)
+  })
+})
+
+describe('lightExchange: what the rules marked light read, and nothing heavier', () => {
+  const lightOf = (spec: Spec) => {
+    const e = exchange(spec)
+    const operation = resolveOperation(e, '/v1')!
+    return { e, operation, light: lightExchange(e, operation) }
+  }
+
+  it.each([
+    ['a list page', { path: '/accounts?limit=2', responseBody: page([account(1), account(2), 'not a record'], 'c2') }],
+    ['a get', { path: `/accounts/${uuid(1)}`, responseBody: account(1) }],
+    ['a create', { method: 'POST', path: '/accounts', body: { name: 'A' }, status: 201, responseBody: account(3) }],
+    ['a page without data', { path: '/accounts', responseBody: { items: [account(1)] } }],
+    ['an answer that is not an object', { path: `/accounts/${uuid(1)}`, responseBody: 'text' }],
+    ['an error', { path: '/accounts', status: 400, responseBody: { error: { code: 'invalid_request' } } }],
+  ] as [string, Spec][])('%s: the records ids, status, headers and request line as the whole shows them', (_what, spec) => {
+    const { e, operation, light } = lightOf(spec)
+    expect(recordsOf(operation, light).map((r) => r.id)).toEqual(recordsOf(operation, e).map((r) => r.id))
+    expect(light.response!.status).toBe(e.response!.status)
+    expect(light.response!.headers).toEqual(e.response!.headers)
+    expect([light.request.method, light.request.url, light.request.headers, light.startedAt, light.endedAt]).toEqual([
+      e.request.method,
+      e.request.url,
+      e.request.headers,
+      e.startedAt,
+      e.endedAt,
+    ])
+    expect(light.request.body).toBeUndefined()
+    // Structured-clonable: it crosses threads as it is.
+    expect(structuredClone(light)).toEqual(light)
+  })
+
+  it("keeps a /me answer's body whole, and no other body than records' ids", () => {
+    const me = lightOf({ path: '/me', responseBody: { key: { name: 'ci', scopes: ['accounts:read'] }, user: { id: uuid(9) } } })
+    expect(wholeBody(me.light)).toEqual(wholeBody(me.e))
+    const error = lightOf({ path: `/accounts/${uuid(1)}`, status: 404, responseBody: { error: { code: 'not_found' } } })
+    expect(error.light.response!.body).toBeUndefined()
+    const record = lightOf({ path: `/accounts/${uuid(1)}`, responseBody: account(1) })
+    expect(record.light.response!.body).toEqual({ id: account(1).id })
+  })
+
+  it('leads to its whole exchange once linked (evidence shows the whole)', () => {
+    const { e, light } = lightOf({ path: `/accounts/${uuid(1)}`, responseBody: account(1) })
+    expect(wholeOf(light)).toBe(light)
+    linkWhole(light, () => e)
+    expect(wholeOf(light)).toBe(e)
+    expect(Object.keys(light)).not.toContain('whole')
   })
 })

@@ -99,7 +99,8 @@ export const retryAfterHonoured: TrafficRule = acrossExchanges(
     side: 'client',
     title: 'After a 429, the client waits Retry-After before calling the same method and path again with the same key',
   },
-  'key',
+  // Per key, method and path: one collection's.
+  'collection',
   () => {
     const waits = new BoundedMap<string, { until: number; refused: TrafficExchange }>()
     return {
@@ -142,7 +143,8 @@ export const idempotencyKeyReuse: TrafficRule = acrossExchanges(
     side: 'client',
     title: 'An Idempotency-Key is not reused with a different body',
   },
-  'key',
+  // Per API key, path and Idempotency-Key: one collection's.
+  'collection',
   () => {
     const sent = new BoundedMap<string, TrafficExchange>()
     return {

@@ -28,6 +28,58 @@ export function acrossExchanges(meta: RuleMeta, memory: RuleMemory, start: () =>
   return { ...meta, memory, start }
 }
 
+/**
+ * A rule across all of one API key's exchanges that reads only their light copies (lightExchange): its partition,
+ * often nearly all the traffic, is handed those instead of reading every exchange whole a second time.
+ */
+export function acrossKeyLight(meta: RuleMeta, start: () => RuleState): TrafficRule {
+  return { ...meta, memory: 'key', light: true, start }
+}
+
+/** The whole exchange a light copy was made of (verifier.ts shows it as evidence). */
+export const WHOLE: unique symbol = Symbol('whole exchange')
+
+/** The whole exchange behind a light copy, or the exchange itself. */
+export function wholeOf(exchange: TrafficExchange): TrafficExchange {
+  const whole = (exchange as { [WHOLE]?: () => TrafficExchange })[WHOLE]
+  return whole ? whole() : exchange
+}
+
+/** Links a light copy to its whole exchange, made when first asked for (evidence only). */
+export function linkWhole(light: TrafficExchange, whole: () => TrafficExchange): TrafficExchange {
+  let made: TrafficExchange | undefined
+  Object.defineProperty(light, WHOLE, { value: () => (made ??= whole()), enumerable: false })
+  return light
+}
+
+/** Operations whose 2xx answer carries records (recordsOf). */
+const RECORD_OPS: ReadonlySet<string> = new Set(['list', 'get', 'create', 'update', 'replace'])
+
+/**
+ * What the rules marked `light` read of an exchange (a structured-clonable copy, the exchange already masked): the
+ * request line, headers and times, the response's status, headers and whether it was seen whole; of its body, a
+ * /me answer's whole, and of an answer that carries records (recordsOf) only each record's id. No request body.
+ */
+export function lightExchange(exchange: TrafficExchange, operation: ResolvedOperation): TrafficExchange {
+  const { request, response } = exchange
+  const light: TrafficExchange = {
+    seq: exchange.seq,
+    source: exchange.source,
+    request: { method: request.method, url: request.url, headers: request.headers },
+    startedAt: exchange.startedAt,
+    endedAt: exchange.endedAt,
+    ...(exchange.keyRole !== undefined ? { keyRole: exchange.keyRole } : {}),
+  }
+  if (!response) return light
+  const { body, ...rest } = response
+  let kept: unknown
+  if (operation.op === 'me') kept = body
+  else if (isObject(body) && isSuccess(response.status) && RECORD_OPS.has(operation.op ?? ''))
+    kept = operation.op === 'list' ? { data: Array.isArray(body.data) ? body.data.filter(isObject).map((r) => ({ id: r.id })) : undefined } : { id: body.id }
+  light.response = { ...rest, ...(kept !== undefined ? { body: kept } : {}) }
+  return light
+}
+
 /** A response as an exchange holds it. */
 export type ExchangeResponse = NonNullable<TrafficExchange['response']>
 

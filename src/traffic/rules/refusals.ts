@@ -11,6 +11,7 @@ import type { TrafficExchange, TrafficRule } from '../types.ts'
 import {
   BoundedMap,
   acrossExchanges,
+  acrossKeyLight,
   answerOf,
   answeredWithin,
   isObject,
@@ -45,7 +46,8 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
     title:
       'A GET with nothing §7.3 could name (/me, a record by uuid, a list whose every parameter §4.1 and §4.3 accept, or the cursor just handed out) is not answered 400',
   },
-  'key',
+  // The cursors a key was handed for one collection; a /me or a record by uuid is judged alone.
+  'collection',
   () => {
     /** `${key} ${nextCursor}` → the page that handed it out, with who asked and for what query (by key: two keys' equal cursors are two). */
     const cursors = new BoundedMap<string, { exchange: TrafficExchange; key: string; resource: string; signature: string }>(DEFAULTS.trafficKeysRemembered)
@@ -93,7 +95,7 @@ export const nothingToRefuse: TrafficRule = acrossExchanges(
   },
 )
 
-export const listNotFound: TrafficRule = acrossExchanges(
+export const listNotFound: TrafficRule = acrossKeyLight(
   {
     id: 'traffic.refusal.list-not-404',
     clauses: ['§4.1', '§5.7', '§4.3'],
@@ -102,7 +104,6 @@ export const listNotFound: TrafficRule = acrossExchanges(
     title:
       'A list of a collection the same key was answered 2xx is not answered 404 when every uuid filter names a record the traffic showed (a filter that matches nothing gives an empty page)',
   },
-  'key',
   () => {
     /** `${key} ${resource}` of lists answered 2xx, and `${key} ${id}` of records shown to a key. */
     const listed = new BoundedMap<string, true>(DEFAULTS.trafficKeysRemembered)

@@ -14,6 +14,7 @@ import {
   BoundedMap,
   WriteClock,
   acrossExchanges,
+  acrossKeyLight,
   answeredWithin,
   endedBefore,
   isObject,
@@ -61,7 +62,7 @@ export function scopesShown(body: unknown): Set<string> | undefined {
   return plain ? new Set(scopes) : undefined
 }
 
-export const scopeEnforced: TrafficRule = acrossExchanges(
+export const scopeEnforced: TrafficRule = acrossKeyLight(
   {
     id: 'traffic.auth.scope-enforced',
     clauses: ['§5.4', '§5.6', '§1.2'],
@@ -69,7 +70,6 @@ export const scopeEnforced: TrafficRule = acrossExchanges(
     side: 'server',
     title: "A call outside the scopes the key's own /me just showed is not answered 2xx (refused with 403)",
   },
-  'key',
   () => {
     const keys = new BoundedMap<string, { scopes: Set<string>; exchange: TrafficExchange }>(DEFAULTS.trafficKeysRemembered)
     return {
@@ -287,7 +287,7 @@ const MAX_ACCEPTED_PER_KEY = 1_000
  * could refill since), and a sliding log (the traffic itself shows `limit` calls of the key accepted within the
  * minute before).
  */
-export const limitEnforced: TrafficRule = acrossExchanges(
+export const limitEnforced: TrafficRule = acrossKeyLight(
   {
     id: 'traffic.ratelimit.limit-enforced',
     clauses: ['§8', '§7.7', '§5.8'],
@@ -295,7 +295,6 @@ export const limitEnforced: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'After RateLimit-Remaining 0, a call of the same key that no window, bucket or log could admit is refused with 429, not answered 2xx',
   },
-  'key',
   () => {
     const keys = new BoundedMap<string, { accepted: number[]; spent?: { exchange: TrafficExchange; limit: number; resetAt: number } }>(
       DEFAULTS.trafficKeysRemembered,
@@ -356,7 +355,8 @@ export const meShowsParts: TrafficRule = acrossExchanges(
     title:
       "GET /me answered 200 shows the key's name and the user the key acts as (a field named for the user, or the id of a user the key's complete /users listing showed)",
   },
-  'key',
+  // Only its /me and /users answers are kept: one key's, whatever else the key sends.
+  (exchange, operation) => (operation.op === 'me' || operation.resource === 'user' ? `k ${keyOf(exchange) ?? '?'}` : undefined),
   () => {
     /** Per key: the user ids of its complete /users listing, and its last /me that names no user field (bounded, oldest out). */
     const keys = new Map<string, { users?: Set<string>; me?: TrafficExchange }>()

@@ -10,6 +10,7 @@ import type { RuleContext, RuleMemory, TrafficExchange, TrafficRule } from '../t
 import {
   BoundedMap,
   acrossExchanges,
+  acrossKeyLight,
   answerOf,
   answeredWithin,
   endedBefore,
@@ -40,7 +41,8 @@ export const idempotentReplay: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'A create retried with the same Idempotency-Key and body returns the first response: same status, same record, no second id',
   },
-  'key',
+  // A create and its retries share the API key, the path and the Idempotency-Key: one collection's.
+  'collection',
   () => {
     const firsts = new BoundedMap<string, TrafficExchange>()
     return {
@@ -307,8 +309,9 @@ export const orderFromAccepted: TrafficRule = againstSeenStatus(
     side: 'server',
     title: 'An order is not created from a quotation last seen as a draft (§3.2: from an accepted quotation)',
   },
-  // The state remembered is a quotation's: an order's create is judged where the quotations are.
-  (_exchange, operation) => (operation.resource === 'order' ? 'quotation' : (operation.resource ?? '')),
+  // The state remembered and read is a quotation's: an order's create is judged where the quotations are; what
+  // other collections show it notes but never reads.
+  (_exchange, operation) => (operation.resource === 'order' || operation.resource === 'quotation' ? 'quotation' : undefined),
   // A list may lag behind a change (a search index): only reads and writes of the record itself say its state.
   false,
   { resources: ['order'], ops: ['create'] },
@@ -349,7 +352,7 @@ const RECENT_PER_KEY = 8
  * answered before that reset, and B's Remaining above A's by more than a token bucket could have refilled
  * between them. Concurrent requests and unnamed keys are never compared.
  */
-export const remainingNeverRises: TrafficRule = acrossExchanges(
+export const remainingNeverRises: TrafficRule = acrossKeyLight(
   {
     id: 'traffic.ratelimit.remaining-never-rises',
     clauses: ['§8', '§5.8'],
@@ -357,7 +360,6 @@ export const remainingNeverRises: TrafficRule = acrossExchanges(
     side: 'server',
     title: 'RateLimit-Remaining never rises within one window of the same key (beyond what a refill explains)',
   },
-  'key',
   () => {
     /** Per key: the last responses, and the first one seen announcing the current reset (the longest gap to compare). */
     const keys = new BoundedMap<string, { recent: Quota[]; anchor?: Quota }>()
