@@ -29,6 +29,7 @@ import { describeFootprint, describeLeftovers } from '../run/footprint.ts'
 import type { ProfileWord, Status } from '../vocabulary.ts'
 import { counted } from '../text/counted.ts'
 import { quotedPath } from '../text/quoted-path.ts'
+import { exploredLine } from '../coverage/explored.ts'
 
 export interface RunCommandOptions {
   baseUrl?: string
@@ -323,6 +324,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunOutcome
   if (byArea.length > 0 && !options.quiet) write(`  requests by area: ${byArea.map(([area, n]) => `${area} ${n}`).join(', ')}\n`)
   // On the embedded server they went with it; against a real one each is named, to be removed by hand.
   if (report.footprint) write(`  ${describeFootprint(report.footprint)}\n`)
+  if (report.explored) write(`  ${exploredLine(report.explored)}\n`)
   if (embedded && leftovers.length > 0)
     write(`  ${counted(leftovers.length, 'record')} the API cannot delete stayed in the embedded server and went with it (listed in the report)\n`)
   else

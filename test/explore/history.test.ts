@@ -22,6 +22,8 @@ async function night(seed: number, history: string): Promise<RunReport> {
     { cwd: dir, env: baseEnv(), hardLimitMs: 120_000 },
   )
   expect(run.code, run.stdout + run.stderr).toBe(0)
+  // The console says it too, beside the verdict (with the nights, once there is a history).
+  expect(run.stdout).toMatch(/Explored \(operation × axis × value form\): \d+ of \d+ cells .*; over \d+ runs of /)
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport
   expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('data-testid="explored"')
   // The cells are the `explored` block's, not a capability row (a thousand lines in the Capabilities table).
