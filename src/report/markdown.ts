@@ -1,5 +1,6 @@
 // summary.md: the pull-request comment. Bounded: GitHub refuses comments over 65 536 characters, so rows
 // are capped and a byte budget stops any table before the whole would pass MAX_SUMMARY_BYTES.
+import { exploredLine } from '../coverage/explored.ts'
 import { LEVELS, outcomeOf } from './build.ts'
 import { compareByLevelClauseId } from './clause-order.ts'
 import type { RunReport, Verdict } from './types.ts'
@@ -176,6 +177,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
     out.push(`| ${level} | ${c.passed} | ${c.failed} | ${c.waived} | ${c.skipped} | ${c.errored} | ${c.total} |`)
   }
   out.push(`| **All** | ${s.passed} | ${s.failed} | ${s.waived} | ${s.skipped} | ${s.errored} | ${s.total} |`, '')
+  if (report.explored) out.push(mdCell(exploredLine(report.explored), 600), '')
 
   const footer = [
     '---',

@@ -26,6 +26,7 @@ async function night(seed: number, history: string): Promise<RunReport> {
   expect(run.stdout).toMatch(/Explored \(operation × axis × value form\): \d+ of \d+ cells .*; over \d+ runs of /)
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport
   expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('data-testid="explored"')
+  expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toMatch(/Explored \(operation × axis × value form\): \d+ of \d+ cells/)
   // The cells are the `explored` block's, not a capability row (a thousand lines in the Capabilities table).
   expect(Object.keys(report.capabilities ?? {}).filter((key) => key.endsWith('.explore.cells'))).toEqual([])
   return report
