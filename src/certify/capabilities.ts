@@ -3,7 +3,7 @@
 // pages shows exactly where they differ. Fed by report.json's `capabilities` (the run's capabilities and the
 // checks' observations, src/report/build.ts mergeCapabilities).
 import { capabilityText, CAPABILITY_TOPICS, groupCapabilities } from '../report/capability-topics.ts'
-import { mdCell } from '../report/markdown.ts'
+import { mdCell } from '../text/markdown-cell.ts'
 import type { RunReport } from '../report/types.ts'
 import type { ProductInfo } from './product.ts'
 

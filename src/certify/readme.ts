@@ -2,7 +2,7 @@
 // pass, and the exact steps and configuration (secrets redacted) to reproduce the run and verify the folder.
 // Rendered from report.json and PRODUCT.json only, so verify-submission can render it again and compare.
 import { FIXTURE_VARIABLES, KEY_VARIABLES, type FixtureName } from '../config/config.ts'
-import { mdCell as commentCell } from '../report/markdown.ts'
+import { mdCell as commentCell } from '../text/markdown-cell.ts'
 import type { RunReport } from '../report/types.ts'
 import { MANIFEST_FILE } from './manifest.ts'
 import type { ProductInfo } from './product.ts'

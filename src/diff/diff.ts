@@ -1,6 +1,6 @@
 // `crm-conformance diff <before> <after>`: what changed between two runs' report.json, one line per changed
 // check, so QA reads "what broke since last night?" instead of two reports. Pure: the reports in, the changes out.
-import { mdCell, mdCode } from '../report/markdown.ts'
+import { mdCell, mdCode } from '../text/markdown-cell.ts'
 import type { Level, Status } from '../vocabulary.ts'
 
 /** The parts of report.json the comparison reads (older reports may lack some). */

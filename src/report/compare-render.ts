@@ -5,7 +5,7 @@ import { printableLine } from '../text/printable.ts'
 import { TOOL_VERSION } from '../version.ts'
 import type { CellOutcome, ClauseRow, CompareCell, CompareColumn, Comparison } from './compare.ts'
 import { escapeHtml } from './html.ts'
-import { mdCell } from './markdown.ts'
+import { mdCell } from '../text/markdown-cell.ts'
 
 /** Symbol and meaning of each outcome, in the legend's order (worst first). */
 export const LEGEND: readonly { outcome: CellOutcome; symbol: string; meaning: string }[] = [

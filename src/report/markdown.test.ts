@@ -1,7 +1,8 @@
 import { marked } from 'marked'
 import { describe, expect, it } from 'vitest'
 import { controlsIn, HOSTILE_ALL } from '../../test/hostile/corpus.ts'
-import { MAX_SUMMARY_BYTES, mdCell, renderSummaryMarkdown } from './markdown.ts'
+import { mdCell } from '../text/markdown-cell.ts'
+import { MAX_SUMMARY_BYTES, renderSummaryMarkdown } from './markdown.ts'
 import { makeCheckResult, makeReport, sampleResults } from './test-fixtures.ts'
 
 describe('renderSummaryMarkdown', () => {
