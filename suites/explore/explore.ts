@@ -7,6 +7,7 @@
 import fc from 'fast-check'
 import { CheckSkipped, type CheckContext, type Exchange, type Oracle } from '../../src/checks/index.ts'
 import { commandArbitraries, idempotencyProbe, openingArbitrary } from './commands.ts'
+import { moreArbitraries } from './commands-more.ts'
 import type { Aspect } from './contract.ts'
 import { Finding, World, type Budget, type ExploreModel, type Step } from './world.ts'
 
@@ -75,7 +76,7 @@ async function exploreRound(
   const muted = new Set(Object.keys(result.findings) as Aspect[])
   let failed = false
   let harness: unknown
-  const sequences = fc.tuple(openingArbitrary(), fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }))
+  const sequences = fc.tuple(openingArbitrary(), fc.commands([...commandArbitraries(), ...moreArbitraries(ctx)], { maxCommands: MAX_COMMANDS, size: 'max' }))
   const property = fc.asyncProperty(sequences, async ([opening, commands]) => {
     if (harness !== undefined || spend.spent >= spend.limit) return
     const first = result.sequences++ === 0

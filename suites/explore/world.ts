@@ -12,6 +12,7 @@ import {
   type ApiResponse,
   type CheckContext,
   type Exchange,
+  type KeyRole,
   type Oracle,
   type OracleAnswer,
   type Query,
@@ -81,8 +82,8 @@ export class World {
     private readonly muted: ReadonlySet<Aspect> = new Set(),
   ) {}
 
-  private async model(req: Parameters<Oracle['send']>[0]): Promise<Answer> {
-    return this.onModel(await (await this.oracle()).send(req))
+  private async model(req: Parameters<Oracle['send']>[0], role?: KeyRole): Promise<Answer> {
+    return this.onModel(await (await this.oracle()).send(req, role))
   }
 
   get exhausted(): boolean {
@@ -144,6 +145,12 @@ export class World {
     const t = this.onTarget(await deleteRecord(this.ctx, own.resource, own.t))
     const m = await this.model({ method: 'DELETE', path: itemPath(own.resource, own.m) })
     return [t, m]
+  }
+
+  /** One GET on one side, as the main key or another configured key kind: a walk read page by page, a read as another key. */
+  async read(side: 'target' | 'model', path: string, query?: Query, role: KeyRole = 'main'): Promise<Answer> {
+    if (side === 'model') return this.model({ method: 'GET', path, query }, role)
+    return this.onTarget(await (role === 'main' ? this.ctx.api : this.ctx.as(role)).get(path, query))
   }
 
   /** Walks a list on one side to its last page (or `maxPages`). */
