@@ -3,9 +3,10 @@
 // fixtures. Registered beside commandArbitraries() (explore.ts); each list is built once per run.
 import type fc from 'fast-check'
 import type { CheckContext } from '../../src/checks/index.ts'
+import { keyReadArbitrary } from './commands-keys.ts'
 import { interleavedWalkArbitrary } from './commands-walks.ts'
 import type { ExploreModel, World } from './world.ts'
 
 export function moreArbitraries(_ctx: CheckContext): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
-  return [interleavedWalkArbitrary()]
+  return [interleavedWalkArbitrary(), keyReadArbitrary()]
 }

@@ -276,3 +276,30 @@ export function interleavedVerdict(what: string, counts: { index: number; target
     expected: 'an opaque cursor marks a position: writes between pages neither skip nor repeat a record they did not touch (§9.2, §4.1)',
   }
 }
+
+/**
+ * A read with a key kind whose answer the spec does not fix by itself (a key inside its scopes, whose owner's role
+ * and visibility are the target's own, §5.3): only a refusal as if the key were invalid (401, §5.5) or a server
+ * error is placed; any other difference from the main key's model answer is information.
+ */
+export function validKeyVerdict(what: string, target: Answer, model: Answer): Verdict | undefined {
+  if (target.status >= 500 || target.status === 401)
+    return {
+      aspect: 'status',
+      message: `${what}: ${target.status} for a valid key`,
+      expected: 'a valid key is never answered 401 (§5.5, §7.4) and never a server error (§7)',
+    }
+  if (ok(target) !== ok(model) || (!ok(target) && target.status !== model.status))
+    return { unplaced: `${what}: ${target.status}, the main key's model ${model.status} (§5.3: the owner's role and what it sees are the target's)` }
+  return undefined
+}
+
+/** A list read with another workspace's key: none of the explorer's records may show (§5.2, §5.7). */
+export function foreignListVerdict(what: string, shown: number[]): Verdict | undefined {
+  if (shown.length === 0) return undefined
+  return {
+    aspect: 'list-membership',
+    message: `${what}: another workspace's key is shown the explorer's records #${shown.join(', #')}`,
+    expected: "a key reaches only its own workspace's records (§5.2, §5.7)",
+  }
+}
