@@ -3,10 +3,11 @@
 // fixtures. Registered beside commandArbitraries() (explore.ts); each list is built once per run.
 import type fc from 'fast-check'
 import type { CheckContext } from '../../src/checks/index.ts'
+import { fixtureArbitraries } from './commands-fixtures.ts'
 import { keyReadArbitrary } from './commands-keys.ts'
 import { interleavedWalkArbitrary } from './commands-walks.ts'
 import type { ExploreModel, World } from './world.ts'
 
-export function moreArbitraries(_ctx: CheckContext): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
-  return [interleavedWalkArbitrary(), keyReadArbitrary()]
+export function moreArbitraries(ctx: CheckContext): fc.Arbitrary<fc.AsyncCommand<ExploreModel, World>>[] {
+  return [interleavedWalkArbitrary(), keyReadArbitrary(), ...fixtureArbitraries(ctx)]
 }

@@ -125,6 +125,13 @@ export class World {
     return [t, m]
   }
 
+  /** A create the target already answered (a run's one-time create, shared with other checks): its answer joins the step, the model is sent the same create. */
+  async created(resource: ResourceName, response: ApiResponse, mBody: AnyRecord): Promise<[Answer, Answer]> {
+    const t = this.onTarget(response)
+    const m = await this.model({ method: 'POST', path: RESOURCES[resource].path, body: mBody })
+    return [t, m]
+  }
+
   async get(own: Own): Promise<[Answer, Answer]> {
     const t = this.onTarget(await this.ctx.api.get(itemPath(own.resource, own.t)))
     const m = await this.model({ method: 'GET', path: itemPath(own.resource, own.m) })
@@ -145,6 +152,11 @@ export class World {
     const t = this.onTarget(await deleteRecord(this.ctx, own.resource, own.t))
     const m = await this.model({ method: 'DELETE', path: itemPath(own.resource, own.m) })
     return [t, m]
+  }
+
+  /** Puts a target's fixture (a record the API cannot make) into the model under the target's id. */
+  async mirror(resource: ResourceName, record: AnyRecord): Promise<void> {
+    await (await this.oracle()).mirror(resource, record)
   }
 
   /** One GET on one side, as the main key or another configured key kind: a walk read page by page, a read as another key. */
