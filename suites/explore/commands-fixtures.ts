@@ -178,26 +178,31 @@ class ListFixtures implements Cmd {
   toString = () => `list ${this.resource}s by ${this.resource === 'payment' ? 'invoiceId' : this.byAccount ? 'accountId' : 'quoteId'}`
 }
 
-/** The fixture commands this run may draw: none outside the full profile, none for a fixture not configured. */
+/**
+ * The fixture commands this run may draw, as one draw among the explorer's commands (they need a payment or the
+ * order before their reads, and the draws are few at the CI budget): none outside the full profile, none for a
+ * fixture not configured.
+ */
 export function fixtureArbitraries(ctx: CheckContext): fc.Arbitrary<Cmd>[] {
-  if (ctx.profile !== 'full') return []
-  const out: fc.Arbitrary<Cmd>[] = []
-  if (ctx.config.fixtures.sentInvoiceId) {
-    out.push(
-      fc
-        .tuple(fc.integer({ min: 1, max: MAX_PAYMENT_SEN }), fc.constantFrom(...METHODS), fc.boolean())
-        .map(([amount, method, reference]) => new Pay(amount, method, reference)),
-    )
-  }
-  if (ctx.config.fixtures.acceptedQuotationId) out.push(fc.constant(new Order()))
-  if (out.length === 0) return []
-  const kinds = [...(ctx.config.fixtures.sentInvoiceId ? ['payment' as const] : []), ...(ctx.config.fixtures.acceptedQuotationId ? ['order' as const] : [])]
-  // One draw in two of these reads: a payment or order is needed before them, and the draws are few at the CI budget.
-  out.push(
-    fc.oneof(
-      fc.nat({ max: 1000 }).map((n): Cmd => new GetFixture(n)),
-      fc.tuple(fc.constantFrom(...kinds), fc.boolean()).map(([r, byAccount]): Cmd => new ListFixtures(r, byAccount)),
-    ),
-  )
-  return out
+  const { sentInvoiceId, acceptedQuotationId } = ctx.config.fixtures
+  if (ctx.profile !== 'full' || (!sentInvoiceId && !acceptedQuotationId)) return []
+  const kinds = [...(sentInvoiceId ? ['payment' as const] : []), ...(acceptedQuotationId ? ['order' as const] : [])]
+  const makes: fc.WeightedArbitrary<Cmd>[] = [
+    ...(sentInvoiceId
+      ? [
+          {
+            arbitrary: fc
+              .tuple(fc.integer({ min: 1, max: MAX_PAYMENT_SEN }), fc.constantFrom(...METHODS), fc.boolean())
+              .map(([amount, method, reference]): Cmd => new Pay(amount, method, reference)),
+            weight: 2,
+          },
+        ]
+      : []),
+    ...(acceptedQuotationId ? [{ arbitrary: fc.constant<Cmd>(new Order()), weight: 1 }] : []),
+  ]
+  const reads: fc.WeightedArbitrary<Cmd>[] = [
+    { arbitrary: fc.nat({ max: 1000 }).map((n): Cmd => new GetFixture(n)), weight: 1 },
+    { arbitrary: fc.tuple(fc.constantFrom(...kinds), fc.boolean()).map(([r, byAccount]): Cmd => new ListFixtures(r, byAccount)), weight: 1 },
+  ]
+  return [fc.oneof(...makes, ...reads)]
 }

@@ -55,7 +55,7 @@ async function createOne(m: ExploreModel, w: World, resource: Explored, body: An
 }
 
 /** Several records of one collection in a row: lists then have pages, an order and filters to tell apart. */
-class CreateMany implements Cmd {
+export class CreateMany implements Cmd {
   constructor(
     readonly resource: Explored,
     readonly bodies: AnyRecord[],

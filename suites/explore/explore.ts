@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { CheckSkipped, type CheckContext, type Exchange, type Oracle } from '../../src/checks/index.ts'
 import { commandArbitraries, idempotencyProbe, openingArbitrary } from './commands.ts'
-import { moreArbitraries } from './commands-more.ts'
+import { moreArbitraries, walkProbe } from './commands-more.ts'
 import type { Aspect } from './contract.ts'
 import { Finding, World, type Budget, type ExploreModel, type Step } from './world.ts'
 
@@ -86,6 +86,7 @@ async function exploreRound(
         const model: ExploreModel = { own: [] }
         if (first) await idempotencyProbe(opening)?.run(model, world)
         await opening.run(model, world)
+        if (first) await walkProbe(opening)?.run(model, world)
         return { model, real: world }
       }
       await fc.asyncModelRun(setup, commands)

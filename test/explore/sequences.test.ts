@@ -1,0 +1,84 @@
+// The explorer's commands that put steps together (issue 39): walks with writes between pages judged only on what
+// the spec fixes, reads with every configured key kind (and none sent for a kind not configured), payments and
+// orders on fixtures mirrored into the model (only in the full profile, only when the fixture is configured).
+import { expect, test } from 'vitest'
+import { DEFAULTS } from '../../src/config/config.ts'
+import { runInProcess, type InProcessRun } from '../../src/run/in-process.ts'
+import { catalogue } from '../../suites/index.ts'
+import { ASPECTS, interleavedVerdict, validKeyVerdict } from '../../suites/explore/contract.ts'
+import type { Profile } from '../../src/vocabulary.ts'
+
+const explore = (seed: number, options: { faults?: string[]; config?: Record<string, unknown>; profile?: Profile } = {}): Promise<InProcessRun> =>
+  runInProcess({
+    checks: catalogue,
+    only: ['explore'],
+    embedded: { faults: options.faults ?? [] },
+    seed,
+    profile: options.profile,
+    config: { exploreRequests: DEFAULTS.exploreRequests, webhookSecret: '', ...options.config },
+  })
+
+const failed = (run: InProcessRun) => run.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.message}`)
+test('a walk with writes between pages compares only untouched records, at SHOULD: the spec fixes no more for them', () => {
+  expect(ASPECTS['walk-writes'].level).toBe('SHOULD')
+  expect(interleavedVerdict('walk', [{ index: 0, target: 1, model: 1 }])).toBeUndefined()
+  const skipped = interleavedVerdict('walk', [
+    { index: 0, target: 1, model: 1 },
+    { index: 2, target: 0, model: 1 },
+  ])
+  expect(skipped).toMatchObject({ aspect: 'walk-writes' })
+  expect((skipped as { message: string }).message).toContain('#2 shown 0 times, the model once')
+  expect(interleavedVerdict('walk', [{ index: 1, target: 2, model: 1 }])).toMatchObject({ aspect: 'walk-writes' })
+})
+
+test('a read with a valid key is placed only on 401 and 5xx; another difference is information', () => {
+  expect(validKeyVerdict('get', { status: 401, body: {} }, { status: 200, body: {} })).toMatchObject({ aspect: 'status' })
+  expect(validKeyVerdict('get', { status: 502, body: {} }, { status: 200, body: {} })).toMatchObject({ aspect: 'status' })
+  expect(validKeyVerdict('get', { status: 404, body: {} }, { status: 200, body: {} })).toHaveProperty('unplaced')
+  expect(validKeyVerdict('get', { status: 200, body: {} }, { status: 200, body: {} })).toBeUndefined()
+})
+
+test.each([
+  ['pagination.offset-cursor', 'explore.walk-writes', 3],
+  ['auth.revocation-ignored', 'explore.status', 3],
+  ['auth.ip-allowlist-ignored', 'explore.status', 3],
+  ['auth.list-any-workspace', 'explore.list-membership', 2],
+  ['state.order-accepted-refused', 'explore.status', 3],
+])(
+  'the explorer catches %s (%s, seed %i)',
+  async (fault, check, seed) => {
+    const run = await explore(seed, { faults: [fault] })
+    const row = run.results.find((r) => r.id === check)!
+    expect(row.status, row.message).toBe('failed')
+  },
+  120_000,
+)
+
+test('key kinds and fixtures not configured are never sent; payments and orders only in the full profile', async () => {
+  const unset = { revoked: undefined, ipBlocked: undefined, foreign: undefined, restricted: undefined, roleLimited: undefined }
+  const fixtures = { sentInvoiceId: undefined, acceptedQuotationId: undefined, sentQuotationId: undefined, conversationId: undefined }
+  const unsetRun = await explore(3, { config: { keys: unset, fixtures } })
+  const safeRun = await explore(4, { profile: 'safe' })
+  for (const [seed, run] of [
+    [3, unsetRun],
+    [4, safeRun],
+  ] as const) {
+    expect(failed(run), `seed ${seed}`).toEqual([])
+    const byKey = run.session.transport.stats.byKey
+    expect(byKey.main ?? 0).toBeGreaterThan(0)
+    if (seed === 3) expect(Object.keys(byKey), 'only the main key is sent').toEqual(['main'])
+    expect(
+      run.leftovers.filter((l) => l.resource === 'payment' || l.resource === 'order'),
+      `seed ${seed}`,
+    ).toEqual([])
+  }
+}, 240_000)
+
+test('in the full profile payments are recorded against the mirrored sent invoice and the order made once, with no finding', async () => {
+  const run = await explore(1)
+  expect(failed(run)).toEqual([])
+  const kinds = new Set(run.leftovers.map((l) => l.resource))
+  // The model accepted each against the record mirrored from the target (else the status aspect would fail).
+  expect([...kinds].sort()).toEqual(expect.arrayContaining(['payment']))
+  expect(run.leftovers.every((l) => l.resource === 'payment' || l.resource === 'order')).toBe(true)
+}, 120_000)
