@@ -7,6 +7,7 @@ import { runInProcess, type InProcessRun } from '../../src/run/in-process.ts'
 import { catalogue } from '../../suites/index.ts'
 import { ASPECTS, interleavedVerdict, validKeyVerdict } from '../../suites/explore/contract.ts'
 import type { Profile } from '../../src/vocabulary.ts'
+import { openOracle } from '../../src/run/oracle.ts'
 
 const explore = (seed: number, options: { faults?: string[]; config?: Record<string, unknown>; profile?: Profile } = {}): Promise<InProcessRun> =>
   runInProcess({
@@ -85,3 +86,28 @@ test('in the full profile payments are recorded against the mirrored sent invoic
   expect([...kinds].sort()).toEqual(expect.arrayContaining(['payment']))
   expect(run.leftovers.every((l) => l.resource === 'payment' || l.resource === 'order')).toBe(true)
 }, 120_000)
+
+test("Oracle.mirror puts a target's fixture into the model under the target's id: the model then reads and pays it", async () => {
+  const oracle = await openOracle()
+  try {
+    const id = '0e3f6a52-9a51-4b7e-8f0e-1d2c3b4a5f60'
+    const invoice = {
+      id,
+      number: 'INV-T-1',
+      title: 'Mirrored',
+      status: 'sent',
+      currency: 'MYR',
+      totalSen: 5000,
+      paidSen: 0,
+      createdAt: '2026-01-02T03:04:05.000Z',
+    }
+    await oracle.mirror('invoice', invoice)
+    const read = await oracle.send({ method: 'GET', path: `/invoices/${id}` })
+    expect(read.status).toBe(200)
+    expect(read.body).toMatchObject({ id, status: 'sent', totalSen: 5000, orderId: null })
+    const paid = await oracle.send({ method: 'POST', path: '/payments', body: { invoiceId: id, amountSen: 10, method: 'cash', paidOn: '2026-01-03' } })
+    expect(paid.status).toBe(201)
+  } finally {
+    await oracle.close()
+  }
+})
