@@ -90,6 +90,8 @@ export const OPEN: readonly string[] = [
   'cursor format and the last page convention (§4.1 "not shown")',
   'the update method (PATCH or PUT): src/checks/operations.ts finds it',
   'records the explorer did not create: lists are compared on its own records only',
+  "reads with a key allowed the call (restricted inside its scopes, role-limited outside its denials, another workspace's lists): what its owner sees (§5.3), only 401 and 5xx placed",
+  "fixtures mirrored from the target: their fields are the target's, the accepted quotation's state name (§3) is the model's",
   'in a walk with writes between its pages: whether a record created, updated or deleted during the walk shows (none, once, or twice when an update moves it under sort=updatedAt), the order of the pages after a write, whether a page short of the limit is followed by more',
 ]
 
