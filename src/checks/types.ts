@@ -6,6 +6,7 @@ import type { ApiRequest, Transport } from '../http/transport.ts'
 import type { ResolvedConfig } from '../config/config.ts'
 import type { Sink } from '../webhooks/sink.ts'
 import type { KeyRole, Level, Profile, Status, WriteNeed } from '../vocabulary.ts'
+import type { ResourceName } from '../spec/resources.ts'
 
 export type { Level, Profile, Status, WriteNeed } from '../vocabulary.ts'
 
@@ -115,6 +116,11 @@ export interface OracleAnswer {
 /** The reference server answering in this process, as the main key (or another role of its own keys). */
 export interface Oracle {
   send(req: ApiRequest, role?: KeyRole): Promise<OracleAnswer>
+  /**
+   * Puts a record the API cannot make (a fixture: a sent invoice, an accepted quotation) into the model, as the
+   * target shows it, under the target's id: the model then answers about it as it would about its own.
+   */
+  mirror(resource: ResourceName, record: Record<string, unknown>): Promise<void>
   close(): Promise<void>
 }
 

@@ -700,6 +700,13 @@ export const FAULTS = [
     description:
       'The contacts list has a serialiser of its own that drops undefined fields: its last page leaves nextCursor out, while accounts (the list walked by hand) sends it.',
   },
+  // Issue 39: only a walk with writes between its pages tells an offset from a position.
+  {
+    id: 'pagination.offset-cursor',
+    area: 'pagination',
+    description:
+      'The cursor holds an offset into the filtered, sorted list, not the position of the last record shown: a delete between pages skips a record that was never touched, a create ahead of the cursor shows one twice.',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -13,7 +13,8 @@ import { faultSwitches, switchedOn, type FaultId, type SwitchesOf } from './faul
 import { IdempotencyStore, retentionMs } from './idempotency.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { MAIN_WORKSPACE, RESTRICTED_SCOPES, roleLimitedDenied, seedExtraUsers, seedStore } from './seed.ts'
-import { MemoryStore, withListLag, type Store } from './store.ts'
+import { MemoryStore, mirrorRecord, withListLag, type Store } from './store.ts'
+import type { ResourceName } from '../spec/resources.ts'
 import { variantOf, type BasePath, type VariantName } from './variants.ts'
 import { withCors } from './cors.ts'
 import { WEBHOOK_DEFAULTS, WebhookDispatcher } from './webhooks.ts'
@@ -83,6 +84,11 @@ export interface ReferenceServer {
    * src/run/oracle.ts, sends every command here).
    */
   handle(request: Request): Promise<Response>
+  /**
+   * Puts a record into the main workspace as another server shows it (the explorer's oracle mirrors the target's
+   * fixtures), under its own id, every §2 field present: replaces one with that id.
+   */
+  mirror(resource: ResourceName, record: Record<string, unknown>): void
   /** Points event delivery somewhere else (or nowhere). */
   setWebhookTarget(url: string | undefined): void
   /** A ready-to-paste `.env` block: the base URL, every key, the webhook secret and the fixture ids. */
@@ -177,6 +183,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     fixturePools: Object.fromEntries(Object.entries(seeded.fixturePools).map(([name, ids]) => [name, [...ids]])) as Record<FixtureName, string[]>,
     webhookSecret: seeded.webhookSecret,
     handle: async (request) => app.fetch(request, { incoming: { socket: { remoteAddress: host } } }),
+    mirror: (resource, record) => mirrorRecord(lagged.store, MAIN_WORKSPACE, resource, record),
     setWebhookTarget: (url) => webhooks.setTarget(url),
     envBlock,
     close() {

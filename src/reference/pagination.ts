@@ -56,6 +56,7 @@ export const LIST_FAULTS = [
   'pagination.cursor-drops-order',
   'pagination.sort-per-page',
   'pagination.contacts-last-page-cursor-absent',
+  'pagination.offset-cursor',
 ] as const satisfies readonly FaultId[]
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -335,7 +336,24 @@ function sortedPerPage(lists: ListSource, workspace: string, kind: Kind, q: List
   return { data, nextCursor: cursor }
 }
 
+/**
+ * The `pagination.offset-cursor` fault: the cursor holds how many matching records earlier pages showed, and a
+ * later page starts that far into the list as it is now. Right while nothing changes; a delete of a record already
+ * shown skips the next one, a create ahead of the cursor shows one twice.
+ */
+function offsetPage(lists: ListSource, workspace: string, kind: Kind, q: ListQuery, variant: Variant, faults: SwitchesOf<typeof LIST_FAULTS>): Page {
+  const sorted = lists.sorted(workspace, kind, q.sort).filter((r) => matches(r, q, faults))
+  const all = q.order === 'asc' ? sorted : [...sorted].reverse()
+  const offset = q.after?.at ?? 0
+  const data = all.slice(offset, offset + q.limit)
+  const last = data[data.length - 1]
+  const more = offset + q.limit < all.length
+  const nextCursor = last && more ? encodeCursor({ sort: q.sort, order: q.order, at: offset + data.length, id: last.id }, variant.cursorEncoding) : ''
+  return { data, nextCursor }
+}
+
 export function listPage(lists: ListSource, workspace: string, kind: Kind, query: ListQuery, variant: Variant, faults: SwitchesOf<typeof LIST_FAULTS>): Page {
+  if (faults['pagination.offset-cursor']) return offsetPage(lists, workspace, kind, query, variant, faults)
   const perPage = faults['pagination.sort-per-page'] && query.sortAsked === true
   if (perPage && query.after) return sortedPerPage(lists, workspace, kind, query, variant, faults)
   const records = lists.sorted(workspace, kind, query.sort)

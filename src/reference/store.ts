@@ -1,6 +1,6 @@
 // The data behind the API, behind one small interface so that a persistent store could replace the memory one.
 
-import type { ResourceName } from '../spec/resources.ts'
+import { RESOURCES, type ResourceName } from '../spec/resources.ts'
 
 /** The API's resources, and the records the API reads but cannot create (conversations). */
 export type Kind = ResourceName | 'conversation'
@@ -147,4 +147,22 @@ export function withListLag(store: Store, lagMs: number, now: () => number): { s
     },
   }
   return { store: lagging, lists }
+}
+
+/**
+ * Puts a record as another server shows it (the explorer's oracle mirrors the target's fixtures): under its own id,
+ * every §2 field present (null where it showed none), its order keys from its createdAt and updatedAt.
+ */
+export function mirrorRecord(store: Store, workspace: string, resource: ResourceName, shown: Json): void {
+  const record: Json = Object.fromEntries(Object.keys(RESOURCES[resource].record).map((field) => [field, shown[field] ?? null]))
+  const id = String(shown.id).toLowerCase()
+  const at = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? Date.parse(value) : Date.now())
+  const createdAtMs = at(shown.createdAt)
+  store.put(workspace, resource, {
+    id,
+    createdAtMs,
+    updatedAtMs: shown.updatedAt === undefined ? createdAtMs : at(shown.updatedAt),
+    record: { ...record, id },
+    hidden: {},
+  })
 }

@@ -31,6 +31,7 @@ export async function openOracle(): Promise<Oracle> {
       }
       return { status: response.status, headers: Object.fromEntries([...response.headers].map(([k, v]) => [k.toLowerCase(), v])), body: parsed }
     },
+    mirror: async (resource, record) => server.mirror(resource, record),
     close: () => server.close(),
   }
 }

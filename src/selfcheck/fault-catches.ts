@@ -362,6 +362,8 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'pagination.contacts-last-page-cursor-absent': ['sound', 'complete-new'].flatMap((p) =>
     ['accountId', 'ownerId', 'email', 'mobile'].map((f) => `filters.contact.${f}.${p}`),
   ),
+  // Only a walk with writes between its pages shows it: the explorer's (EXPLORE_CATCHES).
+  'pagination.offset-cursor': [],
 }
 
 /**
@@ -377,6 +379,7 @@ const EXPLORE_CATCHES: Partial<Record<FaultId, readonly string[]>> = {
   'pagination.repeat-boundary-record': ['explore.pages'],
   'pagination.limit-ignored': ['explore.pages'],
   'idempotency.ignored': ['explore.idempotency'],
+  'pagination.offset-cursor': ['explore.walk-writes'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

@@ -66,7 +66,7 @@ async function createOne(m: ExploreModel, w: World, resource: Explored, body: An
 }
 
 /** Several records of one collection in a row: lists then have pages, an order and filters to tell apart. */
-class CreateMany implements Cmd {
+export class CreateMany implements Cmd {
   constructor(
     readonly resource: Explored,
     readonly bodies: AnyRecord[],
@@ -82,7 +82,7 @@ class CreateMany implements Cmd {
   toString = () => `create ${this.bodies.length} ${this.resource}s ${JSON.stringify(this.bodies)}`
 }
 
-class Create implements Cmd {
+export class Create implements Cmd {
   constructor(
     readonly resource: Explored,
     readonly body: AnyRecord,
@@ -183,7 +183,7 @@ class Get implements Cmd {
   toString = () => `get record ${this.n}`
 }
 
-class Update implements Cmd {
+export class Update implements Cmd {
   constructor(
     readonly n: number,
     readonly body: AnyRecord,
@@ -211,7 +211,7 @@ class Update implements Cmd {
   toString = () => `update record ${this.n} ${JSON.stringify(this.body)}`
 }
 
-class Delete implements Cmd {
+export class Delete implements Cmd {
   constructor(readonly n: number) {}
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
   async run(m: ExploreModel, w: World): Promise<void> {
@@ -246,7 +246,7 @@ const before = (iso: unknown): string | undefined => {
   return t === undefined ? undefined : new Date(t - 1).toISOString()
 }
 
-class List implements Cmd {
+export class List implements Cmd {
   constructor(readonly shape: ListShape) {}
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
   async run(m: ExploreModel, w: World): Promise<void> {
@@ -296,7 +296,7 @@ class List implements Cmd {
   }
 
   /** The target's query, the model's, and the records whose membership is open; undefined when a filter has no value to ask. */
-  private queries(m: ExploreModel, resource: Explored): [Query, Query, Set<number>] | undefined {
+  queries(m: ExploreModel, resource: Explored): [Query, Query, Set<number>] | undefined {
     const { sort, order, limit, since } = this.shape
     const first = m.own[0]!
     const tq: Query = { createdSince: before(first.tLast.createdAt) }
@@ -333,7 +333,7 @@ class List implements Cmd {
 }
 
 /** The collection a list reads: the one drawn, unless it holds fewer than two own records and another holds more (an order needs two). */
-function focus(m: ExploreModel, drawn: Explored): Explored {
+export function focus(m: ExploreModel, drawn: Explored): Explored {
   const count = (r: Explored) => m.own.filter((o) => o.resource === r && o.alive).length
   if (count(drawn) >= 2) return drawn
   return EXPLORED.reduce((best, r) => (count(r) > count(best) ? r : best), drawn)
@@ -353,7 +353,7 @@ function filterValues(filter: FilterSpec, own: Own, m: ExploreModel): [string, s
 const explored = fc.constantFrom<Explored>(...EXPLORED)
 const recordPick = fc.nat({ max: 1000 })
 
-function listShape(): fc.Arbitrary<ListShape> {
+export function listShape(): fc.Arbitrary<ListShape> {
   return explored.chain((resource) =>
     fc.record(
       {

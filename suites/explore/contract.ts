@@ -15,7 +15,7 @@ import {
   type ResourceName,
 } from '../../src/checks/index.ts'
 
-export type Aspect = 'status' | 'written' | 'unchanged' | 'list-membership' | 'list-order' | 'pages' | 'idempotency'
+export type Aspect = 'status' | 'written' | 'unchanged' | 'list-membership' | 'list-order' | 'pages' | 'idempotency' | 'walk-writes'
 
 export interface AspectRule {
   clauses: string[]
@@ -80,6 +80,14 @@ export const ASPECTS: Record<Aspect, AspectRule> = {
       'the record id answered by each retry; records are not counted here (a retry that answers the first record but makes another is for the idempotency checks)',
     needs: 'a create with an Idempotency-Key accepted by both sides, retried with the same body and accepted again',
   },
+  'walk-writes': {
+    clauses: ['§9.2', '§4.1'],
+    level: 'SHOULD',
+    title: 'A walk with creates, updates and deletes between its pages shows every record it did not touch, present before it, exactly once',
+    compares:
+      'how often a walk with writes between its pages shows each own record present before it and neither written nor deleted during it (once where the model lists it, never elsewhere)',
+    needs: 'a walk with a write between its pages that both sides walked to the last page, with an own record shown before it and left untouched',
+  },
 }
 
 /** What the contract leaves open, and why (docs/explore.md prints it). */
@@ -93,6 +101,9 @@ export const OPEN: readonly string[] = [
   'cursor format and the last page convention (§4.1 "not shown")',
   'the update method (PATCH or PUT): src/checks/operations.ts finds it',
   'records the explorer did not create: lists are compared on its own records only',
+  "reads with a key allowed the call (restricted inside its scopes, role-limited outside its denials, another workspace's lists): what its owner sees (§5.3), only 401 and 5xx placed",
+  "fixtures mirrored from the target: their fields are the target's, the accepted quotation's state name (§3) is the model's",
+  'in a walk with writes between its pages: whether a record created, updated or deleted during the walk shows (none, once, or twice when an update moves it under sort=updatedAt), the order of the pages after a write, whether a page short of the limit is followed by more',
 ]
 
 /** One side's answer to one request. */
@@ -207,6 +218,12 @@ export function pagesVerdict(what: string, limit: number | undefined, walk: Walk
   return undefined
 }
 
+/** A page longer than the limit asked (§4.1, §8): the one page-size rule a walk with writes between its pages keeps. */
+export function pageSizeVerdict(what: string, limit: number | undefined, count: number): Verdict | undefined {
+  const problem = pageSizeProblem(limit === undefined ? undefined : String(limit), count, false)
+  return problem ? { aspect: 'pages', message: `${what}: ${problem}`, expected: 'no page longer than the limit asked (§4.1, §8)' } : undefined
+}
+
 /** The instant a shown date-time names, or undefined when it names none. */
 export function instantOf(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined
@@ -261,4 +278,55 @@ export function orderVerdict(what: string, target: number[], model: number[], so
       return { aspect: 'list-order', message: `${what}: #${y} shown before #${x}, the model's order is #${x} then #${y}`, expected: 'the order asked (§4.1)' }
   }
   return undefined
+}
+
+/**
+ * A walk with creates, updates or deletes of the explorer's records between its pages (§4.1, §9.2). What the spec
+ * fixes, compared at MUST by the callers: every page answers as the model's does (`status`: the cursor handed out
+ * is the next page's parameter, §4.1, so it is never refused and never a 5xx), and no page is longer than the
+ * limit asked (`pages`, §4.1, §8). What it leaves open, never compared: a record created, updated or deleted
+ * during the walk may show or not, and an update may move a record under sort=updatedAt so that it shows twice;
+ * the order after a write; pages short of the limit. What convention fixes, judged here at SHOULD: an opaque
+ * cursor (§9.2) marks a position, not an offset, so a record present before the walk and untouched during it
+ * shows exactly as often as the model's walk shows it (once where it matches, never elsewhere). `counts` holds,
+ * per such record (by index), how often each walk showed it.
+ */
+export function interleavedVerdict(what: string, counts: { index: number; target: number; model: number }[]): Verdict | undefined {
+  const wrong = counts.filter((c) => c.target !== c.model)
+  if (wrong.length === 0) return undefined
+  const shown = wrong
+    .slice(0, 3)
+    .map((c) => `#${c.index} shown ${c.target === 1 ? 'once' : `${c.target} times`}, the model ${c.model === 1 ? 'once' : `${c.model} times`}`)
+  return {
+    aspect: 'walk-writes',
+    message: `${what}: ${shown.join('; ')} (records present before the walk and untouched during it)`,
+    expected: 'an opaque cursor marks a position: writes between pages neither skip nor repeat a record they did not touch (§9.2, §4.1)',
+  }
+}
+
+/**
+ * A read with a key kind whose answer the spec does not fix by itself (a key inside its scopes, whose owner's role
+ * and visibility are the target's own, §5.3): only a refusal as if the key were invalid (401, §5.5) or a server
+ * error is placed; any other difference from the main key's model answer is information.
+ */
+export function validKeyVerdict(what: string, target: Answer, model: Answer): Verdict | undefined {
+  if (target.status >= 500 || target.status === 401)
+    return {
+      aspect: 'status',
+      message: `${what}: ${target.status} for a valid key`,
+      expected: 'a valid key is never answered 401 (§5.5, §7.4) and never a server error (§7)',
+    }
+  if (ok(target) !== ok(model) || (!ok(target) && target.status !== model.status))
+    return { unplaced: `${what}: ${target.status}, the main key's model ${model.status} (§5.3: the owner's role and what it sees are the target's)` }
+  return undefined
+}
+
+/** A list read with another workspace's key: none of the explorer's records may show (§5.2, §5.7). */
+export function foreignListVerdict(what: string, shown: number[]): Verdict | undefined {
+  if (shown.length === 0) return undefined
+  return {
+    aspect: 'list-membership',
+    message: `${what}: another workspace's key is shown the explorer's records #${shown.join(', #')}`,
+    expected: "a key reaches only its own workspace's records (§5.2, §5.7)",
+  }
 }

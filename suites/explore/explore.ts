@@ -7,6 +7,7 @@
 import fc from 'fast-check'
 import { CheckSkipped, type CheckContext, type Exchange, type Oracle } from '../../src/checks/index.ts'
 import { clockStepProbe, commandArbitraries, idempotencyProbe, openingArbitrary } from './commands.ts'
+import { combinedArbitrary, walkProbe } from './commands-more.ts'
 import type { Aspect } from './contract.ts'
 import { Finding, World, type Budget, type ExploreModel, type Step } from './world.ts'
 
@@ -79,8 +80,8 @@ async function exploreRound(
   const muted = new Set(Object.keys(result.findings) as Aspect[])
   let failed = false
   let harness: unknown
-  const sequences = fc.tuple(openingArbitrary(), fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }))
-  const property = fc.asyncProperty(sequences, async ([opening, commands]) => {
+  const sequences = fc.tuple(openingArbitrary(), fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }), combinedArbitrary(ctx))
+  const property = fc.asyncProperty(sequences, async ([opening, commands, combined]) => {
     if (harness !== undefined || spend.spent >= spend.limit) return
     const first = result.sequences++ === 0
     const world = new World(ctx, oracle, spend, result.unplaced, muted, result.judged, result.explored)
@@ -90,6 +91,8 @@ async function exploreRound(
         if (first) await idempotencyProbe(opening)?.run(model, world)
         await opening.run(model, world)
         if (first) await clockStepProbe(opening)?.run(model, world)
+        if (first) await walkProbe(opening)?.run(model, world)
+        await combined?.run(model, world)
         return { model, real: world }
       }
       await fc.asyncModelRun(setup, commands)

@@ -13,6 +13,7 @@ import {
   type ApiResponse,
   type CheckContext,
   type Exchange,
+  type KeyRole,
   type Oracle,
   type OracleAnswer,
   type Query,
@@ -86,8 +87,8 @@ export class World {
     readonly explored: Set<string> = new Set(),
   ) {}
 
-  private async model(req: Parameters<Oracle['send']>[0]): Promise<Answer> {
-    return this.onModel(await (await this.oracle()).send(req))
+  private async model(req: Parameters<Oracle['send']>[0], role?: KeyRole): Promise<Answer> {
+    return this.onModel(await (await this.oracle()).send(req, role))
   }
 
   get exhausted(): boolean {
@@ -140,6 +141,13 @@ export class World {
     return [t, m]
   }
 
+  /** A create the target already answered (a run's one-time create, shared with other checks): its answer joins the step, the model is sent the same create. */
+  async created(resource: ResourceName, response: ApiResponse, mBody: AnyRecord): Promise<[Answer, Answer]> {
+    const t = this.onTarget(response)
+    const m = await this.model({ method: 'POST', path: RESOURCES[resource].path, body: mBody })
+    return [t, m]
+  }
+
   async get(own: Own): Promise<[Answer, Answer]> {
     const t = this.onTarget(await this.ctx.api.get(itemPath(own.resource, own.t)))
     const m = await this.model({ method: 'GET', path: itemPath(own.resource, own.m) })
@@ -160,6 +168,17 @@ export class World {
     const t = this.onTarget(await deleteRecord(this.ctx, own.resource, own.t))
     const m = await this.model({ method: 'DELETE', path: itemPath(own.resource, own.m) })
     return [t, m]
+  }
+
+  /** Puts a target's fixture (a record the API cannot make) into the model under the target's id. */
+  async mirror(resource: ResourceName, record: AnyRecord): Promise<void> {
+    await (await this.oracle()).mirror(resource, record)
+  }
+
+  /** One GET on one side, as the main key or another configured key kind: a walk read page by page, a read as another key. */
+  async read(side: 'target' | 'model', path: string, query?: Query, role: KeyRole = 'main'): Promise<Answer> {
+    if (side === 'model') return this.model({ method: 'GET', path, query }, role)
+    return this.onTarget(await (role === 'main' ? this.ctx.api : this.ctx.as(role)).get(path, query))
   }
 
   /** Walks a list on one side to its last page (or `maxPages`). */

@@ -6,6 +6,9 @@ import { DEFAULTS } from '../../src/config/config.ts'
 import { runInProcess } from '../../src/run/in-process.ts'
 import { catalogue } from '../../suites/index.ts'
 
+/** What the explorer makes and the API cannot delete (suites/explore/commands-fixtures.ts). */
+const UNDELETABLE = ['payment', 'order']
+
 /** Seeds each variant is explored with: the issue asks at least 50. */
 export const PROOF_SEEDS = 50
 
@@ -23,7 +26,8 @@ export function proveVariant(variant: string, seeds = PROOF_SEEDS): void {
       })
       const bad = results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.message}`)
       expect(bad).toEqual([])
-      expect(leftovers).toEqual([])
+      // Payments and orders cannot be deleted (§4.2): the full profile's footprint, everything else is cleaned up.
+      expect(leftovers.filter((l) => !UNDELETABLE.includes(l.resource))).toEqual([])
       expect(results[0]!.observations['explore.requests']).toBeGreaterThan(0)
     },
     60_000,
