@@ -31,8 +31,29 @@ export interface MutateArgs {
   concurrency: number
   /** Print the plan and stop. */
   dryRun: boolean
-  /** Where the markdown report goes; undefined: reports/mutation-stryker.md. */
+  /** Where the markdown report goes; undefined: see reportPaths. */
   report?: string
+}
+
+/**
+ * Where a run's reports go: `--report` wins; a run with `--only` writes its own (`--only explore`:
+ * reports/mutation-stryker-explore.md and reports/stryker-explore/), so it never overwrites the whole suite's
+ * reports/mutation-stryker.md and reports/stryker/. Paths relative to the project root.
+ */
+export function reportPaths(args: Pick<MutateArgs, 'only' | 'report'>): { markdown: string; strykerDir: string } {
+  const slug = args.only.map((o) => o.replace(/[^A-Za-z0-9_.-]+/g, '-')).join('+')
+  const suffix = slug === '' ? '' : `-${slug}`
+  return { markdown: args.report ?? `reports/mutation-stryker${suffix}.md`, strykerDir: `reports/stryker${suffix}` }
+}
+
+/**
+ * The command Stryker runs per mutant in its sandbox: the embedded suite (or `--only`) at the run's seed, through
+ * scripts/mutate-model.mjs, so the explorer's model is the unmutated reference server of `root` and only the
+ * target carries the mutant.
+ */
+export function mutantCommand(root: string, args: Pick<MutateArgs, 'only' | 'seed'>): string {
+  const only = args.only.length > 0 ? ` --only ${args.only.join(',')}` : ''
+  return `node scripts/mutate-model.mjs ${JSON.stringify(root)} run --embedded --quiet --no-sweep --report-dir .stryker-run --seed ${args.seed}${only}`
 }
 
 const list = (values: string[] | undefined) =>

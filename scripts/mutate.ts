@@ -3,7 +3,9 @@
 // request handling in a sandbox copy and runs the suite against each mutant (stryker.config.mjs); a mutant the
 // suite does not fail survived, and is either a real behaviour change no check judges or an equivalent one.
 // Prints killed, survived and timed-out mutants and the score, and writes reports/mutation-stryker.md (the text
-// under its classification marker is kept from run to run) and Stryker's html/json in reports/stryker/.
+// under its classification marker is kept from run to run) and Stryker's html/json in reports/stryker/; a run
+// with --only writes its own (reports/mutation-stryker-<only>.md, reports/stryker-<only>/). The explorer's model
+// stays the unmutated reference server (scripts/mutate-model.mjs).
 // A benchmark, not part of CI: on 2 shared cores run it with `nice -n 19` and a small --sample.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
@@ -11,12 +13,10 @@ import { Instrumenter } from '@stryker-mutator/instrumenter'
 import { Stryker } from '@stryker-mutator/core'
 import type { MutantResult } from '@stryker-mutator/api/core'
 import { FAULTS } from '../src/reference/faults.ts'
-import { faultExclusion, matchFiles, parseMutateArgs, planMutants, type PlannedMutant } from './mutate-plan.ts'
+import { faultExclusion, matchFiles, mutantCommand, parseMutateArgs, planMutants, reportPaths, type PlannedMutant } from './mutate-plan.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
-const DEFAULT_REPORT = join(ROOT, 'reports', 'mutation-stryker.md')
 const MARKER = '<!-- classification: kept by scripts/mutate.ts -->'
-const COMMAND = 'node bin/crm-conformance-ts.mjs run --embedded --quiet --no-sweep --report-dir .stryker-run'
 
 function projectFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -76,7 +76,8 @@ const clip = (s: string, n = 90) => (s.length > n ? `${s.slice(0, n - 1)}…` : 
 
 async function main(): Promise<void> {
   const args = parseMutateArgs(process.argv.slice(2))
-  const REPORT = args.report ? resolve(args.report) : DEFAULT_REPORT
+  const paths = reportPaths(args)
+  const REPORT = resolve(ROOT, paths.markdown)
   const files = matchFiles(args.files, projectFiles(join(ROOT, 'src')))
   if (files.length === 0) throw new Error(`--files ${args.files.join(',')} names no file under src/`)
   const all = await enumerate(files)
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
       FAULTS.map((f) => f.id),
     ),
   })
-  const command = args.only.length > 0 ? `${COMMAND} --only ${args.only.join(',')}` : COMMAND
+  const command = mutantCommand(ROOT, args)
   console.log(
     `${files.length} files, ${plan.total} mutants (${plan.faultMutants} on fault switches left out); running ${plan.mutants.length}${args.sample ? ` (sample ${args.sample}, seed ${args.seed})` : ''}, concurrency ${args.concurrency}`,
   )
@@ -107,6 +108,8 @@ async function main(): Promise<void> {
     mutate: plan.ranges,
     concurrency: args.concurrency,
     commandRunner: { command },
+    htmlReporter: { fileName: `${paths.strykerDir}/mutation.html` },
+    jsonReporter: { fileName: `${paths.strykerDir}/mutation.json` },
   }).runMutationTest()
 
   const count = (status: string) => results.filter((r) => r.status === status).length
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
     `- Date: ${startedAt.toISOString().slice(0, 10)} (${Math.round((Date.now() - startedAt.getTime()) / 1000)} s)`,
     `- Files: ${files.map((f) => `\`${f}\``).join(', ')}`,
     `- Mutants: ${plan.total} in these files, ${plan.faultMutants} on fault switches left out; ${results.length} run${args.sample ? ` (sample ${args.sample}, seed ${args.seed})` : ''}`,
-    `- Command per mutant: \`${command}\``,
+    `- Command per mutant: \`${command.replace(JSON.stringify(ROOT), '<project root>')}\``,
     '',
     '| killed | survived | timed out | no coverage | errors | score |',
     '|---:|---:|---:|---:|---:|---:|',
@@ -160,7 +163,7 @@ async function main(): Promise<void> {
   ].join('\n')
   mkdirSync(dirname(REPORT), { recursive: true })
   writeFileSync(REPORT, md)
-  console.log(`\nwrote ${relative(ROOT, REPORT)} and reports/stryker/mutation.html`)
+  console.log(`\nwrote ${relative(ROOT, REPORT)} and ${paths.strykerDir}/mutation.html`)
 }
 
 await main()

@@ -1,6 +1,16 @@
 // scripts/mutate-plan.ts: the arguments of `npm run mutate` and the sample it takes. Stryker itself never runs here.
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_FILES, globToRegExp, matchFiles, parseMutateArgs, planMutants, faultExclusion, type PlannedMutant } from '../scripts/mutate-plan.ts'
+import {
+  DEFAULT_FILES,
+  globToRegExp,
+  matchFiles,
+  mutantCommand,
+  parseMutateArgs,
+  planMutants,
+  faultExclusion,
+  reportPaths,
+  type PlannedMutant,
+} from '../scripts/mutate-plan.ts'
 
 const at = (id: string, line: number, from: number, to: number, fileName = 'src/reference/a.ts'): PlannedMutant => ({
   id,
@@ -36,6 +46,18 @@ describe('npm run mutate: arguments', () => {
       only: ['filters', 'pagination'],
       dryRun: true,
     })
+  })
+
+  it('`npm run mutate -- --only explore …` as typed writes its own report and keeps the model unmutated', () => {
+    const typed = 'npm run mutate -- --files src/reference/pagination.ts,src/reference/store.ts --only explore --sample 120'
+    const args = parseMutateArgs(typed.split(' ').slice(typed.split(' ').indexOf('--') + 1))
+    expect(reportPaths(args)).toEqual({ markdown: 'reports/mutation-stryker-explore.md', strykerDir: 'reports/stryker-explore' })
+    expect(mutantCommand('/p', args)).toBe(
+      'node scripts/mutate-model.mjs "/p" run --embedded --quiet --no-sweep --report-dir .stryker-run --seed 1 --only explore',
+    )
+    // The whole suite keeps its report; --report wins over both.
+    expect(reportPaths(parseMutateArgs([]))).toEqual({ markdown: 'reports/mutation-stryker.md', strykerDir: 'reports/stryker' })
+    expect(reportPaths(parseMutateArgs(['--only', 'explore', '--report', 'x.md'])).markdown).toBe('x.md')
   })
 
   it('refuses a sample that is not a positive integer and an unknown flag', () => {
