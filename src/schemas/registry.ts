@@ -1,6 +1,7 @@
 // The one Ajv instance of the project. Reads every file of schemas/ and derives the list schemas on first use;
-// compiles them all at the first validation (a broken schema is a CRMCONF_SCHEMA_INVALID error at that point,
-// never a failed check; `compileSchemas()` moves it to start-up). Nothing happens at import, so `--help`, `list`
+// adds them all at the first validation and compiles each at its own first (a broken schema is a
+// CRMCONF_SCHEMA_INVALID error at that point, never a failed check; `compileSchemas()` compiles them all at
+// start-up). Nothing happens at import, so `--help`, `list`
 // and `openapi` start without compiling schemas they never use.
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
@@ -112,8 +113,8 @@ function readRegistry(dir: string): Map<string, Entry> {
   return new Map([...raw].map(([key, schema]) => [key, { schema: deepFreeze(schema), known: knownOf(schema) }]))
 }
 
-/** Compiles every schema read by `readRegistry` into one strict Ajv 2020-12 instance with ajv-formats. */
-function compileRegistry(read: Map<string, Entry>): LoadedRegistry {
+/** One strict Ajv 2020-12 instance with ajv-formats holding every schema read by `readRegistry`, none compiled yet. */
+function addRegistry(read: Map<string, Entry>): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: true })
   addFormats(ajv)
   // §2 "uuid = string in UUID format": the RFC 4122 string form only; ajv-formats also accepts a `urn:uuid:` prefix.
@@ -125,18 +126,25 @@ function compileRegistry(read: Map<string, Entry>): LoadedRegistry {
       fail(`Schema ${key} is invalid: ${(error as Error).message}`, error)
     }
   }
-  const entries = new Map<string, CompiledEntry>()
-  for (const [key, entry] of read) {
-    let validate: ValidateFunction | undefined
-    try {
-      validate = ajv.getSchema(entry.schema.$id as string)
-    } catch (error) {
-      fail(`Schema ${key} does not compile: ${(error as Error).message}`, error)
-    }
-    if (validate === undefined) fail(`Schema ${key} did not compile`)
-    entries.set(key, { ...entry, validate })
+  return ajv
+}
+
+/** Compiles one schema of `ajv` (and what it refers to). */
+function compileEntry(ajv: Ajv2020, key: string, entry: Entry): CompiledEntry {
+  let validate: ValidateFunction | undefined
+  try {
+    validate = ajv.getSchema(entry.schema.$id as string)
+  } catch (error) {
+    fail(`Schema ${key} does not compile: ${(error as Error).message}`, error)
   }
-  return { ajv, entries }
+  if (validate === undefined) fail(`Schema ${key} did not compile`)
+  return { ...entry, validate }
+}
+
+/** Compiles every schema read by `readRegistry` into one Ajv instance. */
+function compileRegistry(read: Map<string, Entry>): LoadedRegistry {
+  const ajv = addRegistry(read)
+  return { ajv, entries: new Map([...read].map(([key, entry]) => [key, compileEntry(ajv, key, entry)])) }
 }
 
 /**
@@ -148,7 +156,9 @@ export function loadRegistry(dir: string): LoadedRegistry {
 }
 
 let read: Map<string, Entry> | undefined
-let compiled: Map<string, CompiledEntry> | undefined
+let ajv: Ajv2020 | undefined
+/** Schemas compiled so far: each on its first validation (a --jobs worker compiles only those its partitions meet). */
+const compiled = new Map<string, CompiledEntry>()
 
 function schemas(): Map<string, Entry> {
   read ??= readRegistry(SCHEMAS_DIR)
@@ -157,7 +167,7 @@ function schemas(): Map<string, Entry> {
 
 /** Compiles every schema now (a no-op once done): a run calls it at start-up so a broken schema stops it there. */
 export function compileSchemas(): void {
-  compiled ??= compileRegistry(schemas()).entries
+  for (const key of schemas().keys()) compiledEntry(key as SchemaKey)
 }
 
 function entry(key: SchemaKey): Entry {
@@ -168,9 +178,14 @@ function entry(key: SchemaKey): Entry {
 }
 
 function compiledEntry(key: SchemaKey): CompiledEntry {
-  entry(key)
-  compileSchemas()
-  return compiled!.get(key)!
+  const done = compiled.get(key)
+  if (done !== undefined) return done
+  const found = entry(key)
+  // Every schema is added (and checked against the meta-schema) before the first is compiled.
+  ajv ??= addRegistry(schemas())
+  const made = compileEntry(ajv, key, found)
+  compiled.set(key, made)
+  return made
 }
 
 export function hasSchema(key: string): key is SchemaKey {
@@ -235,7 +250,7 @@ function toIssues(errors: ErrorObject[]): SchemaIssue[] {
   return issues
 }
 
-/** Validates a value; an empty array means valid. Everything is compiled at the first call, so later calls are cheap. */
+/** Validates a value; an empty array means valid. Its schema is compiled at its first call, so later calls are cheap. */
 export function validate(key: SchemaKey, value: unknown): SchemaIssue[] {
   const { validate: fn } = compiledEntry(key)
   if (fn(value)) return []

@@ -2,7 +2,6 @@
 // exchanges the reading thread posts, in batches, answering each batch so the reader never runs ahead by more
 // than a bounded backlog; on `finish`, answers with the partition's tallies.
 import { parentPort, workerData } from 'node:worker_threads'
-import { compileSchemas } from '../schemas/registry.ts'
 import { exchangeOfEntry } from './har.ts'
 import type { FromJob, JobData, PostedExchange, ToJob } from './jobs.ts'
 import { exchangeOfLine } from './ndjson.ts'
@@ -17,7 +16,6 @@ const post = (message: FromJob) => port.postMessage(message)
 // A test hook: a module whose `rules` replace the catalogue's (the reading thread routes with the same module's).
 const rules = data.rulesModule ? ((await import(data.rulesModule)) as { rules: readonly TrafficRule[] }).rules : TRAFFIC_RULES
 const judge = new PartitionJudge({ basePath: data.basePath, config: data.config, rules, plan: data.plan, job: data.job })
-compileSchemas()
 
 /** The whole exchange from the text the reader read it from (validated there), numbered and keyed as the reader did. */
 function exchangeOf({ text, format, source, seq, keyRole }: PostedExchange): TrafficExchange {
