@@ -13,6 +13,11 @@ export interface RequestEstimates {
    * fixture's requests count for the check that asked first.
    */
   scopes?: Record<string, Record<string, string[]>>
+  /**
+   * The same, measured in a `safe`-profile run: a check may write more under `full` (the explorer records payments
+   * and orders it cannot delete only there), and a `safe` run must not ask the key for scopes only `full` uses.
+   */
+  safeScopes?: Record<string, Record<string, string[]>>
   /** Requests by key role of each area run alone (its checks, its shared fixtures, the pools, clean-up). */
   areaRuns?: Record<string, Record<string, number>>
   /** Requests of no check that a run of one read-only check sends (start-up, the fixture pools): what any run pays. */

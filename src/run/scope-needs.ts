@@ -25,9 +25,11 @@ export function scopeOfRequest(method: string, url: string): string | undefined 
 /** Every scope the main key needs for the checks the profile lets run, sorted. */
 export function scopesNeeded(checks: readonly CheckDefinition[], profile: Profile, table: RequestEstimates = REQUEST_ESTIMATES): string[] {
   const needed = new Set<string>()
+  // A narrower profile than `full` sends what a `safe` run measured (its checks may write less there).
+  const measured = profile === 'full' ? table.scopes : (table.safeScopes ?? table.scopes)
   for (const check of checks) {
     if (profileExclusion(check, profile)) continue
-    for (const scope of table.scopes?.[check.area]?.[check.writes ?? 'none'] ?? []) needed.add(scope)
+    for (const scope of measured?.[check.area]?.[check.writes ?? 'none'] ?? []) needed.add(scope)
   }
   return [...needed].sort()
 }
