@@ -141,17 +141,22 @@ export async function verifyTrafficCommand(options: VerifyTrafficOptions): Promi
   const inline = (options.rules !== undefined && !options.rulesModule) || options.ruleTimes !== undefined
   const jobs = inline ? 1 : (options.jobs ?? DEFAULT_JOBS)
   const session = new TrafficSession({ basePath, failOn, config, rules })
-  const judged = await judgeExchanges({
-    exchanges: allUnits(options.files, formats, jobs > 1),
-    basePath,
-    config,
-    rules,
-    jobs,
-    ...(options.rulesModule ? { rulesModule: options.rulesModule } : {}),
-    ...(options.shard ? { shard: options.shard } : {}),
-    ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}),
-    onProblem: (line) => write(`${line}\n`),
-  })
+  const judgeWith = (jobs: number) =>
+    judgeExchanges({
+      exchanges: allUnits(options.files, formats, jobs > 1),
+      basePath,
+      config,
+      rules,
+      jobs,
+      ...(options.rulesModule ? { rulesModule: options.rulesModule } : {}),
+      ...(options.shard ? { shard: options.shard } : {}),
+      ...(options.ruleTimes ? { ruleTimes: options.ruleTimes } : {}),
+      onProblem: (line) => write(`${line}\n`),
+    })
+  let judged = await judgeWith(jobs)
+  // A worker met an entry it could not read whole, which the reader (reading requests only) had passed: one thread
+  // reads the files again and stops there, as it would have from the start (a broken file is rare; twice the time then).
+  if (judged.unreadableInWorker !== undefined) judged = await judgeWith(1)
   let unreadable: string | undefined
   if (judged.readError) {
     unreadable = judged.readError.message
