@@ -188,12 +188,19 @@ function routingOfEntry({ bytes, request }: HarEntryBytes, source: string, seq: 
   return requestOfEntry(JSON.parse(bytes.toString('utf8')) as HarEntry, source, seq)
 }
 
+/**
+ * Bytes read at a time: fewer, larger chunks cost the scanner less (an entry split over chunks is gathered from its
+ * parts; 1 MiB measured ~0.1 s less than the stream's 64 KiB on the bench's 53 MB HAR).
+ */
+const READ_CHUNK = 1024 * 1024
+
 export async function* readHarUnits(
   input: string | Readable,
   options: { label?: string; firstSeq?: number; zip?: boolean; light?: boolean } = {},
 ): AsyncGenerator<HarUnit> {
   const label = options.label ?? (typeof input === 'string' ? input : 'har')
-  const source = typeof input === 'string' ? (options.zip ? Readable.from(harMemberChunks(input)) : createReadStream(input)) : input
+  const source =
+    typeof input === 'string' ? (options.zip ? Readable.from(harMemberChunks(input)) : createReadStream(input, { highWaterMark: READ_CHUNK })) : input
   let seq = options.firstSeq ?? 1
   let index = 0
   const unreadable = (at: number, error: unknown) => new TrafficFileError(label, `entry ${at}: ${(error as Error).message}`)
