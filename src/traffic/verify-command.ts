@@ -91,10 +91,12 @@ async function* exchangesOf(file: string, format: TrafficFormat, firstSeq: numbe
 }
 
 /**
- * --jobs when not given: one thread. Each exchange is now read whole by one thread only (partition.ts), but on the
- * realistic bench traffic two threads still cost ~1.5x the CPU of one (a second heap's parsing, collection and
- * compilation), which on 2 cores leaves ~1.1x at best and less on a loaded machine (docs/performance.md), so more
- * threads are asked for, never assumed. Where they pay: idle cores, traffic of many keys and collections, --shard.
+ * --jobs when not given: one thread. Each HAR entry is now parsed whole once in the process (the reader parses only
+ * its request to route it), and on the realistic bench traffic two threads cost ~1.15x the CPU of one, split
+ * 1.4 + 1.6 s against 2.6 s, but the reading thread's scan and routing stay serial and a second heap's collection
+ * and compilation run on helper threads besides (process CPU ~1.2x), so on 2 cores two threads measured slower in
+ * wall time at load 5-6 (docs/performance.md): more threads are asked for, never assumed. Where they pay: idle cores,
+ * more cores than two, traffic of many keys and collections, --shard.
  */
 const DEFAULT_JOBS = 1
 
