@@ -27,8 +27,15 @@ export function threadSplit(one: ThreadFigures[], many: ThreadFigures[], jobs: n
     `${threads(r)
       .map((ms) => s(ms!))
       .join(' + ')} (process ${s(r.cpuMs)})`
+  const sum = (r: ThreadFigures) => threads(r).reduce((total: number, ms) => total + ms!, 0)
+  const sums = (runs: ThreadFigures[]) =>
+    runs
+      .filter(known)
+      .map((r) => s(sum(r)))
+      .join(', ')
   return [
     `CPU per thread, reader then workers (best run of each): --jobs 1 ${split(a)}; --jobs ${jobs} ${split(b)}`,
+    `the threads' CPU in all, every run: --jobs 1 ${sums(one)}; --jobs ${jobs} ${sums(many)}; best --jobs ${jobs} / best --jobs 1: ${(Math.min(...many.filter(known).map(sum)) / Math.min(...one.filter(known).map(sum))).toFixed(2)}x (at most ~1.25x, split evenly, for 1.6x on 2 cores)`,
     `on ${cores} idle cores (the larger of the busiest thread and the process's CPU over the cores): --jobs 1 ${s(idleWall(a))}, --jobs ${jobs} ${s(idleWall(b))}: ${(idleWall(a) / idleWall(b)).toFixed(2)}x (threads alone: ${(busiest(a) / busiest(b)).toFixed(2)}x)`,
   ]
 }

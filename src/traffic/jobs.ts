@@ -24,24 +24,26 @@ export interface JobData {
   rulesModule?: string
 }
 /**
- * An exchange read, as the reader hands it over: its exchange (for a worker, only what routing reads: har.ts
- * `light`), and the entry's or line's text, from which a worker reads the whole exchange again.
+ * An exchange read, as the reader hands it over: its exchange (for workers, only what routing reads: har.ts
+ * `light`), and the entry's bytes (HAR) or the line's text (NDJSON), from which a worker reads the whole exchange.
  */
 export interface ReadUnit {
   exchange: TrafficExchange
-  text: string
   format: 'har' | 'ndjson'
-  /** Given when `exchange` is light: the whole exchange (for the reader's own job). */
+  bytes?: Buffer
+  text?: string
+  /** Given when `exchange` is light: the whole exchange (for the reader's own job); throws when it cannot be read. */
   whole?: () => TrafficExchange
 }
 
 /**
- * An exchange posted to a worker: its text, and what the reader gave it (number, source, key role); with `light`,
- * the light copy the reader made (rules/kit.ts lightExchange), which is all the worker judges (the text is read
- * again only if the exchange is shown as evidence).
+ * An exchange posted to a worker: its text, or where its bytes are in the batch's `bytes`, and what the reader gave
+ * it (number, source, key role); with `light`, the light copy the reader made (rules/kit.ts lightExchange), which is
+ * all the worker judges (the bytes are read again only if the exchange is shown as evidence).
  */
 export interface PostedExchange {
-  text: string
+  text?: string
+  at?: [start: number, end: number]
   format: ReadUnit['format']
   source: string
   seq: number
@@ -49,7 +51,8 @@ export interface PostedExchange {
   light?: TrafficExchange
 }
 
-export type ToJob = { type: 'batch'; exchanges: PostedExchange[] } | { type: 'finish' }
+/** A batch's `bytes` hold its entries' bytes end to end, transferred (not copied) to the worker. */
+export type ToJob = { type: 'batch'; exchanges: PostedExchange[]; bytes?: ArrayBuffer } | { type: 'finish' }
 export type FromJob = { type: 'ready' } | { type: 'done' } | { type: 'finished'; result: PartitionResult }
 
 /**
@@ -87,6 +90,11 @@ export interface JudgedFiles {
   readError?: Error
   /** Exchanges counted by a worker that crashed: their judgement is not in the tallies. */
   notJudged?: { count: number; why: string }
+  /**
+   * An exchange a worker could not read whole (the reader read only its request, har.ts `light`): the tallies are not
+   * the whole's; the caller judges the files again with one job, which stops reading where one thread does.
+   */
+  unreadableInWorker?: string
   /** CPU time of the thread that read (and judged job 0) and of each worker, when known (thread-cpu.ts): how the work split. */
   threadCpuMs?: { reader?: number; workers: (number | undefined)[] }
 }
@@ -119,6 +127,9 @@ class InlineJob implements Job {
 class WorkerJob implements Job {
   private readonly worker: Worker
   private batch: PostedExchange[] = []
+  /** The batch's entry bytes, end to end (PostedExchange.at), and the text's length besides. */
+  private parts: Buffer[] = []
+  private partsBytes = 0
   private batchBytes = 0
   private ahead = 0
   private wake: (() => void) | undefined
@@ -155,8 +166,17 @@ class WorkerJob implements Job {
   async post(exchange: TrafficExchange, unit: ReadUnit, light?: TrafficExchange): Promise<undefined> {
     if (this.crash) return
     const { seq, source, keyRole } = exchange
-    this.batch.push({ text: unit.text, format: unit.format, seq, source, ...(keyRole !== undefined ? { keyRole } : {}), ...(light ? { light } : {}) })
-    this.batchBytes += unit.text.length
+    const posted: PostedExchange = { format: unit.format, seq, source, ...(keyRole !== undefined ? { keyRole } : {}), ...(light ? { light } : {}) }
+    if (unit.bytes) {
+      posted.at = [this.partsBytes, this.partsBytes + unit.bytes.length]
+      this.parts.push(unit.bytes)
+      this.partsBytes += unit.bytes.length
+      this.batchBytes += unit.bytes.length
+    } else {
+      posted.text = unit.text ?? ''
+      this.batchBytes += posted.text.length
+    }
+    this.batch.push(posted)
     if (this.batch.length >= BATCH || this.batchBytes >= BATCH_BYTES) await this.flush()
   }
 
@@ -164,8 +184,18 @@ class WorkerJob implements Job {
     while (this.ahead >= MAX_BATCHES_AHEAD && !this.crash) await new Promise<void>((resolve) => (this.wake = resolve))
     if (this.batch.length === 0 || this.crash) return
     this.ahead++
-    this.worker.postMessage({ type: 'batch', exchanges: this.batch } satisfies ToJob)
+    if (this.parts.length === 0) this.worker.postMessage({ type: 'batch', exchanges: this.batch } satisfies ToJob)
+    else {
+      // A buffer of its own (never a slice of Node's shared pool), so that transferring it detaches nothing else.
+      const bytes = Buffer.allocUnsafeSlow(this.partsBytes)
+      let at = 0
+      for (const part of this.parts) at += part.copy(bytes, at)
+      const buffer = bytes.buffer as ArrayBuffer
+      this.worker.postMessage({ type: 'batch', exchanges: this.batch, bytes: buffer } satisfies ToJob, [buffer])
+    }
     this.batch = []
+    this.parts = []
+    this.partsBytes = 0
     this.batchBytes = 0
   }
 
@@ -206,11 +236,17 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
       const keyRole = keys.keyRoleOf(unit.exchange)
       const exchange: TrafficExchange = { ...unit.exchange, seq: ++seq, ...(keyRole !== undefined ? { keyRole } : {}) }
       const operation = resolveOperation(exchange, basePath)
-      // Not of the API: neither judged nor counted anywhere.
-      if (operation === undefined) continue
+      // Not of the API: neither judged nor counted anywhere; read whole all the same when only its request was read
+      // (har.ts `light`), so that an entry that cannot be read stops the reading where one thread stops it.
+      if (operation === undefined) {
+        unit.whole?.()
+        continue
+      }
       const home = plan.homeJob(exchange, operation)
       if (home !== undefined) counted[home]!++
       const routes = plan.routes(rules, exchange, operation)
+      // Another shard's: read whole here for the same reason.
+      if (routes.whole.size === 0) unit.whole?.()
       // This thread's own job first: the light copies for the others are made from what it masked.
       let masked: TrafficExchange | undefined
       if (routes.whole.has(0)) masked = await jobs[0]!.post(exchange, unit)
@@ -237,7 +273,9 @@ export async function judgeExchanges(options: JudgeFilesOptions): Promise<Judged
     )
   }
   const done = results.filter((r): r is PartitionResult => r !== undefined)
+  const unreadableInWorker = done.find((r) => r.unreadable !== undefined)?.unreadable
   return {
+    ...(unreadableInWorker !== undefined ? { unreadableInWorker } : {}),
     tallies: rules.map((rule, i) => mergeTallies([emptyTally(rule), ...done.map((r) => r.tallies[i]!)])),
     exchanges: done.reduce((sum, r) => sum + r.exchanges, 0),
     answered: done.reduce((sum, r) => sum + r.answered, 0),

@@ -25,6 +25,11 @@ export interface PartitionResult {
   answered: number
   /** The CPU time of the worker thread that judged it (thread-cpu.ts), when known. */
   cpuMs?: number
+  /**
+   * An exchange the worker could not read whole (the reader read only its request): what it judged stops there,
+   * and the files are judged again in one thread, which stops where one thread stops (jobs.ts).
+   */
+  unreadable?: string
 }
 
 export class PartitionJudge {
