@@ -104,7 +104,7 @@ function tokenBucket(limit: number, form: ResetForm): Limiter {
  * `requests` requests through one pacer by `concurrency` workers, each answered `latencyMs` after it is sent;
  * the server judges it when it arrives (half way). Returns the 429s met and the simulated time taken.
  */
-async function drive(limiter: Limiter, requests: number, options: { concurrency?: number; latencyMs?: number; start?: number } = {}) {
+async function drive(limiter: Limiter, requests: number, options: { concurrency?: number; latencyMs?: number; start?: number; jitter?: () => number } = {}) {
   const concurrency = options.concurrency ?? 4
   const latencyMs = options.latencyMs ?? 20
   const clock = new SimClock(options.start ?? 1_700_000_010_000)
@@ -116,9 +116,10 @@ async function drive(limiter: Limiter, requests: number, options: { concurrency?
     while (next < requests) {
       next++
       const release = await pacer.acquire()
-      await clock.sleep(latencyMs / 2)
+      const [there, back] = options.jitter ? [options.jitter(), options.jitter()] : [latencyMs / 2, latencyMs / 2]
+      await clock.sleep(there)
       const { status, headers } = limiter.handle(clock.t)
-      await clock.sleep(latencyMs / 2)
+      await clock.sleep(back)
       pacer.observe(headers)
       if (status === 429) {
         rejected++
@@ -177,6 +178,45 @@ describe('the pacer against every limiter shape, at the spec default of 600 per 
     for (const limiter of [fixedWindow(60, 'delta-floor'), slidingWindow(60, 'delta-ceil'), tokenBucket(60, 'unix')]) {
       const { rejected } = await drive(limiter, 200, { concurrency: 4, latencyMs: 300 })
       expect(rejected).toBe(0)
+    }
+  })
+})
+
+/** A sliding log whose reset is when the newest request leaves the window (the whole budget back), as the reference server's. */
+function slidingWindowWhole(limit: number): Limiter {
+  const log: number[] = []
+  return {
+    handle(now) {
+      while (log.length > 0 && log[0]! <= now - 60_000) log.shift()
+      const ok = log.length < limit
+      if (ok) log.push(now)
+      const resetAt = log.length > 0 ? log[log.length - 1]! + 60_000 : now
+      const headers = answer(ok, String(limit), limit - log.length, resetHeader('delta-ceil', now, resetAt)).headers
+      if (!ok) headers['retry-after'] = String(Math.max(1, Math.ceil((log[0]! + 60_000 - now) / 1000)))
+      return { status: ok ? 200 : 429, headers }
+    },
+  }
+}
+
+describe('the pacer when answers arrive out of order (each way 1–150 ms, drawn)', () => {
+  /** A seeded draw of one way's latency: a slow answer overtaken by later ones carries older news. */
+  const jitter = (seed: number) => {
+    let state = seed
+    return () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31
+      return 1 + (state % 150)
+    }
+  }
+  const shapes: [string, () => Limiter][] = [
+    ['fixed windows', () => fixedWindow(600, 'delta-ceil')],
+    ['a sliding window (reset: the oldest leaves)', () => slidingWindow(600, 'delta-ceil')],
+    ['a sliding window (reset: the newest leaves)', () => slidingWindowWhole(600)],
+    ['a token bucket', () => tokenBucket(600, 'delta-ceil')],
+  ]
+  it.each(shapes)('%s: no 429 over 1,500 requests, 8 in flight', async (_, limiter) => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const { rejected } = await drive(limiter(), 1500, { concurrency: 8, jitter: jitter(seed) })
+      expect(rejected, `seed ${seed}`).toBe(0)
     }
   })
 })

@@ -210,15 +210,18 @@ export class Transport {
   }
 
   /** Waits for one of the key's slots, then (unless `paced` is false) for the pacer; returns what ends both. */
-  private async admit(role: KeyRole, paced: boolean, stopwatch: Stopwatch | undefined): Promise<() => void> {
+  private async admit(role: KeyRole, paced: boolean, stopwatch: Stopwatch | undefined): Promise<(() => void) & { seq?: number }> {
     const releaseSlot = await queued(stopwatch, () => this.slotsFor(role).acquire())
     if (!paced) return releaseSlot
     try {
       const endPaced = await queued(stopwatch, () => this.pacerFor(role).acquire())
-      return () => {
-        endPaced()
-        releaseSlot()
-      }
+      return Object.assign(
+        () => {
+          endPaced()
+          releaseSlot()
+        },
+        { seq: endPaced.seq },
+      )
     } catch (error) {
       releaseSlot()
       throw error
@@ -357,10 +360,10 @@ export class Transport {
     const serverTime = latencyBeyond(stopwatch, DEFAULTS.serverTimeCountedMs)
     try {
       response = await this.perform(url, req.method, headers, payload)
-      pacer.observe(response.headers)
+      pacer.observe(response.headers, release.seq)
       if (response.status === 429) {
         this.stats.rateLimited[role] = (this.stats.rateLimited[role] ?? 0) + 1
-        pacer.exhausted(retryAfterMs(response.headers, Date.now()))
+        pacer.exhausted(retryAfterMs(response.headers, Date.now()), release.seq)
       }
     } catch (cause) {
       error = describeNetworkError(cause, url, this.options.timeoutMs)
