@@ -364,6 +364,8 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   ),
   // Only a walk with writes between its pages shows it: the explorer's (EXPLORE_CATCHES).
   'pagination.offset-cursor': [],
+  // A replace leaving any one field out: the validation area's, and the explorer's (EXPLORE_CATCHES).
+  'bodies.replace-merges-partial': (['quotation', 'invoice', 'product'] as const).map((r) => `validation.${r}.replace.required`),
 }
 
 /**
