@@ -109,7 +109,8 @@ function labelled(ctx: CheckContext, resource: Explored, body: AnyRecord): AnyRe
 
 /** A product's replace takes its unit and currency from the record each side shows: keyed values a workspace defines (§4.4). */
 function keyedFrom(resource: Explored, body: AnyRecord, record: AnyRecord): AnyRecord {
-  if (resource !== 'product') return body
+  // A copy on each side: the references written into it are each side's own ids.
+  if (resource !== 'product') return { ...body }
   return {
     ...body,
     unit: typeof record.unit === 'string' ? record.unit : body.unit,
