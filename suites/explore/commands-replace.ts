@@ -282,7 +282,9 @@ export class Scenario implements Cmd {
       withReferences(m, this.resource, tBody, mBody, step.pick)
       // Sometimes a field is left out: §4.2 "send every field", so both sides must refuse it (400, §4.4, §7.3).
       // Only on a live record: a server may look a record up before or after validating the body (§7 orders neither).
-      const fields = Object.keys(tBody)
+      // A field only the replace requires: the rule §4.2 adds over the create (a create's own are the validation area's).
+      const required = RESOURCES[this.resource].create?.required ?? []
+      const fields = Object.keys(tBody).filter((f) => !required.includes(f))
       const left = step.leaveOut === undefined || !own.alive ? undefined : fields[step.leaveOut % fields.length]
       if (left !== undefined) [delete tBody[left], delete mBody[left]]
       const label = `${what('replace')}${left === undefined ? '' : ` leaving ${left} out`}`
