@@ -707,6 +707,13 @@ export const FAULTS = [
     description:
       'The cursor holds an offset into the filtered, sorted list, not the position of the last record shown: a delete between pages skips a record that was never touched, a create ahead of the cursor shows one twice.',
   },
+  // Issue 39: a replace that merges like an update; only a replace leaving a field out shows it.
+  {
+    id: 'bodies.replace-merges-partial',
+    area: 'bodies',
+    description:
+      'A replace is validated as a create and merged like an update: a body that leaves fields out is accepted, and the fields it leaves out keep their old values (§4.2 "send every field").',
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

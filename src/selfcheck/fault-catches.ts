@@ -364,6 +364,8 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   ),
   // Only a walk with writes between its pages shows it: the explorer's (EXPLORE_CATCHES).
   'pagination.offset-cursor': [],
+  // A replace leaving any one field out: the validation area's, and the explorer's (EXPLORE_CATCHES).
+  'bodies.replace-merges-partial': (['quotation', 'invoice', 'product'] as const).map((r) => `validation.${r}.replace.required`),
 }
 
 /**
@@ -380,6 +382,12 @@ const EXPLORE_CATCHES: Partial<Record<FaultId, readonly string[]>> = {
   'pagination.limit-ignored': ['explore.pages'],
   'idempotency.ignored': ['explore.idempotency'],
   'pagination.offset-cursor': ['explore.walk-writes'],
+  // The replace-method collections (suites/explore/commands-replace.ts): each of seeds 1–6 at 200 (2026-12-02).
+  'bodies.replace-merges-partial': ['explore.status'],
+  'validation.required-unchecked': ['explore.status'],
+  'state.drafts-locked': ['explore.status'],
+  'state.created-not-draft': ['explore.written'],
+  'validation.change-saved-before-validation': ['explore.written'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

@@ -7,6 +7,7 @@ import {
   composedFields,
   errorEnvelopeProblem,
   firstRepeated,
+  notCreatedAsDraft,
   pageSizeProblem,
   refusalProblem,
   writtenMismatches,
@@ -104,6 +105,13 @@ export const OPEN: readonly string[] = [
   "reads with a key allowed the call (restricted inside its scopes, role-limited outside its denials, another workspace's lists): what its owner sees (§5.3), only 401 and 5xx placed",
   "fixtures mirrored from the target: their fields are the target's, the accepted quotation's state name (§3) is the model's",
   'in a walk with writes between its pages: whether a record created, updated or deleted during the walk shows (none, once, or twice when an update moves it under sort=updatedAt), the order of the pages after a write, whether a page short of the limit is followed by more',
+  'the replace method (PUT or PATCH): src/checks/operations.ts finds it, as for the update',
+  "money a quotation or invoice derives from its line items (grossSen, discountSen, taxSen, totalSen): the inner shape of items is not shown (§2), so the explorer sends items [] and reports a total other than the model's as information",
+  "a quotation's version (§2 says only integer: its start and whether a replace moves it are not shown), an invoice's dueDate, the status after a replace (§3: transitions not shown), so a status filter is compared only on records both sides show in the same status",
+  "defaults of what the explorer did not send: a product's unit, currency and status, a quotation's currency and language, an invoice's issueDate and paymentTermsDays (§4.4 names no default)",
+  "an activity's subjectType and subjectId (§2 names no rule), its body beyond the written text (a preview, §8), a comment's body (sanitised HTML, §2) and author",
+  "messages are never sent: a reply goes out through the conversation's channel (§1.6), which a test run must not do; comments are internal notes only (a public one is emailed to the case contact, §1.6)",
+  'quotations and invoices in a state other than draft: the explorer makes drafts only (the state area replaces and deletes its fixtures); a replace or delete of a deleted draft is compared by status',
 ]
 
 /** One side's answer to one request. */
@@ -329,4 +337,42 @@ export function foreignListVerdict(what: string, shown: number[]): Verdict | und
     message: `${what}: another workspace's key is shown the explorer's records #${shown.join(', #')}`,
     expected: "a key reaches only its own workspace's records (§5.2, §5.7)",
   }
+}
+
+/**
+ * What a replace wrote (§4.2 "send every field and all line items"): the whole body, as if created anew. Nothing an
+ * earlier write sent is held against the record afterwards, and every field the replace sent is.
+ */
+export function replaced(resource: ResourceName, body: AnyRecord): Written {
+  return { create: body, updates: {}, composed: composedFields(resource, body) }
+}
+
+/**
+ * What the spec fixes of a quotation or invoice just created, beyond the fields written: §3 "created as a draft"
+ * (status `draft`, the only named value), and for an invoice §2 paidSen "paid so far", 0 when nothing was paid.
+ * Judged on the target's answer alone: the model's is the same by construction.
+ */
+export function newDraftVerdict(what: string, resource: 'quotation' | 'invoice', record: AnyRecord): Verdict | undefined {
+  const draft = notCreatedAsDraft(resource, record.status)
+  if (draft) return { aspect: 'written', message: `${what}: ${draft.message}`, expected: draft.expected }
+  if (resource === 'invoice' && record.paidSen !== 0)
+    return {
+      aspect: 'written',
+      message: `${what}: a new invoice shows paidSen ${JSON.stringify(record.paidSen)}, nothing was paid against it`,
+      expected: 'paidSen 0: §2 "paid so far", and no payment was recorded',
+    }
+  return undefined
+}
+
+/** The money a record derives from its line items (§2), whose rule is not shown: a difference from the model is information. */
+const DERIVED_MONEY: Partial<Record<ResourceName, readonly string[]>> = {
+  quotation: ['grossSen', 'discountSen', 'taxSen', 'totalSen'],
+  invoice: ['totalSen', 'taxSen'],
+}
+
+export function derivedMoneyNote(what: string, resource: ResourceName, target: AnyRecord, model: AnyRecord): Verdict | undefined {
+  const differ = (DERIVED_MONEY[resource] ?? []).filter((f) => target[f] !== model[f])
+  if (differ.length === 0) return undefined
+  const shown = differ.map((f) => `${f} ${JSON.stringify(target[f])} (the model ${JSON.stringify(model[f])})`).join(', ')
+  return { unplaced: `${what}: ${shown} with items [] (§2: the line items' shape and the rule of these totals are not shown)` }
 }

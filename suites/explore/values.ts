@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { RESOURCES, RUN_LABEL_FIELDS, bodyFields, runLabel, tagged, validBody, type CheckContext, type ResourceName } from '../../src/checks/index.ts'
 
 /** Text a client in Kuala Lumpur, Shanghai or Zürich sends: accents, CJK, emoji, a right-to-left name, an apostrophe. */
-const WIDE_TEXT = ['Zoë Ñandú-Ångström', '陈美玲 有限公司', 'Café 🚀 Ltd', "O'Brien & Sons", 'محمد العلي', 'Ş', 'ｆｕｌｌ ｗｉｄｔｈ']
+export const WIDE_TEXT = ['Zoë Ñandú-Ångström', '陈美玲 有限公司', 'Café 🚀 Ltd', "O'Brien & Sons", 'محمد العلي', 'Ş', 'ｆｕｌｌ ｗｉｄｔｈ']
 
 /** The same instant in another ISO 8601 form: an offset east or west of UTC, with or without a fraction. */
 export function inOffset(iso: string, offsetMinutes: number): string {

@@ -7,6 +7,7 @@ import {
   deleteRecord,
   itemPath,
   postCreate,
+  replaceRecord,
   RESOURCES,
   updateRecord,
   type AnyRecord,
@@ -161,6 +162,18 @@ export class World {
     // The first update of a resource may have tried PATCH before PUT (src/checks/operations.ts).
     const t = this.onTarget(response, !known && this.ctx.session.capabilities[key] === 'PUT' ? 2 : 1)
     const m = await this.model({ method: 'PATCH', path: itemPath(own.resource, own.m), body: mBody })
+    return [t, m]
+  }
+
+  /** A replace (§4.2 "send every field"): PUT, else PATCH on the target (src/checks/operations.ts finds the method); PUT on the model. */
+  async replace(own: Own, tBody: AnyRecord, mBody: AnyRecord): Promise<[Answer, Answer]> {
+    const key = `replace.method.${own.resource}`
+    const known = this.ctx.session.capabilities[key] !== undefined
+    const response = await replaceRecord(this.ctx, own.resource, own.t, tBody)
+    // An unknown method is found by PUT then PATCH: two requests where PUT was not routed, or answered 404 (a record gone).
+    const fellBack = !known && (this.ctx.session.capabilities[key] === 'PATCH' || [404, 405, 501].includes(response.status))
+    const t = this.onTarget(response, fellBack ? 2 : 1)
+    const m = await this.model({ method: 'PUT', path: itemPath(own.resource, own.m), body: mBody })
     return [t, m]
   }
 

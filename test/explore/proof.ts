@@ -6,8 +6,8 @@ import { DEFAULTS } from '../../src/config/config.ts'
 import { runInProcess } from '../../src/run/in-process.ts'
 import { catalogue } from '../../suites/index.ts'
 
-/** What the explorer makes and the API cannot delete (suites/explore/commands-fixtures.ts). */
-const UNDELETABLE = ['payment', 'order']
+/** What the explorer makes and the API cannot delete (suites/explore/commands-fixtures.ts, commands-replace.ts). */
+const UNDELETABLE = ['payment', 'order', 'product', 'invoice', 'activity', 'comment']
 
 /** Seeds each variant is explored with: the issue asks at least 50. */
 export const PROOF_SEEDS = 50

@@ -47,6 +47,7 @@ export const WRITE_FAULTS = [
   'validation.create-saved-before-validation',
   'validation.change-saved-before-validation',
   'records.empty-text-as-null',
+  'bodies.replace-merges-partial',
 ] as const satisfies readonly FaultId[]
 
 export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, checkBody, missingParent }: RequestReader, { present }: Responses) {
@@ -221,7 +222,8 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     const body = await readBody(c)
     const model = MODELS[spec.name]
     try {
-      checkBody(spec, op, body, key.workspace)
+      // The fault: a replace checked against the create's required fields only (then merged over the record as it is).
+      checkBody(spec, op === 'replace' && faults['bodies.replace-merges-partial'] ? 'create' : op, body, key.workspace)
     } catch (error) {
       // The fault: the change is saved before the body is validated, and the 400 does not roll it back.
       if (faults['validation.change-saved-before-validation'] && error instanceof ApiError) {
