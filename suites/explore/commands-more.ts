@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import type { CheckContext } from '../../src/checks/index.ts'
 import { fixtureArbitraries } from './commands-fixtures.ts'
 import { keyReadArbitrary } from './commands-keys.ts'
+import { withMirroredReads } from './commands-reads.ts'
 import { withReplaceCommands } from './commands-replace.ts'
 import { InterleavedWalk, interleavedWalkArbitrary } from './commands-walks.ts'
 import { CreateMany } from './commands.ts'
@@ -17,7 +18,7 @@ type Cmd = fc.AsyncCommand<ExploreModel, World>
 /** None in two sequences of three; else a walk with writes, a read with another key kind, or a fixture command. */
 export function combinedArbitrary(ctx: CheckContext): fc.Arbitrary<Cmd | undefined> {
   const combined = fc.oneof<fc.Arbitrary<Cmd>[]>(interleavedWalkArbitrary(), keyReadArbitrary(), ...fixtureArbitraries(ctx))
-  return withReplaceCommands(ctx, fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: combined, weight: 1 }))
+  return withMirroredReads(withReplaceCommands(ctx, fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: combined, weight: 1 })))
 }
 
 /**

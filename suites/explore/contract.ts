@@ -112,6 +112,7 @@ export const OPEN: readonly string[] = [
   "an activity's subjectType and subjectId (§2 names no rule), its body beyond the written text (a preview, §8), a comment's body (sanitised HTML, §2) and author",
   "messages are never sent: a reply goes out through the conversation's channel (§1.6), which a test run must not do; comments are internal notes only (a public one is emailed to the case contact, §1.6)",
   'quotations and invoices in a state other than draft: the explorer makes drafts only (the state area replaces and deletes its fixtures); a replace or delete of a deleted draft is compared by status',
+  "the target's articles, users and messages: their fields are the target's (mirrored into the model, not compared); only which of them a filter shows and their order are compared, on a walk that ends within 5 pages; a record another client changed since the page was read is open, and so is a user's order by updatedAt (§2 shows none)",
 ]
 
 /** One side's answer to one request. */
