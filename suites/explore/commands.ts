@@ -2,7 +2,7 @@
 // model, and judged through the comparison contract (contract.ts). A command names the records it works on by
 // an index into the explorer's own records, drawn before the sequence runs and resolved when it runs.
 import fc from 'fast-check'
-import { queryValueFor, readUntil, RESOURCES, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
+import { queryValueFor, readUntil, recordMatches, RESOURCES, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
 import {
   instantOf,
   membershipVerdict,
@@ -15,15 +15,28 @@ import {
   type Answer,
   type WalkRead,
 } from './contract.ts'
-import { createBody, freshAddresses, sweepable, updateBody } from './values.ts'
+import { createBody, freshAddresses, inOffset, OFFSETS, sweepable, updateBody } from './values.ts'
 import type { ExploreModel, Own, World } from './world.ts'
 
 /** The collections explored: every §4.2 operation but replace on each, tags or a deletable record for clean-up. */
 export const EXPLORED = ['account', 'contact', 'task'] as const satisfies readonly ResourceName[]
 type Explored = (typeof EXPLORED)[number]
 
-/** Own records a reference field may name (a child account's parent, a contact's primary account). */
-const REFERENCES: Partial<Record<Explored, Record<string, Explored>>> = { account: { parentId: 'account' }, contact: { accountId: 'account' } }
+/**
+ * The collections with update and delete the collection runs explore (commands-collections.ts), drawn from a
+ * stream of their own so that the plain commands above draw what they drew before.
+ */
+export const UPDATABLE = ['case', 'lead', 'opportunity'] as const satisfies readonly ResourceName[]
+/** Every collection a plain command may work on. */
+export type Explorable = Explored | (typeof UPDATABLE)[number]
+
+/** Own records a reference field may name (a child account's parent, a contact's primary account, a case's or deal's account and contact). */
+const REFERENCES: Partial<Record<Explorable, Record<string, Explorable>>> = {
+  account: { parentId: 'account' },
+  contact: { accountId: 'account' },
+  case: { accountId: 'account', contactId: 'contact' },
+  opportunity: { accountId: 'account', contactId: 'contact' },
+}
 
 /** A page bound per walk: the explorer's own records fit in a few pages of the smallest limit it asks. */
 const MAX_PAGES = 30
@@ -40,7 +53,7 @@ function remember(own: Own, t: Answer, m: Answer): void {
 }
 
 /** Creates one record on both sides; answers its own record, or undefined when either side did not make it. */
-async function createOne(m: ExploreModel, w: World, resource: Explored, body: AnyRecord, refPick: number): Promise<Own | undefined> {
+async function createOne(m: ExploreModel, w: World, resource: Explorable, body: AnyRecord, refPick: number): Promise<Own | undefined> {
   const tBody: AnyRecord = sweepable(w.ctx, resource, freshAddresses(resource, body), 'create')
   const mBody: AnyRecord = { ...tBody }
   for (const [field, of] of Object.entries(REFERENCES[resource] ?? {})) {
@@ -68,7 +81,7 @@ async function createOne(m: ExploreModel, w: World, resource: Explored, body: An
 /** Several records of one collection in a row: lists then have pages, an order and filters to tell apart. */
 export class CreateMany implements Cmd {
   constructor(
-    readonly resource: Explored,
+    readonly resource: Explorable,
     readonly bodies: AnyRecord[],
   ) {}
   check = () => true
@@ -84,7 +97,7 @@ export class CreateMany implements Cmd {
 
 export class Create implements Cmd {
   constructor(
-    readonly resource: Explored,
+    readonly resource: Explorable,
     readonly body: AnyRecord,
     readonly refPick: number,
   ) {}
@@ -101,9 +114,9 @@ export class Create implements Cmd {
  * A create sent with an Idempotency-Key, then again with the same key and body, and a third time (§4.1: the first
  * response, no duplicate); sometimes the second try carries another body under the same key, which §4.1 leaves open.
  */
-class IdempotentCreate implements Cmd {
+export class IdempotentCreate implements Cmd {
   constructor(
-    readonly resource: Explored,
+    readonly resource: Explorable,
     readonly body: AnyRecord,
     readonly otherBody: AnyRecord | undefined,
   ) {}
@@ -171,7 +184,7 @@ function recordAt(m: Readonly<ExploreModel>, n: number, op: string): { own: Own;
   return { own, what: `${op} ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}` }
 }
 
-class Get implements Cmd {
+export class Get implements Cmd {
   constructor(readonly n: number) {}
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
   async run(m: ExploreModel, w: World): Promise<void> {
@@ -231,7 +244,7 @@ export class Delete implements Cmd {
 
 /** The shape of one list query, resolved against the own records when it runs. */
 export interface ListShape {
-  resource: Explored
+  resource: Explorable
   /** Indexes into the resource's §4.3 filters (none, one or a pair), each with the record whose value it asks. */
   filters: { filter: number; record: number }[]
   sort?: 'createdAt' | 'updatedAt'
@@ -239,6 +252,16 @@ export interface ListShape {
   limit?: number
   /** A since bound at an own record's time (else the exploration's own scope: just before its first record). */
   since?: { param: 'createdSince' | 'updatedSince'; record: number }
+}
+
+/**
+ * A since bound at a record's shown time; every other draw written in a UTC offset, the same instant to the
+ * millisecond (§2: an ISO 8601 timestamp; a bound may carry any offset).
+ */
+function sinceBound(shown: unknown, n: number): Query[string] {
+  const t = instantOf(shown)
+  if (t === undefined || Math.floor(n / 2) % 2 === 0) return shown as Query[string]
+  return inOffset(new Date(t).toISOString(), OFFSETS[n % OFFSETS.length]!)
 }
 
 const before = (iso: unknown): string | undefined => {
@@ -296,7 +319,7 @@ export class List implements Cmd {
   }
 
   /** The target's query, the model's, and the records whose membership is open; undefined when a filter has no value to ask. */
-  queries(m: ExploreModel, resource: Explored): [Query, Query, Set<number>] | undefined {
+  queries(m: ExploreModel, resource: Explorable): [Query, Query, Set<number>] | undefined {
     const { sort, order, limit, since } = this.shape
     const first = m.own[0]!
     const tq: Query = { createdSince: before(first.tLast.createdAt) }
@@ -308,8 +331,8 @@ export class List implements Cmd {
       const index = since.record % m.own.length
       const own = m.own[index]!
       const field = since.param === 'createdSince' ? 'createdAt' : 'updatedAt'
-      tq[since.param] = own.tLast[field]
-      mq[since.param] = own.mLast[field]
+      tq[since.param] = sinceBound(own.tLast[field], since.record)
+      mq[since.param] = sinceBound(own.mLast[field], since.record)
       // "after this time": a record the target shows at the bound's very instant (its precision) is open.
       const bound = instantOf(own.tLast[field])
       m.own.forEach((o, i) => {
@@ -326,6 +349,11 @@ export class List implements Cmd {
       if (!values) continue
       tq[filter.param] = values[0]
       mq[filter.param] = values[1]
+      // A value each side chose (a case's status after routing): a record the two sides' values sort differently is open.
+      if (filter.kind !== 'uuid' && serverChosen(own, filter.field))
+        m.own.forEach((o, i) => {
+          if (o.resource === resource && recordMatches(filter, o.tLast, values[0]) !== recordMatches(filter, o.mLast, values[1])) open.add(i)
+        })
     }
     return [tq, mq, open]
   }
@@ -333,18 +361,32 @@ export class List implements Cmd {
 }
 
 /** The collection a list reads: the one drawn, unless it holds fewer than two own records and another holds more (an order needs two). */
-export function focus(m: ExploreModel, drawn: Explored): Explored {
-  const count = (r: Explored) => m.own.filter((o) => o.resource === r && o.alive).length
+export function focus(m: ExploreModel, drawn: Explorable): Explorable {
+  const count = (r: Explorable) => m.own.filter((o) => o.resource === r && o.alive).length
   if (count(drawn) >= 2) return drawn
-  return EXPLORED.reduce((best, r) => (count(r) > count(best) ? r : best), drawn)
+  return EXPLORED.reduce<Explorable>((best, r) => (count(r) > count(best) ? r : best), drawn)
 }
 
-/** The value a filter asks on each side for an own record's field; a uuid only when it names an own record. */
+/**
+ * A field of an own record the explorer never wrote a value to (a case's status or priority, a lead's status, a
+ * deal's stage or status): what each side holds is its own choice (§1.6 routing, §3, §4.4 names no default).
+ */
+function serverChosen(own: Own, field: string): boolean {
+  const { create, updates } = own.written.m
+  const value = field in updates ? updates[field] : create[field]
+  return value === undefined || value === null
+}
+
+/**
+ * The value a filter asks on each side for an own record's field: what the explorer wrote to it, or where each
+ * side chose it, what that side shows; a uuid only when it names an own record.
+ */
 function filterValues(filter: FilterSpec, own: Own, m: ExploreModel): [string, string] | undefined {
   const mValue = own.mLast[filter.field]
   if (filter.kind !== 'uuid') {
     const value = queryValueFor(filter, mValue)
-    return value === undefined ? undefined : [value, value]
+    const tValue = serverChosen(own, filter.field) ? queryValueFor(filter, own.tLast[filter.field]) : value
+    return value === undefined || tValue === undefined ? undefined : [tValue, value]
   }
   const named = m.own.find((o) => typeof mValue === 'string' && o.m.toLowerCase() === mValue.toLowerCase())
   return named ? [named.t, named.m] : undefined
@@ -396,7 +438,7 @@ const CLOCK_STEP_MS = 1_100
  */
 class ClockStep implements Cmd {
   constructor(
-    readonly resource: Explored,
+    readonly resource: Explorable,
     readonly body: AnyRecord,
   ) {}
   check = () => true
