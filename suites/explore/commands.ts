@@ -208,7 +208,10 @@ export class Update implements Cmd {
     const body = sweepable(w.ctx, own.resource, freshAddresses(own.resource, this.bodyFor(own)), 'update')
     w.step(`${this}`)
     const [t, o] = await w.update(own, body, body)
-    w.judge(statusVerdict(what, t, o), 'status')
+    w.judge(
+      stateRefusal(own, body, t, o) ? { unplaced: `${what}: ${t.status}, the model ${o.status} (§3: transitions not shown)` } : statusVerdict(what, t, o),
+      'status',
+    )
     if (!okStatus(t) || !okStatus(o)) return
     own.written = { t: written(own.resource, own.written.t, body), m: written(own.resource, own.written.m, body) }
     remember(own, t, o)
@@ -222,6 +225,15 @@ export class Update implements Cmd {
     return Object.fromEntries(Object.entries(this.body[own.resource] ?? {}).filter(([field]) => field in fields))
   }
   toString = () => `update record ${this.n} ${JSON.stringify(this.body)}`
+}
+
+/** State fields an update body may set (§4.4) from a state §3 names no transitions for: a lead's status. */
+const STATE_FIELDS: Partial<Record<ResourceName, string>> = { lead: 'status' }
+
+/** A refusal (4xx) of an update that sets a state field, where the model took it: the target's current state may not allow it (§3). */
+function stateRefusal(own: Own, body: AnyRecord, t: Answer, o: Answer): boolean {
+  const field = STATE_FIELDS[own.resource]
+  return field !== undefined && field in body && t.status >= 400 && t.status < 500 && okStatus(o)
 }
 
 export class Delete implements Cmd {

@@ -104,6 +104,8 @@ export const OPEN: readonly string[] = [
   "reads with a key allowed the call (restricted inside its scopes, role-limited outside its denials, another workspace's lists): what its owner sees (§5.3), only 401 and 5xx placed",
   "fixtures mirrored from the target: their fields are the target's, the accepted quotation's state name (§3) is the model's",
   'in a walk with writes between its pages: whether a record created, updated or deleted during the walk shows (none, once, or twice when an update moves it under sort=updatedAt), the order of the pages after a write, whether a page short of the limit is followed by more',
+  "what each side chooses on cases, leads and deals: a case's status, priority, statusCategory, slaState, assignee and team after routing (§1.6, §3), a lead's owner and team after routing and its status until an update sets it (§1.6, §3), a deal's pipelineId, stageKey, probability and status (§4.4 names no default); a filter on such a value (case status and priority, lead status, deal stageKey and status) asks each side for the value that side shows, and a record the two sides' values sort differently is open",
+  "a refusal (4xx) of an update that sets a lead's status: §3 lists the settable values but shows no transitions, so the lead's state may not allow it (information)",
 ]
 
 /** One side's answer to one request. */
