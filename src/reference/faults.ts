@@ -707,6 +707,13 @@ export const FAULTS = [
     description:
       'The cursor holds an offset into the filtered, sorted list, not the position of the last record shown: a delete between pages skips a record that was never touched, a create ahead of the cursor shows one twice.',
   },
+  // Issue 39: only a create, then an update that does not name the field, then a read shows it.
+  {
+    id: 'bodies.update-applies-create-defaults',
+    area: 'bodies',
+    description:
+      "An update of a case, lead or opportunity runs the create path's defaults over the fields its body does not name: a case's description becomes '', a lead's source 'api', a deal's amountSen 0.",
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -364,6 +364,8 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   ),
   // Only a walk with writes between its pages shows it: the explorer's (EXPLORE_CATCHES).
   'pagination.offset-cursor': [],
+  // Only a create, an update that leaves the field out and a read show it: the explorer's (EXPLORE_CATCHES).
+  'bodies.update-applies-create-defaults': [],
 }
 
 /**
@@ -380,6 +382,8 @@ const EXPLORE_CATCHES: Partial<Record<FaultId, readonly string[]>> = {
   'pagination.limit-ignored': ['explore.pages'],
   'idempotency.ignored': ['explore.idempotency'],
   'pagination.offset-cursor': ['explore.walk-writes'],
+  'bodies.update-applies-create-defaults': ['explore.written'],
+  'pagination.since-offset-ignored': ['explore.list-membership'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

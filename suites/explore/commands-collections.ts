@@ -143,12 +143,29 @@ function stepArbitrary(r: Updatable): fc.Arbitrary<Step> {
   return fc.oneof(...steps)
 }
 
-/** A run on one of the collections: two or three records, then two to five steps on them. */
+/** An update of one field only: its read then shows whether the update left every other field as it was. */
+function oneFieldUpdate(r: Updatable): fc.Arbitrary<Step> {
+  return fc
+    .tuple(pickArb, updateBody(r))
+    .chain(([pick, body]) => fc.constantFrom(...Object.keys(body)).map((field) => ({ op: 'update' as const, pick, body: { [field]: body[field] } })))
+}
+
+/**
+ * A run on one of the collections: two or three records, two updates of one field each (what these collections
+ * have beyond a create: a write, then a read of what it should have left alone), then two to five steps on them.
+ */
 export function collectionRunArbitrary(): fc.Arbitrary<CollectionRun> {
   return fc
     .constantFrom<Updatable>(...UPDATABLE)
-    .chain((r) => fc.tuple(fc.constant(r), fc.array(createBody(r), { minLength: 2, maxLength: 3 }), fc.array(stepArbitrary(r), { minLength: 2, maxLength: 5 })))
-    .map(([r, bodies, steps]) => new CollectionRun(r, bodies, steps))
+    .chain((r) =>
+      fc.tuple(
+        fc.constant(r),
+        fc.array(createBody(r), { minLength: 2, maxLength: 3 }),
+        fc.array(oneFieldUpdate(r), { minLength: 2, maxLength: 2 }),
+        fc.array(stepArbitrary(r), { minLength: 2, maxLength: 5 }),
+      ),
+    )
+    .map(([r, bodies, updates, steps]) => new CollectionRun(r, bodies, [...updates, ...steps]))
 }
 
 /**

@@ -272,7 +272,8 @@ export interface ListShape {
  */
 function sinceBound(shown: unknown, n: number): Query[string] {
   const t = instantOf(shown)
-  if (t === undefined || Math.floor(n / 2) % 2 === 0) return shown as Query[string]
+  // A time shown without its zone is sent back as shown: it names no instant to write otherwise.
+  if (t === undefined || !/(Z|[+-]\d{2}:?\d{2})$/i.test(String(shown)) || Math.floor(n / 2) % 2 === 0) return shown as Query[string]
   return inOffset(new Date(t).toISOString(), OFFSETS[n % OFFSETS.length]!)
 }
 
@@ -334,8 +335,13 @@ export class List implements Cmd {
   queries(m: ExploreModel, resource: Explorable): [Query, Query, Set<number>] | undefined {
     const { sort, order, limit, since } = this.shape
     const first = m.own[0]!
-    const tq: Query = { createdSince: before(first.tLast.createdAt) }
-    const mq: Query = { createdSince: before(first.mLast.createdAt) }
+    // The collection runs' walks write their scope in a UTC offset east or west (never +00:00): the same instant.
+    const scope = (shown: unknown) => {
+      const bound = before(shown)
+      return bound === undefined || !(UPDATABLE as readonly string[]).includes(resource) ? bound : inOffset(bound, OFFSETS[1 + (m.own.length % 5)]!)
+    }
+    const tq: Query = { createdSince: scope(first.tLast.createdAt) }
+    const mq: Query = { createdSince: scope(first.mLast.createdAt) }
     const open = new Set<number>()
     if (tq.createdSince === undefined || mq.createdSince === undefined) return undefined
     for (const q of [tq, mq]) Object.assign(q, { sort, order, limit })

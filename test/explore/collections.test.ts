@@ -1,13 +1,10 @@
 // The explorer on cases, leads and opportunities (suites/explore/commands-collections.ts): records `sweep --run`
 // finds after an interrupted run, filters on keys each side chose asked per side with their mismatches open,
-// since bounds written in a UTC offset at the same instant, and the catalogue faults it catches alone there.
+// since bounds written in a UTC offset at the same instant. The faults it catches alone there: faults.test.ts.
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import type { CheckContext } from '../../src/checks/index.ts'
-import { DEFAULTS } from '../../src/config/config.ts'
 import { runIdOf } from '../../src/engine/sweep.ts'
-import { runInProcess } from '../../src/run/in-process.ts'
-import { catalogue } from '../../suites/index.ts'
 import { List, UPDATABLE } from '../../suites/explore/commands.ts'
 import { written } from '../../suites/explore/contract.ts'
 import { createBody, sweepable, updateBody } from '../../suites/explore/values.ts'
@@ -56,22 +53,3 @@ test('a since bound drawn in an offset names the instant of the record it is at,
   const [offset] = new List({ resource: 'case', filters: [], since: { param: 'createdSince', record: 3 } }).queries(model, 'case')!
   expect(offset.createdSince).toMatch(/\.123[+-]\d{2}:\d{2}$/)
 })
-
-/** Catalogue faults the explorer catches alone on these collections, on every seed tried (`npm run bench:explore`). */
-export const COLLECTION_CATCHES: readonly [fault: string, check: string][] = []
-
-test.each(COLLECTION_CATCHES.flatMap(([fault, check]) => [1, 2].map((seed) => [fault, check, seed] as const)))(
-  'the explorer alone catches %s on cases, leads or opportunities (%s, seed %i)',
-  async (fault, check, seed) => {
-    const { results } = await runInProcess({
-      checks: catalogue,
-      only: ['explore'],
-      embedded: { faults: [fault] },
-      seed,
-      config: { exploreRequests: DEFAULTS.exploreRequests, webhookSecret: '' },
-    })
-    const row = results.find((r) => r.id === check)!
-    expect(row.status, row.message).toBe('failed')
-  },
-  120_000,
-)
