@@ -138,7 +138,7 @@ function stepArbitrary(r: Updatable): fc.Arbitrary<Step> {
       }),
       weight: 1,
     },
-    { arbitrary: fc.record({ op: fc.constant('key-read' as const), pick: pickArb, list: fc.boolean() }), weight: 1 },
+    { arbitrary: fc.record({ op: fc.constant('key-read' as const), pick: pickArb, list: fc.boolean() }), weight: 2 },
   ]
   return fc.oneof(...steps)
 }
