@@ -56,8 +56,13 @@ function remember(own: Own, t: Answer, m: Answer): void {
 async function createOne(m: ExploreModel, w: World, resource: Explorable, body: AnyRecord, refPick: number): Promise<Own | undefined> {
   const tBody: AnyRecord = sweepable(w.ctx, resource, freshAddresses(resource, body), 'create')
   const mBody: AnyRecord = { ...tBody }
-  for (const [field, of] of Object.entries(REFERENCES[resource] ?? {})) {
-    const target = refPick % 2 === 0 ? pick(alive(m, of), refPick) : undefined
+  // One reference at most: an account and a contact of its own in one case or deal need not belong together, and an
+  // application may refuse the pair (§1.1).
+  const references = Object.entries(REFERENCES[resource] ?? {})
+  const chosen = references[Math.floor(refPick / 2) % Math.max(1, references.length)]
+  if (chosen && refPick % 2 === 0) {
+    const [field, of] = chosen
+    const target = pick(alive(m, of), refPick)
     if (target) [tBody[field], mBody[field]] = [target.t, target.m]
   }
   const [t, o] = await w.create(resource, tBody, mBody)
