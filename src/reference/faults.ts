@@ -714,6 +714,13 @@ export const FAULTS = [
     description:
       'A replace is validated as a create and merged like an update: a body that leaves fields out is accepted, and the fields it leaves out keep their old values (§4.2 "send every field").',
   },
+  // Issue 39: only a create, then an update that does not name the field, then a read shows it.
+  {
+    id: 'bodies.update-applies-create-defaults',
+    area: 'bodies',
+    description:
+      "An update of a case, lead or opportunity runs the create path's defaults over the fields its body does not name: a case's description becomes '', a lead's source 'api', a deal's amountSen 0.",
+  },
 ] as const satisfies readonly FaultInfo[]
 
 export type FaultId = (typeof FAULTS)[number]['id']

@@ -366,6 +366,8 @@ export const FAULT_CATCHES: Readonly<Record<FaultId, readonly string[]>> = {
   'pagination.offset-cursor': [],
   // A replace leaving any one field out: the validation area's, and the explorer's (EXPLORE_CATCHES).
   'bodies.replace-merges-partial': (['quotation', 'invoice', 'product'] as const).map((r) => `validation.${r}.replace.required`),
+  // Only a create, an update that leaves the field out and a read show it: the explorer's (EXPLORE_CATCHES).
+  'bodies.update-applies-create-defaults': [],
 }
 
 /**
@@ -388,6 +390,8 @@ const EXPLORE_CATCHES: Partial<Record<FaultId, readonly string[]>> = {
   'state.drafts-locked': ['explore.status'],
   'state.created-not-draft': ['explore.written'],
   'validation.change-saved-before-validation': ['explore.written'],
+  'bodies.update-applies-create-defaults': ['explore.written'],
+  'pagination.since-offset-ignored': ['explore.list-membership'],
 }
 
 /** Every fault of the catalogue, in its order, with the checks it must trip. */

@@ -5,6 +5,7 @@
 // CI budget (test/explore/faults.test.ts).
 import fc from 'fast-check'
 import type { CheckContext } from '../../src/checks/index.ts'
+import { withCollectionRun } from './commands-collections.ts'
 import { fixtureArbitraries } from './commands-fixtures.ts'
 import { keyReadArbitrary } from './commands-keys.ts'
 import { withMirroredReads } from './commands-reads.ts'
@@ -18,7 +19,9 @@ type Cmd = fc.AsyncCommand<ExploreModel, World>
 /** None in two sequences of three; else a walk with writes, a read with another key kind, or a fixture command. */
 export function combinedArbitrary(ctx: CheckContext): fc.Arbitrary<Cmd | undefined> {
   const combined = fc.oneof<fc.Arbitrary<Cmd>[]>(interleavedWalkArbitrary(), keyReadArbitrary(), ...fixtureArbitraries(ctx))
-  return withMirroredReads(withReplaceCommands(ctx, fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: combined, weight: 1 })))
+  return withMirroredReads(
+    withCollectionRun(withReplaceCommands(ctx, fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: combined, weight: 1 }))),
+  )
 }
 
 /**

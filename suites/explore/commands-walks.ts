@@ -3,7 +3,7 @@
 // contract (interleavedVerdict in contract.ts) compares what the spec fixes for such a walk and leaves the rest.
 import fc from 'fast-check'
 import { RESOURCES, type AnyRecord } from '../../src/checks/index.ts'
-import { Create, Delete, EXPLORED, focus, List, listShape, Update, type ListShape } from './commands.ts'
+import { Create, Delete, EXPLORED, focus, List, listShape, Update, type Explorable, type ListShape } from './commands.ts'
 import { interleavedVerdict, pageSizeVerdict, statusVerdict, type Answer } from './contract.ts'
 import { createBody, updateBody } from './values.ts'
 import type { ExploreModel, World } from './world.ts'
@@ -18,8 +18,8 @@ export interface MidWalkWrite {
   after: number
   op: 'create' | 'update' | 'delete'
   pick: number
-  /** Bodies for every explored collection: the walked one is known only when the command runs. */
-  bodies: Record<Explored, AnyRecord>
+  /** Bodies for every collection it may walk: the walked one is known only when the command runs. */
+  bodies: Partial<Record<Explorable, AnyRecord>>
 }
 
 interface Side {
@@ -93,10 +93,12 @@ export class InterleavedWalk implements fc.AsyncCommand<ExploreModel, World> {
   }
 
   /** One write between pages, through the plain commands (each judges its own write and read-back). */
-  private async write(write: MidWalkWrite, m: ExploreModel, w: World, resource: Explored, t: Side, touched: Set<number>): Promise<void> {
+  private async write(write: MidWalkWrite, m: ExploreModel, w: World, resource: Explorable, t: Side, touched: Set<number>): Promise<void> {
     const body = write.bodies[resource]
+    // A walk moved to another collection than the one its bodies were drawn for writes nothing but deletes.
+    if (body === undefined && write.op !== 'delete') return
     if (write.op === 'create') {
-      await new Create(resource, body, write.pick).run(m, w)
+      await new Create(resource, body!, write.pick).run(m, w)
       return
     }
     // A record the walk already showed: a delete then shifts what an offset would count.

@@ -2,7 +2,7 @@
 // model, and judged through the comparison contract (contract.ts). A command names the records it works on by
 // an index into the explorer's own records, drawn before the sequence runs and resolved when it runs.
 import fc from 'fast-check'
-import { queryValueFor, readUntil, RESOURCES, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
+import { queryValueFor, readUntil, recordMatches, RESOURCES, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
 import {
   instantOf,
   membershipVerdict,
@@ -15,15 +15,28 @@ import {
   type Answer,
   type WalkRead,
 } from './contract.ts'
-import { createBody, freshAddresses, sweepable, updateBody } from './values.ts'
+import { createBody, freshAddresses, inOffset, OFFSETS, sweepable, updateBody } from './values.ts'
 import type { ExploreModel, Own, World } from './world.ts'
 
 /** The collections explored: every §4.2 operation but replace on each, tags or a deletable record for clean-up. */
 export const EXPLORED = ['account', 'contact', 'task'] as const satisfies readonly ResourceName[]
 type Explored = (typeof EXPLORED)[number]
 
-/** Own records a reference field may name (a child account's parent, a contact's primary account). */
-const REFERENCES: Partial<Record<Explored, Record<string, Explored>>> = { account: { parentId: 'account' }, contact: { accountId: 'account' } }
+/**
+ * The collections with update and delete the collection runs explore (commands-collections.ts), drawn from a
+ * stream of their own so that the plain commands above draw what they drew before.
+ */
+export const UPDATABLE = ['case', 'lead', 'opportunity'] as const satisfies readonly ResourceName[]
+/** Every collection a plain command may work on. */
+export type Explorable = Explored | (typeof UPDATABLE)[number]
+
+/** Own records a reference field may name (a child account's parent, a contact's primary account, a case's or deal's account and contact). */
+const REFERENCES: Partial<Record<Explorable, Record<string, Explorable>>> = {
+  account: { parentId: 'account' },
+  contact: { accountId: 'account' },
+  case: { accountId: 'account', contactId: 'contact' },
+  opportunity: { accountId: 'account', contactId: 'contact' },
+}
 
 /** A page bound per walk: the explorer's own records fit in a few pages of the smallest limit it asks. */
 const MAX_PAGES = 30
@@ -40,11 +53,16 @@ function remember(own: Own, t: Answer, m: Answer): void {
 }
 
 /** Creates one record on both sides; answers its own record, or undefined when either side did not make it. */
-async function createOne(m: ExploreModel, w: World, resource: Explored, body: AnyRecord, refPick: number): Promise<Own | undefined> {
+async function createOne(m: ExploreModel, w: World, resource: Explorable, body: AnyRecord, refPick: number): Promise<Own | undefined> {
   const tBody: AnyRecord = sweepable(w.ctx, resource, freshAddresses(resource, body), 'create')
   const mBody: AnyRecord = { ...tBody }
-  for (const [field, of] of Object.entries(REFERENCES[resource] ?? {})) {
-    const target = refPick % 2 === 0 ? pick(alive(m, of), refPick) : undefined
+  // One reference at most: an account and a contact of its own in one case or deal need not belong together, and an
+  // application may refuse the pair (§1.1).
+  const references = Object.entries(REFERENCES[resource] ?? {})
+  const chosen = references[Math.floor(refPick / 2) % Math.max(1, references.length)]
+  if (chosen && refPick % 2 === 0) {
+    const [field, of] = chosen
+    const target = pick(alive(m, of), refPick)
     if (target) [tBody[field], mBody[field]] = [target.t, target.m]
   }
   const [t, o] = await w.create(resource, tBody, mBody)
@@ -68,7 +86,7 @@ async function createOne(m: ExploreModel, w: World, resource: Explored, body: An
 /** Several records of one collection in a row: lists then have pages, an order and filters to tell apart. */
 export class CreateMany implements Cmd {
   constructor(
-    readonly resource: Explored,
+    readonly resource: Explorable,
     readonly bodies: AnyRecord[],
   ) {}
   check = () => true
@@ -84,7 +102,7 @@ export class CreateMany implements Cmd {
 
 export class Create implements Cmd {
   constructor(
-    readonly resource: Explored,
+    readonly resource: Explorable,
     readonly body: AnyRecord,
     readonly refPick: number,
   ) {}
@@ -101,9 +119,9 @@ export class Create implements Cmd {
  * A create sent with an Idempotency-Key, then again with the same key and body, and a third time (§4.1: the first
  * response, no duplicate); sometimes the second try carries another body under the same key, which §4.1 leaves open.
  */
-class IdempotentCreate implements Cmd {
+export class IdempotentCreate implements Cmd {
   constructor(
-    readonly resource: Explored,
+    readonly resource: Explorable,
     readonly body: AnyRecord,
     readonly otherBody: AnyRecord | undefined,
   ) {}
@@ -171,7 +189,7 @@ function recordAt(m: Readonly<ExploreModel>, n: number, op: string): { own: Own;
   return { own, what: `${op} ${own.resource} #${index}${own.alive ? '' : ' (deleted)'}` }
 }
 
-class Get implements Cmd {
+export class Get implements Cmd {
   constructor(readonly n: number) {}
   check = (m: Readonly<ExploreModel>) => m.own.length > 0
   async run(m: ExploreModel, w: World): Promise<void> {
@@ -195,7 +213,10 @@ export class Update implements Cmd {
     const body = sweepable(w.ctx, own.resource, freshAddresses(own.resource, this.bodyFor(own)), 'update')
     w.step(`${this}`)
     const [t, o] = await w.update(own, body, body)
-    w.judge(statusVerdict(what, t, o), 'status')
+    w.judge(
+      stateRefusal(own, body, t, o) ? { unplaced: `${what}: ${t.status}, the model ${o.status} (§3: transitions not shown)` } : statusVerdict(what, t, o),
+      'status',
+    )
     if (!okStatus(t) || !okStatus(o)) return
     own.written = { t: written(own.resource, own.written.t, body), m: written(own.resource, own.written.m, body) }
     remember(own, t, o)
@@ -209,6 +230,15 @@ export class Update implements Cmd {
     return Object.fromEntries(Object.entries(this.body[own.resource] ?? {}).filter(([field]) => field in fields))
   }
   toString = () => `update record ${this.n} ${JSON.stringify(this.body)}`
+}
+
+/** State fields an update body may set (§4.4) from a state §3 names no transitions for: a lead's status. */
+const STATE_FIELDS: Partial<Record<ResourceName, string>> = { lead: 'status' }
+
+/** A refusal (4xx) of an update that sets a state field, where the model took it: the target's current state may not allow it (§3). */
+function stateRefusal(own: Own, body: AnyRecord, t: Answer, o: Answer): boolean {
+  const field = STATE_FIELDS[own.resource]
+  return field !== undefined && field in body && t.status >= 400 && t.status < 500 && okStatus(o)
 }
 
 export class Delete implements Cmd {
@@ -231,7 +261,7 @@ export class Delete implements Cmd {
 
 /** The shape of one list query, resolved against the own records when it runs. */
 export interface ListShape {
-  resource: Explored
+  resource: Explorable
   /** Indexes into the resource's §4.3 filters (none, one or a pair), each with the record whose value it asks. */
   filters: { filter: number; record: number }[]
   sort?: 'createdAt' | 'updatedAt'
@@ -239,6 +269,17 @@ export interface ListShape {
   limit?: number
   /** A since bound at an own record's time (else the exploration's own scope: just before its first record). */
   since?: { param: 'createdSince' | 'updatedSince'; record: number }
+}
+
+/**
+ * A since bound at a record's shown time; every other draw written in a UTC offset, the same instant to the
+ * millisecond (§2: an ISO 8601 timestamp; a bound may carry any offset).
+ */
+function sinceBound(shown: unknown, n: number): Query[string] {
+  const t = instantOf(shown)
+  // A time shown without its zone is sent back as shown: it names no instant to write otherwise.
+  if (t === undefined || !/(Z|[+-]\d{2}:?\d{2})$/i.test(String(shown)) || Math.floor(n / 2) % 2 === 0) return shown as Query[string]
+  return inOffset(new Date(t).toISOString(), OFFSETS[n % OFFSETS.length]!)
 }
 
 const before = (iso: unknown): string | undefined => {
@@ -296,11 +337,16 @@ export class List implements Cmd {
   }
 
   /** The target's query, the model's, and the records whose membership is open; undefined when a filter has no value to ask. */
-  queries(m: ExploreModel, resource: Explored): [Query, Query, Set<number>] | undefined {
+  queries(m: ExploreModel, resource: Explorable): [Query, Query, Set<number>] | undefined {
     const { sort, order, limit, since } = this.shape
     const first = m.own[0]!
-    const tq: Query = { createdSince: before(first.tLast.createdAt) }
-    const mq: Query = { createdSince: before(first.mLast.createdAt) }
+    // The collection runs' walks write their scope in a UTC offset east or west (never +00:00): the same instant.
+    const scope = (shown: unknown) => {
+      const bound = before(shown)
+      return bound === undefined || !(UPDATABLE as readonly string[]).includes(resource) ? bound : inOffset(bound, OFFSETS[1 + (m.own.length % 5)]!)
+    }
+    const tq: Query = { createdSince: scope(first.tLast.createdAt) }
+    const mq: Query = { createdSince: scope(first.mLast.createdAt) }
     const open = new Set<number>()
     if (tq.createdSince === undefined || mq.createdSince === undefined) return undefined
     for (const q of [tq, mq]) Object.assign(q, { sort, order, limit })
@@ -308,8 +354,8 @@ export class List implements Cmd {
       const index = since.record % m.own.length
       const own = m.own[index]!
       const field = since.param === 'createdSince' ? 'createdAt' : 'updatedAt'
-      tq[since.param] = own.tLast[field]
-      mq[since.param] = own.mLast[field]
+      tq[since.param] = sinceBound(own.tLast[field], since.record)
+      mq[since.param] = sinceBound(own.mLast[field], since.record)
       // "after this time": a record the target shows at the bound's very instant (its precision) is open.
       const bound = instantOf(own.tLast[field])
       m.own.forEach((o, i) => {
@@ -326,6 +372,11 @@ export class List implements Cmd {
       if (!values) continue
       tq[filter.param] = values[0]
       mq[filter.param] = values[1]
+      // A value each side chose (a case's status after routing): a record the two sides' values sort differently is open.
+      if (filter.kind !== 'uuid' && serverChosen(own, filter.field))
+        m.own.forEach((o, i) => {
+          if (o.resource === resource && recordMatches(filter, o.tLast, values[0]) !== recordMatches(filter, o.mLast, values[1])) open.add(i)
+        })
     }
     return [tq, mq, open]
   }
@@ -333,18 +384,32 @@ export class List implements Cmd {
 }
 
 /** The collection a list reads: the one drawn, unless it holds fewer than two own records and another holds more (an order needs two). */
-export function focus(m: ExploreModel, drawn: Explored): Explored {
-  const count = (r: Explored) => m.own.filter((o) => o.resource === r && o.alive).length
+export function focus(m: ExploreModel, drawn: Explorable): Explorable {
+  const count = (r: Explorable) => m.own.filter((o) => o.resource === r && o.alive).length
   if (count(drawn) >= 2) return drawn
-  return EXPLORED.reduce((best, r) => (count(r) > count(best) ? r : best), drawn)
+  return EXPLORED.reduce<Explorable>((best, r) => (count(r) > count(best) ? r : best), drawn)
 }
 
-/** The value a filter asks on each side for an own record's field; a uuid only when it names an own record. */
+/**
+ * A field of an own record the explorer never wrote a value to (a case's status or priority, a lead's status, a
+ * deal's stage or status): what each side holds is its own choice (§1.6 routing, §3, §4.4 names no default).
+ */
+function serverChosen(own: Own, field: string): boolean {
+  const { create, updates } = own.written.m
+  const value = field in updates ? updates[field] : create[field]
+  return value === undefined || value === null
+}
+
+/**
+ * The value a filter asks on each side for an own record's field: what the explorer wrote to it, or where each
+ * side chose it, what that side shows; a uuid only when it names an own record.
+ */
 function filterValues(filter: FilterSpec, own: Own, m: ExploreModel): [string, string] | undefined {
   const mValue = own.mLast[filter.field]
   if (filter.kind !== 'uuid') {
     const value = queryValueFor(filter, mValue)
-    return value === undefined ? undefined : [value, value]
+    const tValue = serverChosen(own, filter.field) ? queryValueFor(filter, own.tLast[filter.field]) : value
+    return value === undefined || tValue === undefined ? undefined : [tValue, value]
   }
   const named = m.own.find((o) => typeof mValue === 'string' && o.m.toLowerCase() === mValue.toLowerCase())
   return named ? [named.t, named.m] : undefined
@@ -396,7 +461,7 @@ const CLOCK_STEP_MS = 1_100
  */
 class ClockStep implements Cmd {
   constructor(
-    readonly resource: Explored,
+    readonly resource: Explorable,
     readonly body: AnyRecord,
   ) {}
   check = () => true

@@ -113,6 +113,8 @@ export const OPEN: readonly string[] = [
   "messages are never sent: a reply goes out through the conversation's channel (§1.6), which a test run must not do; comments are internal notes only (a public one is emailed to the case contact, §1.6)",
   'quotations and invoices in a state other than draft: the explorer makes drafts only (the state area replaces and deletes its fixtures); a replace or delete of a deleted draft is compared by status',
   "the target's articles, users and messages: their fields are the target's (mirrored into the model, not compared); only which of them a filter shows and their order are compared, on a walk that ends within 5 pages; a record another client changed since the page was read is open, and so is a user's order by updatedAt (§2 shows none)",
+  "what each side chooses on cases, leads and deals: a case's status, priority, statusCategory, slaState, assignee and team after routing (§1.6, §3), a lead's owner and team after routing and its status until an update sets it (§1.6, §3), a deal's pipelineId, stageKey, probability and status (§4.4 names no default); a filter on such a value (case status and priority, lead status, deal stageKey and status) asks each side for the value that side shows, and a record the two sides' values sort differently is open",
+  "a refusal (4xx) of an update that sets a lead's status: §3 lists the settable values but shows no transitions, so the lead's state may not allow it (information)",
 ]
 
 /** One side's answer to one request. */

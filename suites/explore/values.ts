@@ -9,16 +9,31 @@ import { RESOURCES, RUN_LABEL_FIELDS, bodyFields, runLabel, tagged, validBody, t
 /** Text a client in Kuala Lumpur, Shanghai or Zürich sends: accents, CJK, emoji, a right-to-left name, an apostrophe. */
 export const WIDE_TEXT = ['Zoë Ñandú-Ångström', '陈美玲 有限公司', 'Café 🚀 Ltd', "O'Brien & Sons", 'محمد العلي', 'Ş', 'ｆｕｌｌ ｗｉｄｔｈ']
 
-/** The same instant in another ISO 8601 form: an offset east or west of UTC, with or without a fraction. */
+/** The same instant in another ISO 8601 form: an offset east or west of UTC, with its milliseconds when it has any. */
 export function inOffset(iso: string, offsetMinutes: number): string {
   const ms = Date.parse(iso)
-  const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 19)
+  const shifted = new Date(ms + offsetMinutes * 60_000).toISOString()
+  const local = ms % 1000 === 0 ? shifted.slice(0, 19) : shifted.slice(0, 23)
   const sign = offsetMinutes < 0 ? '-' : '+'
   const abs = Math.abs(offsetMinutes)
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
 }
 
-const OFFSETS = [0, 480, -300, 330, 345, -570]
+export const OFFSETS = [0, 480, -300, 330, 345, -570]
+
+/**
+ * References a body may set to null that no rule of the spec fills or refuses: no parent account, no primary
+ * account, no linked entity, no case category, no account or contact of a case or deal. Owners, teams,
+ * assignees and a deal's pipeline are left out: routing (§1.6), the owner's application rules (§1.1) or a
+ * default the spec does not name may fill or refuse them.
+ */
+const NULL_REFERENCES: Partial<Record<ResourceName, readonly string[]>> = {
+  account: ['parentId'],
+  contact: ['accountId'],
+  task: ['entityId'],
+  case: ['categoryId', 'subCategoryId', 'accountId', 'contactId'],
+  opportunity: ['accountId', 'contactId'],
+}
 
 const freeText = new Map<ResourceName, Set<string>>()
 const emailFields = new Map<ResourceName, string[]>()
@@ -34,8 +49,12 @@ function isFreeText(resource: ResourceName, field: string): boolean {
   return fields.has(field)
 }
 
-/** A body's text fields sometimes made non-ASCII, its date-times sometimes written in an offset. */
-function widened(resource: ResourceName, body: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Record<string, unknown>> {
+/**
+ * A body's text fields sometimes made non-ASCII, its date-times sometimes written in an offset, a reference it
+ * left out sometimes sent as an explicit null. The picks are a stream of their own: a body drawn before has the
+ * same fields and values, and sometimes one more null.
+ */
+function widened(resource: ResourceName, op: 'create' | 'update', body: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Record<string, unknown>> {
   return fc.tuple(body, fc.infiniteStream(fc.nat({ max: 99 }))).map(([b, picks]) => {
     const out: Record<string, unknown> = {}
     const draw = picks[Symbol.iterator]()
@@ -47,6 +66,8 @@ function widened(resource: ResourceName, body: fc.Arbitrary<Record<string, unkno
       else if (typeof value === 'string' && type.startsWith('date-time') && pick < 60) out[field] = inOffset(value, OFFSETS[pick % OFFSETS.length]!)
       else out[field] = value
     }
+    const fields = RESOURCES[resource][op]?.fields ?? {}
+    for (const field of NULL_REFERENCES[resource] ?? []) if (field in fields && !(field in out) && (draw.next().value as number) < 20) out[field] = null
     return out
   })
 }
@@ -78,12 +99,14 @@ export function freshAddresses(resource: ResourceName, body: Record<string, unkn
 
 /** A create body: required fields always, optional ones present or absent. */
 export function createBody(resource: ResourceName): fc.Arbitrary<Record<string, unknown>> {
-  return widened(resource, validBody(resource, 'create', { emailMark }) as fc.Arbitrary<Record<string, unknown>>)
+  return widened(resource, 'create', validBody(resource, 'create', { emailMark }) as fc.Arbitrary<Record<string, unknown>>)
 }
 
 /** A partial update body: at least one field. */
 export function updateBody(resource: ResourceName): fc.Arbitrary<Record<string, unknown>> {
-  return widened(resource, validBody(resource, 'update', { emailMark }) as fc.Arbitrary<Record<string, unknown>>).filter((b) => Object.keys(b).length > 0)
+  return widened(resource, 'update', validBody(resource, 'update', { emailMark }) as fc.Arbitrary<Record<string, unknown>>).filter(
+    (b) => Object.keys(b).length > 0,
+  )
 }
 
 /**

@@ -31,6 +31,7 @@ export const WRITE_FAULTS = [
   'state.drafts-locked',
   'state.refused-write-saved',
   'bodies.update-resets-unsent-fields',
+  'bodies.update-applies-create-defaults',
   'bodies.replace-skips-nulls',
   'records.updatedAt-not-bumped',
   'records.change-not-persisted',
@@ -49,6 +50,9 @@ export const WRITE_FAULTS = [
   'records.empty-text-as-null',
   'bodies.replace-merges-partial',
 ] as const satisfies readonly FaultId[]
+
+/** What the create path of a case, lead and deal fills in when the body leaves it out (models.ts): the fault runs it again on update. */
+const CREATE_DEFAULTS: Readonly<Record<string, Json>> = { case: { description: '' }, lead: { source: 'api' }, opportunity: { amountSen: 0 } }
 
 export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, checkBody, missingParent }: RequestReader, { present }: Responses) {
   const { store, clock, variant } = state
@@ -264,6 +268,9 @@ export function writeRoutes(state: AppState, { allow, find, foundIn, readBody, c
     }
     if (op === 'replace' && faults['bodies.replace-skips-nulls']) written = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
     const draft = automate(spec, op === 'update' ? model.update!(w, current, written) : model.replace!(w, current, written), false)
+    // The fault: the create defaults run again over what an update of a case, lead or deal does not name.
+    if (op === 'update' && faults['bodies.update-applies-create-defaults'])
+      for (const [f, v] of Object.entries(CREATE_DEFAULTS[spec.name] ?? {})) if (own(body, f) === undefined) draft.record[f] = v
     // Faults: updatedAt left as it was; the change answered but never saved.
     const rec = commit(
       spec,
