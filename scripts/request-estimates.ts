@@ -47,13 +47,22 @@ for (const area of [...new Set(catalogue.map((c) => c.area))]) {
   const alone = await runInProcess({ checks: catalogue, only: [area], profile: 'full', seed: 1, config: { webhookTimeoutS: 8 } })
   areaRuns[area] = byRole(alone.session.exchanges)
 }
+// The explorer draws what it sends from its seed (one seed may never touch a collection another writes): its scopes
+// are the union over many seeds in each profile, with the one full run's, so a key lacking one stops the run.
+const EXPLORE_SEEDS = 16
+async function exploreScopes(profile: 'full' | 'safe', first: typeof run.session.exchanges): Promise<Record<string, string[]>> {
+  const exchanges = [...first]
+  for (let seed = 2; seed <= EXPLORE_SEEDS; seed++)
+    exchanges.push(...(await runInProcess({ checks: catalogue, only: ['explore'], profile, seed, config: { webhookSecret: '' } })).session.exchanges)
+  return scopesUsed(exchanges).explore ?? {}
+}
 const smallest = await runInProcess({ checks: catalogue, only: ['discovery.me.answers'], profile: 'full', seed: 1 })
 const sorted: RequestEstimates = {
   ...table,
   areaRuns,
   anyRun: byRole(smallest.session.exchanges.filter((e) => !e.checkId)),
-  scopes: scopesUsed(run.session.exchanges),
-  safeScopes: scopesUsed(safeRun.session.exchanges),
+  scopes: { ...scopesUsed(run.session.exchanges), explore: await exploreScopes('full', run.session.exchanges) },
+  safeScopes: { ...scopesUsed(safeRun.session.exchanges), explore: await exploreScopes('safe', safeRun.session.exchanges) },
   checks: Object.fromEntries(
     Object.keys(table.checks)
       .sort()

@@ -47,11 +47,15 @@ export class MirroredRead implements Cmd {
       const [t, o] = [await w.read('target', itemPath(this.resource, String(picked.id))), await w.read('model', itemPath(this.resource, String(picked.id)))]
       w.judge(statusVerdict(`get ${this.resource} ${String(picked.id)} (listed)`, t, o), 'status')
     }
+    // The drawn filter, else the next one the picked record holds a value for (a null categoryId asks nothing).
     const filters = RESOURCES[this.resource].filters
-    const filter = filters[this.filter % filters.length]!
-    const value = queryValue(filter, picked)
-    if (value === undefined || w.exhausted) return
-    await this.walkBoth(w, shown, filter, value)
+    for (let k = 0; k < filters.length; k++) {
+      const filter = filters[(this.filter + k) % filters.length]!
+      const value = queryValue(filter, picked)
+      if (value === undefined) continue
+      if (!w.exhausted) await this.walkBoth(w, shown, filter, value)
+      return
+    }
   }
 
   private async walkBoth(w: World, shown: AnyRecord[], filter: FilterSpec, value: string): Promise<void> {
