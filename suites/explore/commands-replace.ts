@@ -10,7 +10,6 @@
 import fc from 'fast-check'
 import {
   queryValueFor,
-  readUntil,
   RESOURCES,
   RUN_LABEL_FIELDS,
   runLabel,
@@ -22,21 +21,8 @@ import {
   type ResourceName,
 } from '../../src/checks/index.ts'
 import { runSku } from '../shared/bodies.ts'
-import {
-  derivedMoneyNote,
-  instantOf,
-  membershipVerdict,
-  newDraftVerdict,
-  orderedPairs,
-  orderVerdict,
-  pagesVerdict,
-  replaced,
-  statusVerdict,
-  written,
-  writtenVerdict,
-  type Answer,
-  type WalkRead,
-} from './contract.ts'
+import { derivedMoneyNote, instantOf, newDraftVerdict, replaced, statusVerdict, written, writtenVerdict, type Answer } from './contract.ts'
+import { judgeOwnWalk, retriedTwice } from './commands.ts'
 import { inOffset, WIDE_TEXT } from './values.ts'
 import type { Budget, ExploreModel, Own, World } from './world.ts'
 
@@ -58,9 +44,6 @@ const REFERENCES: Record<Explored, Record<string, ResourceName>> = {
   activity: { accountId: 'account', contactId: 'contact' },
   comment: { caseId: 'case' },
 }
-
-/** A page bound per walk, as the plain walks. */
-const MAX_PAGES = 30
 
 const ok = (a: Answer) => a.status >= 200 && a.status < 300
 
@@ -168,23 +151,7 @@ async function createOne(m: ExploreModel, w: World, resource: Explored, body: An
   const own = ownOf(resource, t.body, o.body, tBody, mBody)
   mine.push(own)
   judgeRecord(w, what, own, t, o, true)
-  if (idempotencyKey) {
-    for (const attempt of ['second', 'third']) {
-      const [t2, o2] = await w.create(resource, tBody, mBody, idempotencyKey)
-      w.judge(statusVerdict(`${what}, the ${attempt} try`, t2, o2), 'status')
-      if (ok(t2) && ok(o2))
-        w.judge(
-          String(t2.body?.id).toLowerCase() === own.t.toLowerCase()
-            ? undefined
-            : {
-                aspect: 'idempotency',
-                message: `${what}: the ${attempt} try with the same key and body answers record ${JSON.stringify(t2.body?.id)}, the first made ${own.t}`,
-                expected: 'a retry with the same key and body returns the first response (§4.1)',
-              },
-          'idempotency',
-        )
-    }
-  }
+  if (idempotencyKey) await retriedTwice(w, what, own, () => w.create(resource, tBody, mBody, idempotencyKey))
   return own
 }
 
@@ -366,37 +333,7 @@ async function listMine(m: ExploreModel, w: World, resource: Explored, shape: Sh
   )
     .toString()
     .replace(/createdSince=[^&]*/, 'createdSince=…')}`
-  const sortKey = shape.sort ?? 'createdAt'
-  const ownOf = (walk: WalkRead, side: 't' | 'm') => {
-    const index = new Map(all.map((o, i) => [(side === 't' ? o.t : o.m).toLowerCase(), i]))
-    return walk.pages.flat().flatMap((r) => (index.has(String(r?.id).toLowerCase()) ? [index.get(String(r.id).toLowerCase())!] : []))
-  }
-  const mWalk = await w.walk('model', resource, mq, MAX_PAGES)
-  const expected = ownOf(mWalk, 'm')
-  const sortValue = (walk: WalkRead) => {
-    const shown = new Map(walk.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
-    return (i: number) => instantOf(shown.get(all[i]!.t.toLowerCase())?.[sortKey])
-  }
-  const judged = (walk: WalkRead) =>
-    membershipVerdict(what, ownOf(walk, 't'), expected, open) ?? orderVerdict(what, ownOf(walk, 't'), expected, sortValue(walk))
-  let tWalk = await w.walk('target', resource, tq, MAX_PAGES)
-  // A list may show a write a moment late: read again within the consistency window before judging.
-  if (tWalk.status === 200 && mWalk.status === 200 && tWalk.complete && mWalk.complete && judged(tWalk))
-    tWalk = (
-      await readUntil(
-        w.ctx,
-        () => w.walk('target', resource, tq, MAX_PAGES),
-        (walk) => walk.status !== 200 || !judged(walk),
-        { first: tWalk },
-      )
-    ).answer
-  w.judge(statusVerdict(what, { status: tWalk.status, body: tWalk.body }, { status: mWalk.status, body: mWalk.body }), 'status')
-  if (tWalk.status !== 200 || mWalk.status !== 200) return
-  w.judge(pagesVerdict(what, shape.limit, tWalk, sortKey), 'pages')
-  if (!tWalk.complete || !mWalk.complete) return
-  w.compared('list-membership')
-  if (orderedPairs(ownOf(tWalk, 't'), expected, sortValue(tWalk)) > 0) w.compared('list-order')
-  w.judge(judged(tWalk))
+  await judgeOwnWalk(w, { resource, records: all, tq, mq, open, what, limit: shape.limit, sort: shape.sort })
 }
 
 const recordPick = fc.nat({ max: 1000 })

@@ -154,24 +154,29 @@ export class IdempotentCreate implements Cmd {
       else if (okStatus(t2) !== okStatus(o2)) w.judge({ unplaced: `${label}: ${t2.status}, the model ${o2.status} (§4.1: not shown)` })
       return
     }
-    for (const attempt of ['second', 'third']) {
-      const [t2, o2] = await w.create(this.resource, body, body, key)
-      w.judge(statusVerdict(`${what}, the ${attempt} try`, t2, o2), 'status')
-      if (okStatus(t2) && okStatus(o2))
-        w.judge(
-          String(t2.body?.id).toLowerCase() === own.t.toLowerCase()
-            ? undefined
-            : {
-                aspect: 'idempotency',
-                message: `${what}: the ${attempt} try with the same key and body answers record ${JSON.stringify(t2.body?.id)}, the first made ${own.t}`,
-                expected: 'a retry with the same key and body returns the first response (§4.1)',
-              },
-          'idempotency',
-        )
-    }
+    await retriedTwice(w, what, own, () => w.create(this.resource, body, body, key))
   }
   toString = () =>
     `create ${this.resource} with an Idempotency-Key, ${this.otherBody ? 'then another body under it' : 'three times'} ${JSON.stringify(this.body)}`
+}
+
+/** The second and third tries of a create with the same Idempotency-Key and body: each answers the first try's record (§4.1). */
+export async function retriedTwice(w: World, what: string, own: Own, retry: () => Promise<[Answer, Answer]>): Promise<void> {
+  for (const attempt of ['second', 'third']) {
+    const [t2, o2] = await retry()
+    w.judge(statusVerdict(`${what}, the ${attempt} try`, t2, o2), 'status')
+    if (okStatus(t2) && okStatus(o2))
+      w.judge(
+        String(t2.body?.id).toLowerCase() === own.t.toLowerCase()
+          ? undefined
+          : {
+              aspect: 'idempotency',
+              message: `${what}: the ${attempt} try with the same key and body answers record ${JSON.stringify(t2.body?.id)}, the first made ${own.t}`,
+              expected: 'a retry with the same key and body returns the first response (§4.1)',
+            },
+        'idempotency',
+      )
+  }
 }
 
 /** Reads an own record on both sides: the status the spec fixes, and what was written to it held. */
@@ -298,42 +303,7 @@ export class List implements Cmd {
     const [tq, mq, open] = queries
     w.step(`${this}`)
     const what = `list ${RESOURCES[resource].path}?${new URLSearchParams(mq as Record<string, string>).toString().replace(/createdSince=[^&]*/, 'createdSince=…')}`
-    const mWalk = await w.walk('model', resource, mq, MAX_PAGES)
-    const ownOf = (walk: WalkRead, side: 't' | 'm') => {
-      const index = new Map(m.own.map((o, i) => [(side === 't' ? o.t : o.m).toLowerCase(), i]))
-      return walk.pages.flat().flatMap((r) => (index.has(String(r?.id).toLowerCase()) ? [index.get(String(r.id).toLowerCase())!] : []))
-    }
-    const expected = ownOf(mWalk, 'm')
-    const sortKey = this.shape.sort ?? 'createdAt'
-    // Membership, then order, of the explorer's own records: what the model shows against what the target shows.
-    const judged = (walk: WalkRead) => {
-      const shown = new Map(walk.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
-      const listed = ownOf(walk, 't')
-      return (
-        membershipVerdict(what, listed, expected, open) ??
-        orderVerdict(what, listed, expected, (i) => instantOf(shown.get(m.own[i]!.t.toLowerCase())?.[sortKey]))
-      )
-    }
-    let tWalk = await w.walk('target', resource, tq, MAX_PAGES)
-    // A list may show a write a moment late (a search index): read again within the consistency window before judging.
-    if (tWalk.status === 200 && mWalk.status === 200 && tWalk.complete && mWalk.complete && judged(tWalk))
-      tWalk = (
-        await readUntil(
-          w.ctx,
-          () => w.walk('target', resource, tq, MAX_PAGES),
-          (walk) => walk.status !== 200 || !judged(walk),
-          { first: tWalk },
-        )
-      ).answer
-    w.judge(statusVerdict(what, { status: tWalk.status, body: tWalk.body }, { status: mWalk.status, body: mWalk.body }), 'status')
-    if (tWalk.status !== 200 || mWalk.status !== 200) return
-    w.judge(pagesVerdict(what, this.shape.limit, tWalk, sortKey), 'pages')
-    if (!tWalk.complete || !mWalk.complete) return
-    w.compared('list-membership')
-    // An order is compared only where two own records both sides list have shown sort values that differ.
-    const shown = new Map(tWalk.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
-    if (orderedPairs(ownOf(tWalk, 't'), expected, (i) => instantOf(shown.get(m.own[i]!.t.toLowerCase())?.[sortKey])) > 0) w.compared('list-order')
-    w.judge(judged(tWalk))
+    await judgeOwnWalk(w, { resource, records: m.own, tq, mq, open, what, limit: this.shape.limit, sort: this.shape.sort })
   }
 
   /** The target's query, the model's, and the records whose membership is open; undefined when a filter has no value to ask. */
@@ -381,6 +351,58 @@ export class List implements Cmd {
     return [tq, mq, open]
   }
   toString = () => `list ${JSON.stringify(this.shape)}`
+}
+
+/**
+ * Walks a list on both sides and judges it on the given own records (the walk's membership and order are compared
+ * on them alone): status, pages, then membership and order, a list that shows a write a moment late (a search
+ * index) read again within the consistency window before judging.
+ */
+export async function judgeOwnWalk(
+  w: World,
+  walk: {
+    resource: ResourceName
+    records: readonly Own[]
+    tq: Query
+    mq: Query
+    open: ReadonlySet<number>
+    what: string
+    limit?: number
+    sort?: 'createdAt' | 'updatedAt'
+  },
+): Promise<void> {
+  const { resource, records, tq, mq, open, what, limit } = walk
+  const sortKey = walk.sort ?? 'createdAt'
+  const ownOf = (read: WalkRead, side: 't' | 'm') => {
+    const index = new Map(records.map((o, i) => [(side === 't' ? o.t : o.m).toLowerCase(), i]))
+    return read.pages.flat().flatMap((r) => (index.has(String(r?.id).toLowerCase()) ? [index.get(String(r.id).toLowerCase())!] : []))
+  }
+  const mWalk = await w.walk('model', resource, mq, MAX_PAGES)
+  const expected = ownOf(mWalk, 'm')
+  const sortValue = (read: WalkRead) => {
+    const shown = new Map(read.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
+    return (i: number) => instantOf(shown.get(records[i]!.t.toLowerCase())?.[sortKey])
+  }
+  const judged = (read: WalkRead) =>
+    membershipVerdict(what, ownOf(read, 't'), expected, open) ?? orderVerdict(what, ownOf(read, 't'), expected, sortValue(read))
+  let tWalk = await w.walk('target', resource, tq, MAX_PAGES)
+  if (tWalk.status === 200 && mWalk.status === 200 && tWalk.complete && mWalk.complete && judged(tWalk))
+    tWalk = (
+      await readUntil(
+        w.ctx,
+        () => w.walk('target', resource, tq, MAX_PAGES),
+        (read) => read.status !== 200 || !judged(read),
+        { first: tWalk },
+      )
+    ).answer
+  w.judge(statusVerdict(what, { status: tWalk.status, body: tWalk.body }, { status: mWalk.status, body: mWalk.body }), 'status')
+  if (tWalk.status !== 200 || mWalk.status !== 200) return
+  w.judge(pagesVerdict(what, limit, tWalk, sortKey), 'pages')
+  if (!tWalk.complete || !mWalk.complete) return
+  w.compared('list-membership')
+  // An order is compared only where two own records both sides list have shown sort values that differ.
+  if (orderedPairs(ownOf(tWalk, 't'), expected, sortValue(tWalk)) > 0) w.compared('list-order')
+  w.judge(judged(tWalk))
 }
 
 /** The collection a list reads: the one drawn, unless it holds fewer than two own records and another holds more (an order needs two). */
