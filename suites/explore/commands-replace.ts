@@ -22,7 +22,7 @@ import {
 } from '../../src/checks/index.ts'
 import { runSku } from '../shared/bodies.ts'
 import { derivedMoneyNote, instantOf, newDraftVerdict, replaced, statusVerdict, written, writtenVerdict, type Answer } from './contract.ts'
-import { judgeOwnWalk, retriedTwice } from './commands.ts'
+import { judgeOwnWalk, retriedTwice } from './own-judges.ts'
 import { inOffset, WIDE_TEXT } from './values.ts'
 import type { Budget, ExploreModel, Own, World } from './world.ts'
 

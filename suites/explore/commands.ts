@@ -2,20 +2,10 @@
 // model, and judged through the comparison contract (contract.ts). A command names the records it works on by
 // an index into the explorer's own records, drawn before the sequence runs and resolved when it runs.
 import fc from 'fast-check'
-import { queryValueFor, readUntil, recordMatches, RESOURCES, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
-import {
-  instantOf,
-  membershipVerdict,
-  orderedPairs,
-  orderVerdict,
-  pagesVerdict,
-  statusVerdict,
-  written,
-  writtenVerdict,
-  type Answer,
-  type WalkRead,
-} from './contract.ts'
+import { queryValueFor, recordMatches, RESOURCES, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
+import { instantOf, statusVerdict, written, writtenVerdict, type Answer } from './contract.ts'
 import { createBody, freshAddresses, inOffset, OFFSETS, sweepable, updateBody } from './values.ts'
+import { judgeOwnWalk, retriedTwice } from './own-judges.ts'
 import type { ExploreModel, Own, World } from './world.ts'
 
 /** The collections explored: every §4.2 operation but replace on each, tags or a deletable record for clean-up. */
@@ -37,9 +27,6 @@ const REFERENCES: Partial<Record<Explorable, Record<string, Explorable>>> = {
   case: { accountId: 'account', contactId: 'contact' },
   opportunity: { accountId: 'account', contactId: 'contact' },
 }
-
-/** A page bound per walk: the explorer's own records fit in a few pages of the smallest limit it asks. */
-const MAX_PAGES = 30
 
 type Cmd = fc.AsyncCommand<ExploreModel, World>
 
@@ -158,25 +145,6 @@ export class IdempotentCreate implements Cmd {
   }
   toString = () =>
     `create ${this.resource} with an Idempotency-Key, ${this.otherBody ? 'then another body under it' : 'three times'} ${JSON.stringify(this.body)}`
-}
-
-/** The second and third tries of a create with the same Idempotency-Key and body: each answers the first try's record (§4.1). */
-export async function retriedTwice(w: World, what: string, own: Own, retry: () => Promise<[Answer, Answer]>): Promise<void> {
-  for (const attempt of ['second', 'third']) {
-    const [t2, o2] = await retry()
-    w.judge(statusVerdict(`${what}, the ${attempt} try`, t2, o2), 'status')
-    if (okStatus(t2) && okStatus(o2))
-      w.judge(
-        String(t2.body?.id).toLowerCase() === own.t.toLowerCase()
-          ? undefined
-          : {
-              aspect: 'idempotency',
-              message: `${what}: the ${attempt} try with the same key and body answers record ${JSON.stringify(t2.body?.id)}, the first made ${own.t}`,
-              expected: 'a retry with the same key and body returns the first response (§4.1)',
-            },
-        'idempotency',
-      )
-  }
 }
 
 /** Reads an own record on both sides: the status the spec fixes, and what was written to it held. */
@@ -351,58 +319,6 @@ export class List implements Cmd {
     return [tq, mq, open]
   }
   toString = () => `list ${JSON.stringify(this.shape)}`
-}
-
-/**
- * Walks a list on both sides and judges it on the given own records (the walk's membership and order are compared
- * on them alone): status, pages, then membership and order, a list that shows a write a moment late (a search
- * index) read again within the consistency window before judging.
- */
-export async function judgeOwnWalk(
-  w: World,
-  walk: {
-    resource: ResourceName
-    records: readonly Own[]
-    tq: Query
-    mq: Query
-    open: ReadonlySet<number>
-    what: string
-    limit?: number
-    sort?: 'createdAt' | 'updatedAt'
-  },
-): Promise<void> {
-  const { resource, records, tq, mq, open, what, limit } = walk
-  const sortKey = walk.sort ?? 'createdAt'
-  const ownOf = (read: WalkRead, side: 't' | 'm') => {
-    const index = new Map(records.map((o, i) => [(side === 't' ? o.t : o.m).toLowerCase(), i]))
-    return read.pages.flat().flatMap((r) => (index.has(String(r?.id).toLowerCase()) ? [index.get(String(r.id).toLowerCase())!] : []))
-  }
-  const mWalk = await w.walk('model', resource, mq, MAX_PAGES)
-  const expected = ownOf(mWalk, 'm')
-  const sortValue = (read: WalkRead) => {
-    const shown = new Map(read.pages.flat().map((r) => [String(r?.id).toLowerCase(), r]))
-    return (i: number) => instantOf(shown.get(records[i]!.t.toLowerCase())?.[sortKey])
-  }
-  const judged = (read: WalkRead) =>
-    membershipVerdict(what, ownOf(read, 't'), expected, open) ?? orderVerdict(what, ownOf(read, 't'), expected, sortValue(read))
-  let tWalk = await w.walk('target', resource, tq, MAX_PAGES)
-  if (tWalk.status === 200 && mWalk.status === 200 && tWalk.complete && mWalk.complete && judged(tWalk))
-    tWalk = (
-      await readUntil(
-        w.ctx,
-        () => w.walk('target', resource, tq, MAX_PAGES),
-        (read) => read.status !== 200 || !judged(read),
-        { first: tWalk },
-      )
-    ).answer
-  w.judge(statusVerdict(what, { status: tWalk.status, body: tWalk.body }, { status: mWalk.status, body: mWalk.body }), 'status')
-  if (tWalk.status !== 200 || mWalk.status !== 200) return
-  w.judge(pagesVerdict(what, limit, tWalk, sortKey), 'pages')
-  if (!tWalk.complete || !mWalk.complete) return
-  w.compared('list-membership')
-  // An order is compared only where two own records both sides list have shown sort values that differ.
-  if (orderedPairs(ownOf(tWalk, 't'), expected, sortValue(tWalk)) > 0) w.compared('list-order')
-  w.judge(judged(tWalk))
 }
 
 /** The collection a list reads: the one drawn, unless it holds fewer than two own records and another holds more (an order needs two). */
