@@ -10,11 +10,10 @@
 // test/conditions/token-bucket.test.ts, test/network/adaptive-concurrency.test.ts and
 // `crm-conformance run --embedded --rate-limit 600`.
 //
-// More requests in flight never overrun the budget: RateLimit-Remaining is taken from the answer to the request
-// sent last among those answered (an answer overtaken by a later one is older news, and a stale, higher count
-// once let a paced run meet a 429 under a sliding window), and every request let through after it counts as spent
-// until its own answer comes; the reserve (the ceiling of requests in flight + 1, `concurrency` below) covers a
-// server that handles requests in another order than they were sent.
+// More requests in flight never overrun the budget: each is counted as spent from the moment it is let through,
+// an answer overtaken by the answer to a request sent after it is older news and changes nothing (its higher
+// RateLimit-Remaining once let a paced run send into a spent window), and the reserve (the ceiling of requests in
+// flight + 1, `concurrency` below) covers a server that handles requests in another order than they were sent.
 //
 // The spec does not show what RateLimit-Reset means exactly (seconds from now or a Unix time) nor how the
 // per-minute limit refills (fixed window, sliding window or bucket), so the pacer assumes neither:
@@ -23,8 +22,7 @@
 // - with a few left it sends one at a time, each only once the previous one's answer has told it what is
 //   left, spaced by the average interval the limit allows (60 s / limit), which a refilling bucket keeps up
 //   with and a fixed window slowly drains;
-// - with none left it first waits for the answers still on the way (fresher news), then for the reset, plus the
-//   second the header's whole-second rounding may hide.
+// - with none left it waits for the reset, plus the second the header's whole-second rounding may hide.
 export interface RateLimitState {
   limit?: number
   remaining?: number
@@ -57,20 +55,17 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export type PacerRelease = (() => void) & { seq: number }
 
 export class Pacer {
-  /** The quota as of the answer to request `observedSeq` (the one sent last among those answered). */
   private state: RateLimitState = {}
   private sentSeq = 0
+  /** The request whose answer set the quota last: answers to requests let through before it are older news. */
   private observedSeq = 0
-  /** Requests let through whose turn has not ended (answered, or given up). */
-  private readonly onWire = new Set<number>()
-  /** Requests waiting here to be let through. */
-  private waiting = 0
+  /** Requests let through (or waiting here) whose answer has not been observed yet. */
+  private inFlight = 0
   private lastPacedSend = 0
   /** Whether any answer has been observed yet (before that the quota is unknown, not unlimited). */
   private learned = false
   private waitUntil?: number
   private pacing: Promise<void> = Promise.resolve()
-  private wake: (() => void)[] = []
   private readonly now: () => number
   private readonly sleep: (ms: number) => Promise<void>
   private readonly reserve: number
@@ -86,33 +81,29 @@ export class Pacer {
     return this.waitUntil
   }
 
-  /** The quota as this pacer counts it now: what the newest answer showed, less the requests sent since. */
   get snapshot(): Readonly<RateLimitState> {
-    const { remaining } = this.state
-    return remaining === undefined ? { ...this.state } : { ...this.state, remaining: remaining - this.unanswered() }
+    return this.state
   }
 
-  /** Waits for the quota; returns what to call once the request's answer has been observed. */
+  /** Waits for the quota; returns the function to call once the request's answer has been observed. */
   async acquire(): Promise<PacerRelease> {
-    this.waiting++
+    this.inFlight++
     let endPaced: () => void
     try {
       endPaced = await this.waitForQuota()
-    } finally {
-      this.waiting--
+    } catch (error) {
+      this.inFlight--
+      throw error
     }
-    const seq = ++this.sentSeq
-    this.onWire.add(seq)
     let released = false
     return Object.assign(
       () => {
         if (released) return
         released = true
-        this.onWire.delete(seq)
         endPaced()
-        this.changed()
+        this.inFlight--
       },
-      { seq },
+      { seq: ++this.sentSeq },
     )
   }
 
@@ -122,45 +113,19 @@ export class Pacer {
     const now = this.now()
     const limit = headerInt(headers['ratelimit-limit'])
     if (limit !== undefined && limit > 0) this.state.limit = limit
-    if (seq === undefined || seq >= this.observedSeq) {
-      this.observedSeq = seq ?? this.sentSeq
-      const remaining = headerInt(headers['ratelimit-remaining'])
-      const resetAt = parseResetHeader(headers['ratelimit-reset'], now)
-      if (remaining !== undefined) this.state.remaining = remaining
-      if (resetAt !== undefined) this.state.resetAt = resetAt
-    }
-    this.changed()
+    if (seq !== undefined && seq < this.observedSeq) return
+    this.observedSeq = seq ?? this.sentSeq
+    const remaining = headerInt(headers['ratelimit-remaining'])
+    const resetAt = parseResetHeader(headers['ratelimit-reset'], now)
+    if (remaining !== undefined) this.state.remaining = remaining
+    if (resetAt !== undefined) this.state.resetAt = resetAt
   }
 
-  /** After a 429: nothing is left until the server says so, whatever answers of older requests say. */
+  /** After a 429: nothing is left until the server says so, whatever answers to older requests say. */
   exhausted(retryAfterMs: number | undefined, seq?: number): void {
     this.observedSeq = Math.max(this.observedSeq, seq ?? this.sentSeq)
     this.state.remaining = 0
     if (retryAfterMs !== undefined) this.state.resetAt = this.now() + retryAfterMs
-    this.changed()
-  }
-
-  /** Requests let through after the newest answer observed: the quota they take is not in `remaining` yet. */
-  private unanswered(): number {
-    let count = 0
-    for (const seq of this.onWire) if (seq > this.observedSeq) count++
-    return count
-  }
-
-  /** What the quota allows now, counting every request on the way and (but this one) every one waiting here. */
-  private left(): number | undefined {
-    const { remaining } = this.state
-    return remaining === undefined ? undefined : remaining - this.unanswered() - (this.waiting - 1)
-  }
-
-  private changed(): void {
-    const wake = this.wake
-    this.wake = []
-    for (const resolve of wake) resolve()
-  }
-
-  private nextChange(): Promise<void> {
-    return new Promise((resolve) => this.wake.push(resolve))
   }
 
   /**
@@ -168,58 +133,56 @@ export class Pacer {
    * while the quota is low or unknown holds the next one back until then.
    */
   private async waitForQuota(): Promise<() => void> {
-    if (this.learned && (this.state.remaining === undefined || this.state.limit === undefined)) return () => {}
-    const plenty = this.left()
-    if (this.learned && plenty !== undefined && plenty > this.reserve) return () => {}
+    const { limit, remaining } = this.state
+    if (this.learned && (remaining === undefined || limit === undefined)) return () => {}
+    if (remaining !== undefined && limit !== undefined) {
+      // Requests in flight will each consume one; count them as spent already.
+      const left = remaining - (this.inFlight - 1)
+      if (left > this.reserve) {
+        this.state.remaining = remaining - 1
+        return () => {}
+      }
+    }
     // Few, none or unknown left: one at a time, in order, each after the previous one's answer.
     const previous = this.pacing
     let done!: () => void
     this.pacing = new Promise<void>((resolve) => (done = resolve))
     await previous
     try {
-      for (;;) {
-        const { limit } = this.state
-        const left = this.left()
-        if (!this.learned || limit === undefined || left === undefined) return done
+      const { limit: knownLimit, remaining: current } = this.state
+      if (!this.learned || knownLimit === undefined || current === undefined) return done
+      if (current - (this.inFlight - 1) > this.reserve) {
         // An answer meanwhile said there is plenty again (a fixed window reset).
-        if (left > this.reserve) return done
-        const now = this.now()
-        if (left > 0) {
-          // observe() keeps only a limit above 0.
-          const due = this.lastPacedSend + 60_000 / limit
-          if (due > now) await this.sleep(due - now)
-          this.lastPacedSend = this.now()
-          return done
-        }
-        // None left by the newest answer: answers still on the way may say more (or less) first.
-        if (this.unanswered() > 0) {
-          await this.nextChange()
-          continue
-        }
-        const resetAt = this.state.resetAt
-        if (resetAt !== undefined && resetAt + RESET_ROUNDING_MS > now) {
-          const waitMs = resetAt + RESET_ROUNDING_MS - now
-          if (waitMs > this.options.maxWaitS * 1000) {
-            throw new CrmConfError(
-              'CRMCONF_RATE_LIMITED',
-              `the rate limit resets in ${Math.ceil(waitMs / 1000)} s, more than the ${this.options.maxWaitS} s the run waits`,
-            )
-          }
-          this.waitUntil = now + waitMs
-          this.options.onWindowWait?.(true)
-          await this.sleep(waitMs).finally(() => {
-            this.waitUntil = undefined
-            this.options.onWindowWait?.(false)
-          })
-          // After the reset at least one request is allowed; this one's answer tells how many more.
-          this.state.resetAt = undefined
-        } else {
-          const due = this.lastPacedSend + 60_000 / limit
-          if (due > now) await this.sleep(due - now)
-        }
-        this.lastPacedSend = this.now()
+        this.state.remaining = current - 1
         return done
       }
+      const now = this.now()
+      if (current <= 0 && this.state.resetAt !== undefined && this.state.resetAt + RESET_ROUNDING_MS > now) {
+        const waitMs = this.state.resetAt + RESET_ROUNDING_MS - now
+        if (waitMs > this.options.maxWaitS * 1000) {
+          throw new CrmConfError(
+            'CRMCONF_RATE_LIMITED',
+            `the rate limit resets in ${Math.ceil(waitMs / 1000)} s, more than the ${this.options.maxWaitS} s the run waits`,
+          )
+        }
+        this.waitUntil = now + waitMs
+        this.options.onWindowWait?.(true)
+        await this.sleep(waitMs).finally(() => {
+          this.waitUntil = undefined
+          this.options.onWindowWait?.(false)
+        })
+        // After the reset at least one request is allowed; this one's answer tells how many more.
+        this.state.remaining = 0
+        this.state.resetAt = undefined
+      } else {
+        // observe() keeps only a limit above 0.
+        const interval = 60_000 / knownLimit
+        const due = this.lastPacedSend + interval
+        if (due > now) await this.sleep(due - now)
+        this.state.remaining = current - 1
+      }
+      this.lastPacedSend = this.now()
+      return done
     } catch (error) {
       done()
       throw error
