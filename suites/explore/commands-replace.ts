@@ -22,7 +22,7 @@ import {
 } from '../../src/checks/index.ts'
 import { runSku } from '../shared/bodies.ts'
 import { derivedMoneyNote, instantOf, newDraftVerdict, replaced, statusVerdict, written, writtenVerdict, type Answer } from './contract.ts'
-import { judgeOwnWalk, retriedTwice } from './own-judges.ts'
+import { before, judgeOwnWalk, readBack, remember, retriedTwice } from './own-judges.ts'
 import { inOffset, WIDE_TEXT } from './values.ts'
 import type { Budget, ExploreModel, Own, World } from './world.ts'
 
@@ -113,11 +113,6 @@ function ownOf(resource: ResourceName, t: AnyRecord, m: AnyRecord, tBody: AnyRec
   }
 }
 
-function remember(own: Own, t: Answer, o: Answer): void {
-  if (ok(t) && typeof t.body === 'object' && t.body) own.tLast = t.body
-  if (ok(o) && typeof o.body === 'object' && o.body) own.mLast = o.body
-}
-
 /** The record answered by a write and what the spec fixes of it: the fields written, a new draft's state, the derived money as information. */
 function judgeRecord(w: World, what: string, own: Own, t: Answer, o: Answer, created: boolean): void {
   w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body), 'written')
@@ -153,14 +148,6 @@ async function createOne(m: ExploreModel, w: World, resource: Explored, body: An
   judgeRecord(w, what, own, t, o, true)
   if (idempotencyKey) await retriedTwice(w, what, own, () => w.create(resource, tBody, mBody, idempotencyKey))
   return own
-}
-
-/** Reads one record of this family on both sides. */
-async function readBack(w: World, own: Own, what: string): Promise<void> {
-  const [t, o] = await w.get(own)
-  w.judge(statusVerdict(what, t, o), 'status')
-  remember(own, t, o)
-  if (ok(t) && ok(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body), 'written')
 }
 
 /** One step of a scenario, on the record its number points at when it needs one. */
@@ -269,11 +256,6 @@ export class Scenario implements Cmd {
 
   toString = () =>
     `${this.resource}s: ${this.withDeal ? 'a deal, ' : ''}create ${this.bodies.length} ${JSON.stringify(this.bodies)}, then ${this.steps.map((s) => s.op).join(', ')}`
-}
-
-const before = (iso: unknown): string | undefined => {
-  const t = instantOf(iso)
-  return t === undefined ? undefined : new Date(t - 1).toISOString()
 }
 
 /** The value a filter asks on each side, from one of the records; a uuid only when it names a live record of the explorer's. */

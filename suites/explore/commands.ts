@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { queryValueFor, recordMatches, RESOURCES, type AnyRecord, type FilterSpec, type Query, type ResourceName } from '../../src/checks/index.ts'
 import { instantOf, statusVerdict, written, writtenVerdict, type Answer } from './contract.ts'
 import { createBody, freshAddresses, inOffset, OFFSETS, sweepable, updateBody } from './values.ts'
-import { judgeOwnWalk, retriedTwice } from './own-judges.ts'
+import { before, judgeOwnWalk, readBack, remember, retriedTwice } from './own-judges.ts'
 import type { ExploreModel, Own, World } from './world.ts'
 
 /** The collections explored: every §4.2 operation but replace on each, tags or a deletable record for clean-up. */
@@ -33,11 +33,6 @@ type Cmd = fc.AsyncCommand<ExploreModel, World>
 const alive = (m: Readonly<ExploreModel>, resource?: ResourceName) => m.own.filter((o) => o.alive && (resource === undefined || o.resource === resource))
 const pick = <T>(items: readonly T[], n: number): T | undefined => (items.length === 0 ? undefined : items[n % items.length])
 const okStatus = (a: Answer) => a.status >= 200 && a.status < 300
-
-function remember(own: Own, t: Answer, m: Answer): void {
-  if (okStatus(t) && typeof t.body === 'object' && t.body) own.tLast = t.body
-  if (okStatus(m) && typeof m.body === 'object' && m.body) own.mLast = m.body
-}
 
 /** Creates one record on both sides; answers its own record, or undefined when either side did not make it. */
 async function createOne(m: ExploreModel, w: World, resource: Explorable, body: AnyRecord, refPick: number): Promise<Own | undefined> {
@@ -147,14 +142,6 @@ export class IdempotentCreate implements Cmd {
     `create ${this.resource} with an Idempotency-Key, ${this.otherBody ? 'then another body under it' : 'three times'} ${JSON.stringify(this.body)}`
 }
 
-/** Reads an own record on both sides: the status the spec fixes, and what was written to it held. */
-async function readBack(w: World, own: Own, what: string): Promise<void> {
-  const [t, o] = await w.get(own)
-  w.judge(statusVerdict(what, t, o), 'status')
-  remember(own, t, o)
-  if (okStatus(t) && okStatus(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body), 'written')
-}
-
 /** The own record a command's number points at, and how its verdicts name the operation on it. */
 function recordAt(m: Readonly<ExploreModel>, n: number, op: string): { own: Own; what: string } {
   const index = n % m.own.length
@@ -253,11 +240,6 @@ function sinceBound(shown: unknown, n: number): Query[string] {
   // A time shown without its zone is sent back as shown: it names no instant to write otherwise.
   if (t === undefined || !/(Z|[+-]\d{2}:?\d{2})$/i.test(String(shown)) || Math.floor(n / 2) % 2 === 0) return shown as Query[string]
   return inOffset(new Date(t).toISOString(), OFFSETS[n % OFFSETS.length]!)
-}
-
-const before = (iso: unknown): string | undefined => {
-  const t = instantOf(iso)
-  return t === undefined ? undefined : new Date(t - 1).toISOString()
 }
 
 export class List implements Cmd {

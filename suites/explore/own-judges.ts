@@ -1,13 +1,44 @@
-// Judgements several of the explorer's command families share (commands.ts, commands-replace.ts): a list walked on
-// both sides and compared on the explorer's own records, and the retries of an idempotent create.
+// What several of the explorer's command families share (commands.ts, commands-replace.ts): a read of an own record
+// on both sides, a list walked on both sides and compared on the explorer's own records, the retries of an
+// idempotent create, and the bookkeeping they need.
 import { readUntil, type Query, type ResourceName } from '../../src/checks/index.ts'
-import { instantOf, membershipVerdict, orderedPairs, orderVerdict, pagesVerdict, statusVerdict, type Answer, type WalkRead } from './contract.ts'
+import {
+  instantOf,
+  membershipVerdict,
+  orderedPairs,
+  orderVerdict,
+  pagesVerdict,
+  statusVerdict,
+  writtenVerdict,
+  type Answer,
+  type WalkRead,
+} from './contract.ts'
 import type { Own, World } from './world.ts'
 
 /** A page bound per walk: the explorer's own records fit in a few pages of the smallest limit it asks. */
 export const MAX_PAGES = 30
 
 const okStatus = (a: Answer) => a.status >= 200 && a.status < 300
+
+/** The instant a millisecond before a shown date-time: a since bound that takes that record in. */
+export const before = (iso: unknown): string | undefined => {
+  const t = instantOf(iso)
+  return t === undefined ? undefined : new Date(t - 1).toISOString()
+}
+
+/** Keeps the latest record each side answered. */
+export function remember(own: Own, t: Answer, m: Answer): void {
+  if (okStatus(t) && typeof t.body === 'object' && t.body) own.tLast = t.body
+  if (okStatus(m) && typeof m.body === 'object' && m.body) own.mLast = m.body
+}
+
+/** Reads an own record on both sides: the status the spec fixes, and what was written to it held. */
+export async function readBack(w: World, own: Own, what: string): Promise<void> {
+  const [t, o] = await w.get(own)
+  w.judge(statusVerdict(what, t, o), 'status')
+  remember(own, t, o)
+  if (okStatus(t) && okStatus(o)) w.judge(writtenVerdict(what, own.resource, own.written, t.body, o.body), 'written')
+}
 
 /**
  * Walks a list on both sides and judges it on the given own records (the walk's membership and order are compared
