@@ -47,7 +47,8 @@ export function orderFromAccepted(ctx: CheckContext): Promise<OrderAttempt> {
     if (quote.status === 404) ctx.skip(`${ACCEPTED_QUOTATION_VARIABLE}: GET /quotations/${quoteId} answered 404`)
     expectRecord(quote, '§4.2')
     const idempotencyKey = `crmconf-${ctx.runId}-${randomUUID()}`
-    const created = await ctx.api.post(ORDERS, { quoteId }, { idempotencyKey })
+    // Noted on its way: a check listing the quotation's orders meanwhile learns from the ledger that this one is the run's.
+    const created = await ctx.session.ledger.creating(ctx.api.post(ORDERS, { quoteId }, { idempotencyKey }))
     if (created.ok && typeof created.body?.id === 'string') trackCreated(ctx, 'order', created.body.id)
     return { quote, created, idempotencyKey, existing: created.ok ? undefined : await ordersFor(ctx, quoteId) }
   })

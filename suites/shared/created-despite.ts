@@ -28,7 +28,12 @@ export async function baseline(ctx: CheckContext, resource: ResourceName, valid:
   return new Set(before.ids ?? [])
 }
 
-/** Ids created since the baseline (or matching the label); each is tracked for clean-up. */
+/**
+ * Ids created since the baseline (or matching the label); each is tracked for clean-up. A record another call of
+ * this run created is not one of them: without a label the baseline cannot tell them apart (the run's one order
+ * of the accepted quotation, created by another check meanwhile, or shortly before and shown late by a lagging
+ * list), so creates on their way are awaited and the run's own records left out.
+ */
 export async function createdDespite(
   ctx: CheckContext,
   resource: ResourceName,
@@ -36,7 +41,8 @@ export async function createdDespite(
   before: Set<string> | undefined,
 ): Promise<Sighting & { created: string[] }> {
   const after = await sight(ctx, resource, valid)
-  const created = (after.ids ?? []).filter((id) => !before?.has(id))
+  await ctx.others(ctx.session.ledger.settled())
+  const created = (after.ids ?? []).filter((id) => !before?.has(id) && !ctx.session.ledger.created(id))
   for (const id of created) trackCreated(ctx, resource, id)
   return { ...after, created }
 }
