@@ -102,6 +102,7 @@ const CUT_BODIES_BEFORE_SHORTER = 3
 export interface TransportStats {
   total: number
   byKey: Record<string, number>
+  /** 429s answered to each key's own credential (a call sent without it is limited by another bucket). */
   rateLimited: Record<string, number>
   /** Most requests of each key on the wire at once. */
   maxInFlight: Record<string, number>
@@ -360,10 +361,14 @@ export class Transport {
     const serverTime = latencyBeyond(stopwatch, DEFAULTS.serverTimeCountedMs)
     try {
       response = await this.perform(url, req.method, headers, payload)
-      pacer.observe(response.headers, release.seq)
-      if (response.status === 429) {
-        this.stats.rateLimited[role] = (this.stats.rateLimited[role] ?? 0) + 1
-        pacer.exhausted(retryAfterMs(response.headers, Date.now()), release.seq)
+      // Only answers to the key's own credential tell its quota (a call without it: the reference server's bucket
+      // per address, whose high Remaining once let a nearly spent main key burst); the call counted as spent anyway.
+      if (auth === 'key') {
+        pacer.observe(response.headers, release.seq)
+        if (response.status === 429) {
+          this.stats.rateLimited[role] = (this.stats.rateLimited[role] ?? 0) + 1
+          pacer.exhausted(retryAfterMs(response.headers, Date.now()), release.seq)
+        }
       }
     } catch (cause) {
       error = describeNetworkError(cause, url, this.options.timeoutMs)
