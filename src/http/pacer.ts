@@ -4,8 +4,9 @@
 // requests in flight, kept when pacing is off), adaptive-concurrency.ts (the main key's cap, which follows the
 // server's latency, its overload and the budget this pacer reads), rate-limit-policy.ts (what happens after a
 // 429 anyway: retries and their wait) and the numbers in DEFAULTS of src/config/config.ts. transport.ts wires
-// them (`sendOnce`, `send`, `adapt`); rate-headers.ts reads the headers. Tests: pacer.test.ts,
-// pacer.shapes.test.ts (every limiter shape, simulated), concurrency-slots.test.ts,
+// them (`sendOnce`, `send`, `adapt`; it shows a pacer only the answers to its key's own credential, since a
+// call without it is counted in another bucket); rate-headers.ts reads the headers. Tests: pacer.test.ts,
+// pacer.shapes.test.ts (every limiter shape, simulated), pacer-credential.test.ts, concurrency-slots.test.ts,
 // adaptive-concurrency.test.ts, rate-limit-policy.test.ts; against the reference server:
 // test/conditions/token-bucket.test.ts, test/network/adaptive-concurrency.test.ts and
 // `crm-conformance run --embedded --rate-limit 600`.
