@@ -1,10 +1,11 @@
 // A record another call of the run created is never taken for one a refused create left behind: the run's one
 // order of the accepted quotation, listed late by a lagging list, once failed auth.scope.order.write in CI.
+// In test/, not beside the helper: it builds a real Ledger, which a suite file may reach only through the check kit.
 import { expect, test } from 'vitest'
-import type { CheckContext } from '../../src/checks/index.ts'
-import { Ledger } from '../../src/engine/ledger.ts'
-import { createdDespite } from './created-despite.ts'
-import type { ValidBody } from './bodies.ts'
+import type { CheckContext } from '../src/checks/index.ts'
+import { Ledger } from '../src/engine/ledger.ts'
+import { createdDespite } from '../suites/shared/created-despite.ts'
+import type { ValidBody } from '../suites/shared/bodies.ts'
 
 function contextListing(ids: string[], ledger: Ledger): CheckContext {
   const api = { get: async () => ({ ok: true, status: 200, body: { data: ids.map((id) => ({ id, quoteId: 'q1' })) } }) }
